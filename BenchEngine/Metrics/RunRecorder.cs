@@ -1,0 +1,113 @@
+using BenchEngine.Targets;
+
+namespace BenchEngine.Metrics;
+
+/// <summary>
+/// Collects every response of a run into the current second and into the run-wide latency histogram.
+/// </summary>
+/// <remarks>
+/// One lock guards both: an operation is counted in exactly one second, so the per-second sums equal
+/// the run totals. Contention is negligible at the rates a single client reaches (tens of thousands of
+/// responses per second), and the lock is held for a few array increments only.
+/// </remarks>
+public sealed class RunRecorder
+{
+    private readonly Lock _gate = new();
+    private readonly LatencyHistogram _total = new();
+    private LatencyHistogram _second = new();
+    private LatencyHistogram _spare = new();
+    private readonly Dictionary<int, long> _errorsByStatus = [];
+    private long _ok;
+    private long _okRequests;
+    private long _throttled;
+    private long _errors;
+    private double _requestUnits;
+    private long _bytes;
+    private long _inFlight;
+
+    /// <summary>Latency of every successful operation of the run so far.</summary>
+    /// <remarks>Read it after the run has stopped, or under no concurrent writes.</remarks>
+    public LatencyHistogram Total => _total;
+
+    public long InFlight => Interlocked.Read(ref _inFlight);
+
+    public void OperationStarted() => Interlocked.Increment(ref _inFlight);
+
+    public void OperationFinished() => Interlocked.Decrement(ref _inFlight);
+
+    /// <summary>Records one response. <paramref name="latency"/> is given for the final, successful
+    /// response of an operation (measured from its intended start, retries included); throttled
+    /// responses that are retried count as throttled without a latency.</summary>
+    public void Record(in OperationOutcome outcome, TimeSpan? latency = null)
+    {
+        lock (_gate)
+        {
+            _requestUnits += outcome.RequestUnits;
+            switch (outcome.Kind)
+            {
+                case OutcomeKind.Ok:
+                    _ok += outcome.Documents;
+                    _okRequests++;
+                    _bytes += outcome.Bytes;
+                    if (latency is { } value)
+                    {
+                        _second.Record(value);
+                        _total.Record(value);
+                    }
+
+                    break;
+                case OutcomeKind.Throttled:
+                    _throttled++;
+                    break;
+                default:
+                    _errors++;
+                    _errorsByStatus[outcome.StatusCode] = _errorsByStatus.GetValueOrDefault(outcome.StatusCode) + 1;
+                    break;
+            }
+        }
+    }
+
+    /// <summary>Closes the current second and starts the next one.</summary>
+    public SecondSnapshot CloseSecond(int index, TimeSpan elapsed, TimeSpan duration, double clientCpuPercent)
+    {
+        LatencyHistogram closed;
+        SecondSnapshot snapshot;
+        lock (_gate)
+        {
+            closed = _second;
+            _second = _spare;
+            snapshot = new SecondSnapshot
+            {
+                Index = index,
+                Elapsed = elapsed,
+                Duration = duration,
+                Ok = _ok,
+                OkRequests = _okRequests,
+                Throttled = _throttled,
+                Errors = _errors,
+                ErrorsByStatus = _errorsByStatus.Count == 0 ? EmptyErrors : new Dictionary<int, long>(_errorsByStatus),
+                RequestUnits = _requestUnits,
+                Bytes = _bytes,
+                InFlight = InFlight,
+                ClientCpuPercent = clientCpuPercent,
+            };
+            _ok = _okRequests = _throttled = _errors = _bytes = 0;
+            _requestUnits = 0;
+            _errorsByStatus.Clear();
+        }
+
+        // Percentiles are read outside the lock: the closed histogram is no longer written to.
+        snapshot = snapshot with
+        {
+            LatencyP50Ms = closed.MillisecondsAtPercentile(50),
+            LatencyP95Ms = closed.MillisecondsAtPercentile(95),
+            LatencyP99Ms = closed.MillisecondsAtPercentile(99),
+            LatencyMaxMs = closed.MaxMicroseconds / 1000.0,
+        };
+        closed.Reset();
+        _spare = closed;
+        return snapshot;
+    }
+
+    private static readonly IReadOnlyDictionary<int, long> EmptyErrors = new Dictionary<int, long>();
+}

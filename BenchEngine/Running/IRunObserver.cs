@@ -1,0 +1,17 @@
+using BenchEngine.Metrics;
+
+namespace BenchEngine.Running;
+
+/// <summary>Receives a run's seconds as they close. The engine's only way out: the dashboard saves and
+/// pushes them, the headless command prints them. Called from one task, in order.</summary>
+public interface IRunObserver
+{
+    /// <summary>The run started; the target is open.</summary>
+    ValueTask OnStartedAsync(RunStart start, CancellationToken cancellationToken);
+
+    /// <summary>One second closed. A slow observer delays the next call, never the load.</summary>
+    ValueTask OnSecondAsync(SecondSnapshot second, CancellationToken cancellationToken);
+}
+
+/// <summary>What is known when a run starts.</summary>
+public sealed record RunStart(string TargetDescription, bool TargetIsModel, double? ProvisionedRequestUnits, ClientEnvironment Environment, DateTimeOffset StartedAt);

@@ -1,0 +1,125 @@
+using System.Threading.RateLimiting;
+
+namespace BenchEngine.Running;
+
+/// <summary>Offers load by one of the <see cref="LoadModel"/>s until the work source is empty or issuing stops.</summary>
+internal static class LoadDriver
+{
+    public static Task RunAsync(LoadOptions load, WorkSource work, OperationExecutor executor, TimeProvider time, CancellationToken stopIssuing) =>
+        load.Model switch
+        {
+            LoadModel.ClosedLoop => ClosedLoopAsync(load.Concurrency, work, executor, time, stopIssuing),
+            LoadModel.Waves => WavesAsync(load.Concurrency, work, executor, time, stopIssuing),
+            LoadModel.OpenLoop => OpenLoopAsync(load.RatePerSecond!.Value, load.Concurrency, work, executor, time, stopIssuing),
+            LoadModel.Unbounded => UnboundedAsync(work, executor, time),
+            _ => throw new ArgumentOutOfRangeException(nameof(load), load.Model, "Unknown load model."),
+        };
+
+    /// <summary>A sliding window: each worker sends its next request as soon as its previous one returns.</summary>
+    private static Task ClosedLoopAsync(int workers, WorkSource work, OperationExecutor executor, TimeProvider time, CancellationToken stop)
+    {
+        return Task.WhenAll(Enumerable.Range(0, workers).Select(_ => Task.Run(WorkerAsync, CancellationToken.None)));
+
+        async Task WorkerAsync()
+        {
+            while (!stop.IsCancellationRequested && work.TryTake(out var documents))
+            {
+                await executor.ExecuteAsync(documents, time.GetTimestamp()).ConfigureAwait(false);
+            }
+        }
+    }
+
+    /// <summary>Waves with a barrier: the next wave starts only when the slowest request of this one returned.</summary>
+    private static async Task WavesAsync(int width, WorkSource work, OperationExecutor executor, TimeProvider time, CancellationToken stop)
+    {
+        var wave = new List<Task>(width);
+        while (!stop.IsCancellationRequested)
+        {
+            wave.Clear();
+            var start = time.GetTimestamp();
+            while (wave.Count < width && work.TryTake(out var documents))
+            {
+                wave.Add(executor.ExecuteAsync(documents, start));
+            }
+
+            if (wave.Count == 0)
+            {
+                return;
+            }
+
+            await Task.WhenAll(wave).ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>
+    /// Requests start on a fixed schedule whether or not earlier ones returned, and each one's latency
+    /// counts from its scheduled start, so a slow service cannot hide its delays by slowing the client.
+    /// </summary>
+    /// <remarks>The schedule is computed, not taken from a token bucket, so that the intended start of
+    /// request i is exactly start + i / rate. A <see cref="ConcurrencyLimiter"/> caps outstanding requests
+    /// to protect the client; time spent waiting for it still counts as latency.</remarks>
+    private static async Task OpenLoopAsync(double rate, int maxOutstanding, WorkSource work, OperationExecutor executor, TimeProvider time, CancellationToken stop)
+    {
+        using var limiter = new ConcurrencyLimiter(new ConcurrencyLimiterOptions
+        {
+            PermitLimit = maxOutstanding,
+            QueueLimit = int.MaxValue,
+            QueueProcessingOrder = QueueProcessingOrder.OldestFirst,
+        });
+        var outstanding = new HashSet<Task>();
+        var start = time.GetTimestamp();
+        var ticksPerRequest = time.TimestampFrequency / rate;
+        try
+        {
+            for (long i = 0; !stop.IsCancellationRequested; i++)
+            {
+                var intended = start + (long)(i * ticksPerRequest);
+                var wait = time.GetElapsedTime(time.GetTimestamp(), intended);
+                if (wait > TimeSpan.Zero)
+                {
+                    await Task.Delay(wait, time, stop).ConfigureAwait(false);
+                }
+
+                if (!work.TryTake(out var documents))
+                {
+                    break;
+                }
+
+                var lease = await limiter.AcquireAsync(1, stop).ConfigureAwait(false);
+                var task = RunAndReleaseAsync(documents, intended, lease);
+                outstanding.Add(task);
+                if (outstanding.Count > 4 * maxOutstanding)
+                {
+                    outstanding.RemoveWhere(t => t.IsCompleted);
+                }
+            }
+        }
+        catch (OperationCanceledException) when (stop.IsCancellationRequested)
+        {
+            // Stop requested between two scheduled starts.
+        }
+
+        await Task.WhenAll(outstanding).ConfigureAwait(false);
+
+        async Task RunAndReleaseAsync(IReadOnlyList<Workloads.Document> documents, long intended, RateLimitLease lease)
+        {
+            using (lease)
+            {
+                await executor.ExecuteAsync(documents, intended).ConfigureAwait(false);
+            }
+        }
+    }
+
+    /// <summary>Every write at once, as a program that awaits <c>Task.WhenAll</c> over all its inserts does.</summary>
+    private static Task UnboundedAsync(WorkSource work, OperationExecutor executor, TimeProvider time)
+    {
+        var start = time.GetTimestamp();
+        var all = new List<Task>();
+        while (work.TryTake(out var documents))
+        {
+            all.Add(executor.ExecuteAsync(documents, start));
+        }
+
+        return Task.WhenAll(all);
+    }
+}

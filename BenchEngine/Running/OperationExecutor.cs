@@ -1,0 +1,119 @@
+using BenchEngine.Metrics;
+using BenchEngine.Targets;
+using BenchEngine.Workloads;
+using Polly;
+using Polly.Retry;
+
+namespace BenchEngine.Running;
+
+/// <summary>
+/// Sends one request with the engine's throttle handling and records every response: each throttled
+/// response is counted when it arrives (retried or not), and the final successful response carries the
+/// operation's latency from its intended start, retries and back-off included.
+/// </summary>
+internal sealed class OperationExecutor
+{
+    private readonly IInsertTarget _target;
+    private readonly WriteOperation _operation;
+    private readonly RunRecorder _recorder;
+    private readonly ThrottleGate _gate;
+    private readonly TimeProvider _time;
+    private readonly ResiliencePipeline<OperationOutcome> _pipeline;
+    private readonly CancellationToken _stopIssuing;
+    private readonly CancellationToken _abort;
+    private long _abandoned;
+    private string? _firstError;
+
+    public OperationExecutor(
+        IInsertTarget target,
+        WriteOperation operation,
+        ThrottleOptions throttling,
+        RunRecorder recorder,
+        TimeProvider time,
+        CancellationToken stopIssuing,
+        CancellationToken abort)
+    {
+        _target = target;
+        _operation = operation;
+        _recorder = recorder;
+        _time = time;
+        _stopIssuing = stopIssuing;
+        _abort = abort;
+        _gate = new ThrottleGate(time, throttling.SharedBackoff);
+        _pipeline = BuildPipeline(throttling);
+    }
+
+    /// <summary>Requests still outstanding when the run stopped and its grace period ran out: their outcome is unknown.</summary>
+    public long Abandoned => Interlocked.Read(ref _abandoned);
+
+    /// <summary>The first failure message (not a throttle), for the run's report.</summary>
+    public string? FirstError => Volatile.Read(ref _firstError);
+
+    /// <summary>Sends <paramref name="documents"/>; latency counts from <paramref name="intendedStart"/> (a <see cref="TimeProvider"/> timestamp).</summary>
+    public async Task ExecuteAsync(IReadOnlyList<Document> documents, long intendedStart)
+    {
+        _recorder.OperationStarted();
+        try
+        {
+            var outcome = await _pipeline.ExecuteAsync(
+                static async (state, ct) =>
+                {
+                    var (executor, documents) = state;
+                    await executor._gate.WaitAsync(ct).ConfigureAwait(false);
+                    ct.ThrowIfCancellationRequested();
+
+                    // In flight, a request is cancelled only by the abort token (after the stop grace period):
+                    // cancelling it at once would leave unknown whether its document landed.
+                    return await executor._target.WriteAsync(documents, executor._operation, executor._abort).ConfigureAwait(false);
+                },
+                (this, documents),
+                _stopIssuing).ConfigureAwait(false);
+            var latency = outcome.Kind == OutcomeKind.Ok ? _time.GetElapsedTime(intendedStart) : (TimeSpan?)null;
+            _recorder.Record(outcome, latency);
+            if (outcome.Kind == OutcomeKind.Error && outcome.Error is { } error)
+            {
+                Interlocked.CompareExchange(ref _firstError, error, null);
+            }
+        }
+        catch (OperationCanceledException) when (_abort.IsCancellationRequested)
+        {
+            Interlocked.Increment(ref _abandoned);
+        }
+        catch (OperationCanceledException) when (_stopIssuing.IsCancellationRequested)
+        {
+            // Stopped while waiting out a throttle: nothing was in flight, nothing is lost.
+        }
+        finally
+        {
+            _recorder.OperationFinished();
+        }
+    }
+
+    private ResiliencePipeline<OperationOutcome> BuildPipeline(ThrottleOptions throttling)
+    {
+        var builder = new ResiliencePipelineBuilder<OperationOutcome> { TimeProvider = _time };
+        if (throttling.MaxRetries > 0)
+        {
+            builder.AddRetry(new RetryStrategyOptions<OperationOutcome>
+            {
+                ShouldHandle = static args => ValueTask.FromResult(args.Outcome.Result.Kind == OutcomeKind.Throttled),
+                MaxRetryAttempts = throttling.MaxRetries,
+                BackoffType = DelayBackoffType.Exponential,
+                UseJitter = true,
+                Delay = TimeSpan.FromMilliseconds(throttling.BaseDelayMs),
+                MaxDelay = TimeSpan.FromSeconds(30),
+
+                // The service knows best when its budget refills: honour its retry-after when it sends one.
+                DelayGenerator = static args => ValueTask.FromResult(args.Outcome.Result.RetryAfter),
+                OnRetry = args =>
+                {
+                    _recorder.Record(args.Outcome.Result);
+                    _gate.PauseFor(args.RetryDelay);
+                    return default;
+                },
+            });
+        }
+
+        return builder.Build();
+    }
+}

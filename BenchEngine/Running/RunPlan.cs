@@ -1,0 +1,162 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
+using BenchEngine.Targets;
+using BenchEngine.Workloads;
+
+namespace BenchEngine.Running;
+
+/// <summary>
+/// Everything a run needs, immutable and serialisable: what a profile stores and what a run snapshots.
+/// Secrets are named, never held (<see cref="CosmosOptions.KeySecret"/>, <see cref="TableOptions.ConnectionStringSecret"/>).
+/// </summary>
+public sealed record RunPlan
+{
+    /// <summary>Largest item Cosmos DB accepts.</summary>
+    public const int MaxDocumentBytes = 2 * 1024 * 1024;
+
+    /// <summary>Largest entity-group transaction Tables accept.</summary>
+    public const int MaxTableBatch = 100;
+
+    public static readonly JsonSerializerOptions JsonOptions = new(JsonSerializerDefaults.Web)
+    {
+        WriteIndented = true,
+        DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
+        AllowTrailingCommas = true,
+        ReadCommentHandling = JsonCommentHandling.Skip,
+        UnmappedMemberHandling = JsonUnmappedMemberHandling.Disallow,
+    };
+
+    public string Name { get; init; } = "Untitled";
+
+    public TargetOptions Target { get; init; } = new();
+
+    public WorkloadOptions Workload { get; init; } = new();
+
+    public LoadOptions Load { get; init; } = new();
+
+    public StopOptions Stop { get; init; } = new() { DurationSeconds = 60 };
+
+    /// <summary>The documents this plan writes at most, when it says (a total, or workers × per-worker).</summary>
+    [JsonIgnore]
+    public long? DocumentLimit => Stop.TotalDocuments ?? (Stop.DocumentsPerWorker * Load.Concurrency);
+
+    /// <summary>Every invalid setting, each with one clear message. Empty when the plan can run.</summary>
+    public IReadOnlyList<FieldError> Validate()
+    {
+        var errors = new List<FieldError>();
+        void Check(bool invalid, string field, string message)
+        {
+            if (invalid)
+            {
+                errors.Add(new FieldError(field, message));
+            }
+        }
+
+        Check(string.IsNullOrWhiteSpace(Name), "Name", "Give the plan a name.");
+        ValidateTarget(Check);
+        foreach (var (field, message) in DocumentSourceFactory.Validate(Workload))
+        {
+            errors.Add(new FieldError(field, message));
+        }
+
+        var load = Load;
+        Check(load.Concurrency < 1, "Load.Concurrency", "Must be at least 1.");
+        Check(load.Concurrency > 10_000, "Load.Concurrency", "At most 10,000: beyond that the client, not the service, is measured.");
+        Check(load.BatchSize < 1, "Load.BatchSize", "Must be at least 1 (1 = point writes).");
+        Check(load.BatchSize > MaxTableBatch, "Load.BatchSize", $"An entity-group transaction holds at most {MaxTableBatch} entities.");
+        Check(load.BatchSize > 1 && Target.Kind == TargetKind.CosmosSql, "Load.BatchSize",
+            "Cosmos DB for NoSQL writes one document per request here; turn on Bulk mode to let the SDK group writes.");
+        Check(load.BatchSize > 1 && (Workload.PartitionKey?.Strategy ?? DocumentSourceFactory.DefaultPartitionKeyStrategy(Workload.Shape)) is PartitionKeyStrategy.Guid or PartitionKeyStrategy.Sequence,
+            "Load.BatchSize", "A batch needs entities that share a partition key; with a new key per document every batch would hold one. Choose FieldValue, FixedKeys or HotKey.");
+        Check(load.Model == LoadModel.OpenLoop && load.RatePerSecond is null or <= 0, "Load.RatePerSecond", "An open loop needs a rate above 0 requests per second.");
+        Check(load.Model != LoadModel.OpenLoop && load.RatePerSecond is not null, "Load.RatePerSecond",
+            "A rate applies to the open loop only; a closed loop sends as fast as responses return. Clear the rate or choose OpenLoop.");
+        Check(load.RatePerSecond > 1_000_000, "Load.RatePerSecond", "At most 1,000,000 requests per second.");
+        Check(load.Throttling.MaxRetries is < 0 or > 100, "Load.Throttling.MaxRetries", "Between 0 and 100.");
+        Check(load.Throttling.BaseDelayMs is <= 0 or > 60_000, "Load.Throttling.BaseDelayMs", "Between 0 and 60,000 ms.");
+
+        var stop = Stop;
+        Check(stop.TotalDocuments is <= 0, "Stop.TotalDocuments", "Must be at least 1.");
+        Check(stop.DocumentsPerWorker is <= 0, "Stop.DocumentsPerWorker", "Must be at least 1.");
+        Check(stop.DocumentsPerWorker is not null && load.Model != LoadModel.ClosedLoop, "Stop.DocumentsPerWorker", "Documents per worker applies to the closed loop; use a total for other models.");
+        Check(stop.DocumentsPerWorker is not null && stop.TotalDocuments is not null, "Stop.DocumentsPerWorker", "Give a total or a count per worker, not both.");
+        Check(stop.DurationSeconds is <= 0 or > 7 * 24 * 3600, "Stop.DurationSeconds", "Between 0 and 604,800 seconds (a week).");
+        Check(stop.TotalDocuments is null && stop.DocumentsPerWorker is null && stop.DurationSeconds is null && Workload.Shape != DocumentShape.CsvFile,
+            "Stop", "Say when to stop: a document count, a duration, or both.");
+        Check(load.Model == LoadModel.Unbounded && stop.TotalDocuments is null or > 1_000_000, "Stop.TotalDocuments",
+            "The unbounded model starts every write at once: give a total of at most 1,000,000.");
+        if (stop.AutoStop is { } auto)
+        {
+            Check(auto.ThrottledFractionAbove is < 0 or > 1, "Stop.AutoStop.ThrottledFractionAbove", "A share between 0 and 1 (0.05 = 5 %).");
+            Check(auto.ErrorFractionAbove is < 0 or > 1, "Stop.AutoStop.ErrorFractionAbove", "A share between 0 and 1 (0.05 = 5 %).");
+            Check(auto.ThrottledFractionAbove is null && auto.ErrorFractionAbove is null, "Stop.AutoStop", "Give a throttled or an error share, or remove the rule.");
+            Check(auto.WindowSeconds is < 1 or > 3600, "Stop.AutoStop.WindowSeconds", "Between 1 and 3,600 seconds.");
+        }
+
+        return errors;
+    }
+
+    /// <summary>Throws <see cref="RunPlanValidationException"/> listing every invalid setting.</summary>
+    public void EnsureValid()
+    {
+        var errors = Validate();
+        if (errors.Count > 0)
+        {
+            throw new RunPlanValidationException(errors);
+        }
+    }
+
+    public string ToJson() => JsonSerializer.Serialize(this, JsonOptions);
+
+    /// <summary>Reads a plan; a malformed document gives a <see cref="RunPlanValidationException"/> that says where.</summary>
+    public static RunPlan FromJson(string json)
+    {
+        try
+        {
+            return JsonSerializer.Deserialize<RunPlan>(json, JsonOptions)
+                ?? throw new RunPlanValidationException([new FieldError("$", "The document is empty (null).")]);
+        }
+        catch (JsonException ex)
+        {
+            throw new RunPlanValidationException([new FieldError(ex.Path ?? "$", $"Not a valid plan: {ex.Message}")]);
+        }
+    }
+
+    private void ValidateTarget(Action<bool, string, string> check)
+    {
+        var target = Target;
+        switch (target.Kind)
+        {
+            case TargetKind.CosmosSql:
+                var cosmos = target.Cosmos;
+                check(string.IsNullOrWhiteSpace(cosmos.Endpoint), "Target.Cosmos.Endpoint", "Give the account endpoint, e.g. https://myaccount.documents.azure.com:443/.");
+                check(cosmos.Endpoint is { Length: > 0 } e && !Uri.TryCreate(e, UriKind.Absolute, out _), "Target.Cosmos.Endpoint", "Not an absolute URL.");
+                check(string.IsNullOrWhiteSpace(cosmos.KeySecret), "Target.Cosmos.KeySecret", "Name the secret that holds the account key.");
+                check(string.IsNullOrWhiteSpace(cosmos.Database), "Target.Cosmos.Database", "Give a database name.");
+                check(string.IsNullOrWhiteSpace(cosmos.Container), "Target.Cosmos.Container", "Give a container name.");
+                check(!cosmos.PartitionKeyPath.StartsWith('/') || cosmos.PartitionKeyPath.Length < 2, "Target.Cosmos.PartitionKeyPath", "A path such as /PartitionKey.");
+                check(cosmos.GatewayMaxConnections < 1, "Target.Cosmos.GatewayMaxConnections", "Must be at least 1.");
+                check(cosmos.RequestUnits is < 400, "Target.Cosmos.RequestUnits", "At least 400 RU/s (the service's minimum for manual throughput).");
+                check(cosmos.Throughput == ThroughputMode.Autoscale && cosmos.RequestUnits is < 1000, "Target.Cosmos.RequestUnits", "Autoscale needs a maximum of at least 1,000 RU/s.");
+                check(cosmos.RequestUnits is { } ru && ru % 100 != 0, "Target.Cosmos.RequestUnits", "RU/s come in steps of 100.");
+                check(cosmos.Indexing == IndexingMode.ExcludedPaths && cosmos.ExcludedPaths.Count == 0, "Target.Cosmos.ExcludedPaths", "List at least one path to exclude, e.g. /SomeText/?.");
+                break;
+            case TargetKind.TableStorage or TargetKind.CosmosTable:
+                var tables = target.Tables;
+                check(string.IsNullOrWhiteSpace(tables.ConnectionStringSecret), "Target.Tables.ConnectionStringSecret", "Name the secret that holds the connection string.");
+                check(!IsValidTableName(tables.TableName), "Target.Tables.TableName", "3–63 letters and digits, starting with a letter.");
+                break;
+            case TargetKind.Simulated:
+                var sim = target.Simulator;
+                check(sim.ProvisionedRequestUnits < 400, "Target.Simulator.ProvisionedRequestUnits", "At least 400 RU/s, as in the real service.");
+                check(sim.PhysicalPartitions is < 1, "Target.Simulator.PhysicalPartitions", "Must be at least 1.");
+                check(sim.PhysicalPartitions is { } p && sim.ProvisionedRequestUnits / (double)p > SimulatedCosmosTarget.RequestUnitsPerPartition,
+                    "Target.Simulator.PhysicalPartitions", $"A physical partition serves at most {SimulatedCosmosTarget.RequestUnitsPerPartition:N0} RU/s: use more partitions or fewer RU/s.");
+                check(sim.MedianLatencyMs is <= 0 or > 10_000, "Target.Simulator.MedianLatencyMs", "Between 0 and 10,000 ms.");
+                break;
+        }
+    }
+
+    private static bool IsValidTableName(string name) =>
+        name.Length is >= 3 and <= 63 && char.IsAsciiLetter(name[0]) && name.All(char.IsAsciiLetterOrDigit);
+}

@@ -1,0 +1,46 @@
+using System.Text.Json.Serialization;
+using BenchEngine.Metrics;
+
+namespace BenchEngine.Running;
+
+/// <summary>The end of a run: how it ended, every second it measured, and its summary.
+/// A failed or cancelled run keeps everything it measured.</summary>
+public sealed record RunResult
+{
+    public RunStatus Status { get; init; }
+
+    /// <summary>Why it stopped: "reached 10,000 documents", "duration of 60 s reached", an auto-stop rule, a cancellation.</summary>
+    public string StopReason { get; init; } = "";
+
+    /// <summary>For <see cref="RunStatus.Failed"/>: what went wrong (never a secret).</summary>
+    public string? FailureReason { get; init; }
+
+    /// <summary>The first error a write returned, when any did.</summary>
+    public string? FirstError { get; init; }
+
+    public string TargetDescription { get; init; } = "";
+
+    public bool TargetIsModel { get; init; }
+
+    public DateTimeOffset StartedAt { get; init; }
+
+    public ClientEnvironment Environment { get; init; } = new();
+
+    public IReadOnlyList<SecondSnapshot> Seconds { get; init; } = [];
+
+    public RunSummary Summary { get; init; } = new();
+
+    /// <summary>Requests still outstanding when the stop grace period ran out; whether they landed is unknown.</summary>
+    public long AbandonedRequests { get; init; }
+}
+
+[JsonConverter(typeof(JsonStringEnumConverter<RunStatus>))]
+public enum RunStatus
+{
+    Queued,
+    Running,
+    Completed,
+    Cancelled,
+    Failed,
+    Interrupted,
+}

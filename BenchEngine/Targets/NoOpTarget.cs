@@ -1,0 +1,28 @@
+using BenchEngine.Workloads;
+
+namespace BenchEngine.Targets;
+
+/// <summary>Accepts every write at once and keeps nothing: measures the client side alone
+/// (generation, pacing, metrics), and memory use over long runs.</summary>
+internal sealed class NoOpTarget : IInsertTarget
+{
+    private long _documents;
+
+    public string Description => "No-op (client only, nothing is written)";
+
+    public bool IsModel => true;
+
+    public double? ProvisionedRequestUnits => null;
+
+    public Task InitializeAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+
+    public Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken)
+    {
+        Interlocked.Add(ref _documents, documents.Count);
+        return Task.FromResult(OperationOutcome.Ok(201, documents.Count, 0, 0));
+    }
+
+    public Task<long> CountAsync(CancellationToken cancellationToken) => Task.FromResult(Interlocked.Read(ref _documents));
+
+    public ValueTask DisposeAsync() => ValueTask.CompletedTask;
+}

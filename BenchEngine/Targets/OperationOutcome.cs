@@ -1,0 +1,35 @@
+namespace BenchEngine.Targets;
+
+/// <summary>The response to one request (a point write, or a whole batch).</summary>
+/// <param name="Kind">Ok, throttled or another error; decided by the target, which knows its service's codes.</param>
+/// <param name="StatusCode">HTTP status (0 when no response arrived).</param>
+/// <param name="Documents">Documents that landed with this response (0 unless <see cref="OutcomeKind.Ok"/>).</param>
+/// <param name="RequestUnits">RU charged, as the service reported it (0 where it reports none).</param>
+/// <param name="Bytes">Bytes of the documents that landed.</param>
+/// <param name="RetryAfter">The service's <c>retry-after</c>, when throttled.</param>
+/// <param name="Error">A short description of a failure, for the run's failure reason.</param>
+public readonly record struct OperationOutcome(
+    OutcomeKind Kind,
+    int StatusCode,
+    int Documents,
+    double RequestUnits,
+    long Bytes,
+    TimeSpan? RetryAfter = null,
+    string? Error = null)
+{
+    public static OperationOutcome Ok(int statusCode, int documents, double requestUnits, long bytes) =>
+        new(OutcomeKind.Ok, statusCode, documents, requestUnits, bytes);
+
+    public static OperationOutcome Throttled(int statusCode, double requestUnits, TimeSpan? retryAfter) =>
+        new(OutcomeKind.Throttled, statusCode, 0, requestUnits, 0, retryAfter);
+
+    public static OperationOutcome Failed(int statusCode, double requestUnits, string error) =>
+        new(OutcomeKind.Error, statusCode, 0, requestUnits, 0, null, error);
+}
+
+public enum OutcomeKind
+{
+    Ok,
+    Throttled,
+    Error,
+}

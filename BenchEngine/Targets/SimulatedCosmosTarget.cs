@@ -1,0 +1,135 @@
+using BenchEngine.Workloads;
+
+namespace BenchEngine.Targets;
+
+/// <summary>
+/// A model of Cosmos DB, in process, so the dashboard works without an account. Its figures are
+/// computed, not measured: the UI labels them so.
+/// </summary>
+/// <remarks>
+/// Physics, from the service's documentation: provisioned RU/s are split evenly over physical partitions
+/// of at most 10,000 RU/s each; each partition has a budget per second; a write costs ≈5 RU per KB
+/// (at least 1 KB) plus ≈0.2 RU per indexed property; a write that does not fit the partition's remaining
+/// budget gets 429 with a retry-after to the next second; a successful write takes a lognormal latency.
+/// </remarks>
+internal sealed class SimulatedCosmosTarget : IInsertTarget
+{
+    /// <summary>Largest throughput one physical partition serves.</summary>
+    public const int RequestUnitsPerPartition = 10_000;
+
+    private const double RequestUnitsPerKilobyte = 5;
+    private const double RequestUnitsPerIndexedTerm = 0.2;
+    private const double LatencySpread = 0.35;
+    private static readonly TimeSpan ThrottleLatency = TimeSpan.FromMilliseconds(1);
+
+    private readonly SimulatorOptions _options;
+    private readonly TimeProvider _time;
+    private readonly Partition[] _partitions;
+    private readonly long _startTimestamp;
+    private readonly Random _random;
+    private readonly Lock _randomGate = new();
+
+    public SimulatedCosmosTarget(SimulatorOptions options, TimeProvider time)
+    {
+        _options = options;
+        _time = time;
+        var count = options.PhysicalPartitions ?? Math.Max(1, (int)Math.Ceiling(options.ProvisionedRequestUnits / (double)RequestUnitsPerPartition));
+        var budget = options.ProvisionedRequestUnits / (double)count;
+        _partitions = Enumerable.Range(0, count).Select(_ => new Partition(budget)).ToArray();
+        _startTimestamp = time.GetTimestamp();
+        _random = new Random(options.Seed);
+        Description = $"Simulated Cosmos DB (model) · {options.ProvisionedRequestUnits:N0} RU/s · {count} partition{(count == 1 ? "" : "s")}";
+    }
+
+    public string Description { get; }
+
+    public bool IsModel => true;
+
+    public double? ProvisionedRequestUnits => _options.ProvisionedRequestUnits;
+
+    public int PartitionCount => _partitions.Length;
+
+    public Task InitializeAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+
+    /// <summary>The RU a write of <paramref name="document"/> costs under this model.</summary>
+    public double ChargeFor(Document document)
+    {
+        var kilobytes = Math.Max(1.0, DocumentJson.Measure(document) / 1024.0);
+        var indexedTerms = _options.Indexing == IndexingMode.None ? 0 : document.Fields.Count + 1;
+        return (RequestUnitsPerKilobyte * kilobytes) + (RequestUnitsPerIndexedTerm * indexedTerms);
+    }
+
+    public async Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken)
+    {
+        double charge = 0;
+        long bytes = 0;
+        foreach (var document in documents)
+        {
+            var size = DocumentJson.Measure(document);
+            bytes += size;
+            var indexedTerms = _options.Indexing == IndexingMode.None ? 0 : document.Fields.Count + 1;
+            charge += (RequestUnitsPerKilobyte * Math.Max(1.0, size / 1024.0)) + (RequestUnitsPerIndexedTerm * indexedTerms);
+        }
+
+        var partition = _partitions[(int)((uint)StringComparer.Ordinal.GetHashCode(documents[0].PartitionKey) % (uint)_partitions.Length)];
+        var elapsed = _time.GetElapsedTime(_startTimestamp);
+        var window = (long)Math.Floor(elapsed.TotalSeconds);
+        if (!partition.TrySpend(window, charge, documents.Count))
+        {
+            var retryAfter = TimeSpan.FromSeconds(window + 1) - elapsed;
+            await Task.Delay(ThrottleLatency, _time, cancellationToken).ConfigureAwait(false);
+            return OperationOutcome.Throttled(429, 0, retryAfter);
+        }
+
+        await Task.Delay(NextLatency(), _time, cancellationToken).ConfigureAwait(false);
+        return OperationOutcome.Ok(201, documents.Count, charge, bytes);
+    }
+
+    public Task<long> CountAsync(CancellationToken cancellationToken) =>
+        Task.FromResult(_partitions.Sum(p => p.Documents));
+
+    public ValueTask DisposeAsync() => ValueTask.CompletedTask;
+
+    private TimeSpan NextLatency()
+    {
+        double gaussian;
+        lock (_randomGate)
+        {
+            // Box–Muller: a standard normal from two uniforms.
+            gaussian = Math.Sqrt(-2 * Math.Log(1 - _random.NextDouble())) * Math.Cos(2 * Math.PI * _random.NextDouble());
+        }
+
+        return TimeSpan.FromMilliseconds(_options.MedianLatencyMs * Math.Exp(LatencySpread * gaussian));
+    }
+
+    private sealed class Partition(double budgetPerSecond)
+    {
+        private readonly Lock _gate = new();
+        private long _window = -1;
+        private double _spent;
+        private long _documents;
+
+        public long Documents => Interlocked.Read(ref _documents);
+
+        public bool TrySpend(long window, double charge, int documents)
+        {
+            lock (_gate)
+            {
+                if (window != _window)
+                {
+                    _window = window;
+                    _spent = 0;
+                }
+
+                if (_spent + charge > budgetPerSecond)
+                {
+                    return false;
+                }
+
+                _spent += charge;
+                _documents += documents;
+                return true;
+            }
+        }
+    }
+}

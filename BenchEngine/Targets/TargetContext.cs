@@ -1,0 +1,17 @@
+namespace BenchEngine.Targets;
+
+/// <summary>What a target needs from its host: the clock and the secrets.</summary>
+/// <param name="Time">The clock (fake in tests).</param>
+/// <param name="ResolveSecret">Looks a secret up by name; null when not set.</param>
+public sealed record TargetContext(TimeProvider Time, Func<string, string?> ResolveSecret)
+{
+    /// <summary>Secrets from environment variables: what a headless run uses.</summary>
+    public static TargetContext FromEnvironment(TimeProvider? time = null) =>
+        new(time ?? TimeProvider.System, Environment.GetEnvironmentVariable);
+
+    /// <summary>The secret's value, or a clear error naming the missing secret (never its value).</summary>
+    public string RequireSecret(string name) =>
+        ResolveSecret(name) is { Length: > 0 } value
+            ? value
+            : throw new TargetConfigurationException($"The secret '{name}' is not set. Set it (environment variable for headless runs, or the dashboard's target settings) and run again.");
+}

@@ -1,0 +1,121 @@
+namespace BenchEngine.Workloads;
+
+/// <summary>
+/// Turns a shape's fields into documents: a new GUID id, the partition key, and the optional padding.
+/// Only the sequence number, one size measurement and a bounded set of filler strings are kept, so
+/// memory does not grow with the run.
+/// </summary>
+internal sealed class DocumentSource : IDocumentSource
+{
+    /// <summary>A field of this name holds the partition key itself and is overwritten with the chosen
+    /// key: Cosmos DB rejects a body whose key differs from the one the request names.</summary>
+    public const string PartitionKeyField = "PartitionKey";
+
+    public const string PaddingField = "Padding";
+
+    // Filler strings are shared between documents (strings are immutable) up to this many characters in
+    // all: lengths cluster around one value, so a run allocates a handful rather than one per document.
+    private const int FillerCacheChars = 1 << 20;
+
+    private readonly IFieldSource _fields;
+    private readonly PartitionKeySelector _partitionKeys;
+    private readonly int _fieldCount;
+    private readonly int _partitionKeyFieldIndex;
+    private readonly int? _targetSizeBytes;
+    private readonly Dictionary<int, string> _fillers = [];
+
+    // JSON bytes of a document besides its string values (names, punctuation, id, numbers), measured
+    // once on the first document; -1 until then.
+    private int _fixedBytes = -1;
+    private int _fillerCacheChars;
+    private long _sequence;
+
+    public DocumentSource(IFieldSource fields, PartitionKeySelector partitionKeys, int? targetSizeBytes, string description)
+    {
+        _fields = fields;
+        _partitionKeys = partitionKeys;
+        _fieldCount = fields.FieldNames.Count;
+        _partitionKeyFieldIndex = fields.FieldNames.ToList().IndexOf(PartitionKeyField);
+        _targetSizeBytes = targetSizeBytes;
+        Description = description;
+    }
+
+    public string Description { get; }
+
+    public bool TryNext(out Document document)
+    {
+        var values = new KeyValuePair<string, object?>[_targetSizeBytes is null ? _fieldCount : _fieldCount + 1];
+        if (!_fields.TryFill(_sequence, values.AsSpan(0, _fieldCount)))
+        {
+            document = null!;
+            return false;
+        }
+
+        var partitionKey = _partitionKeys.Select(_sequence, values.AsSpan(0, _fieldCount));
+        if (_partitionKeyFieldIndex >= 0)
+        {
+            values[_partitionKeyFieldIndex] = new(PartitionKeyField, partitionKey);
+        }
+
+        document = new Document(Guid.NewGuid().ToString(), partitionKey, values);
+        if (_targetSizeBytes is int target)
+        {
+            values[^1] = new(PaddingField, Padding(document, values, target));
+        }
+
+        _sequence++;
+        return true;
+    }
+
+    public void Dispose() => _fields.Dispose();
+
+    /// <summary>
+    /// Filler that brings the document to about <paramref name="target"/> bytes. Rather than serialise
+    /// every document, it measures the first one and then counts only string lengths, which is exact for
+    /// ASCII text (all of a flight record) and off by a few digits where numbers vary.
+    /// </summary>
+    private string Padding(Document document, KeyValuePair<string, object?>[] values, int target)
+    {
+        values[^1] = new(PaddingField, string.Empty);
+        if (_fixedBytes < 0)
+        {
+            _fixedBytes = DocumentJson.Measure(document) - StringLength(values);
+        }
+
+        return Filler(target - _fixedBytes - StringLength(values));
+    }
+
+    private string Filler(int length)
+    {
+        if (length <= 0)
+        {
+            return string.Empty;
+        }
+
+        if (!_fillers.TryGetValue(length, out var filler))
+        {
+            filler = new string('x', length);
+            if (_fillerCacheChars + length <= FillerCacheChars)
+            {
+                _fillers.Add(length, filler);
+                _fillerCacheChars += length;
+            }
+        }
+
+        return filler;
+    }
+
+    private static int StringLength(IReadOnlyList<KeyValuePair<string, object?>> values)
+    {
+        var length = 0;
+        foreach (var (_, value) in values)
+        {
+            if (value is string s)
+            {
+                length += s.Length;
+            }
+        }
+
+        return length;
+    }
+}

@@ -1,0 +1,105 @@
+using BenchEngine.Metrics;
+using BenchEngine.Targets;
+
+namespace BenchWeb.Tests.Engine.Metrics;
+
+public class SummaryCalculatorTests
+{
+    private static SecondSnapshot Second(int index, long ok, long throttled = 0, long errors = 0, double ru = 0, double duration = 1) => new()
+    {
+        Index = index,
+        Elapsed = TimeSpan.FromSeconds(index + duration),
+        Duration = TimeSpan.FromSeconds(duration),
+        Ok = ok,
+        OkRequests = ok,
+        Throttled = throttled,
+        Errors = errors,
+        RequestUnits = ru,
+    };
+
+    [Fact]
+    public void Summary_P99OfPerSecondThroughput_MatchesSeedDefinition()
+    {
+        // 100 full seconds with ok = 1..100: mean 50.5, nearest-rank P99 = 99.
+        var seconds = Enumerable.Range(0, 100).Select(i => Second(i, i + 1)).ToList();
+
+        var summary = SummaryCalculator.Calculate(seconds, new LatencyHistogram());
+
+        Assert.Equal(50.5, summary.MeanPerSecondThroughput, 9);
+        Assert.Equal(99, summary.P99PerSecondThroughput);
+        Assert.Equal(5050, summary.TotalOk);
+        Assert.Equal(50.5, summary.AverageThroughput, 9);
+    }
+
+    [Fact]
+    public void Summary_ExcludesThePartialLastSecondFromPerSecondRates_ButCountsItsDocuments()
+    {
+        var seconds = new List<SecondSnapshot> { Second(0, 100), Second(1, 100), Second(2, 10, duration: 0.1) };
+
+        var summary = SummaryCalculator.Calculate(seconds, new LatencyHistogram());
+
+        Assert.Equal(210, summary.TotalOk);
+        Assert.Equal(100, summary.MeanPerSecondThroughput);
+        Assert.Equal(2.1, summary.Elapsed.TotalSeconds, 9);
+        Assert.Equal(100, summary.AverageThroughput, 9);
+    }
+
+    [Fact]
+    public void Summary_ThrottledFraction_IsThrottledResponsesOverAllResponses()
+    {
+        var seconds = new List<SecondSnapshot> { Second(0, 90, throttled: 8, errors: 2, ru: 450) };
+
+        var summary = SummaryCalculator.Calculate(seconds, new LatencyHistogram(), provisionedRuPerSecond: 10_000);
+
+        Assert.Equal(0.08, summary.ThrottledFraction, 9);
+        Assert.Equal(5, summary.RequestUnitsPerInsert, 9);
+        Assert.Equal(450, summary.RequestUnitsPerSecond, 9);
+        Assert.Equal(10_000 / 100 * 0.008 * 730, summary.EstimatedCostPerMonth!.Value, 6);
+        Assert.Equal(10_000 / 100 * 0.008 / 3600, summary.EstimatedCostOfRun!.Value, 9);
+    }
+
+    [Fact]
+    public void Summary_LatencyPercentiles_AreOverAllOperations_NotAnAverageOfSecondPercentiles()
+    {
+        // Second 1: 99 fast operations; second 2: 1 fast, 99 slow. Over all 200, P50 is slow... just.
+        var total = new LatencyHistogram();
+        for (var i = 0; i < 100; i++)
+        {
+            total.RecordMicroseconds(1_000);
+        }
+
+        for (var i = 0; i < 100; i++)
+        {
+            total.RecordMicroseconds(100_000);
+        }
+
+        var summary = SummaryCalculator.Calculate([Second(0, 100), Second(1, 100)], total);
+
+        Assert.Equal(1, summary.Latency.P50Ms);
+        Assert.InRange(summary.Latency.P96Ms, 100, 100.1);
+        Assert.InRange(summary.Latency.P99Ms, 100, 100.1);
+        Assert.Equal(200, summary.Latency.Count);
+    }
+
+    [Fact]
+    public void SteadyState_ExcludesWarmUpAndCoolDown()
+    {
+        long[] ok = [5, 40, 100, 110, 95, 105, 100, 30];
+        var seconds = ok.Select((v, i) => Second(i, v)).ToList();
+
+        var window = SummaryCalculator.FindSteadyState(seconds);
+
+        Assert.Equal(2, window.FirstSecond);
+        Assert.Equal(6, window.LastSecond);
+        Assert.Equal(102, window.MeanThroughput, 9);
+    }
+
+    [Fact]
+    public void Summary_FlagsClientBound_WhenClientCpuReaches85Percent()
+    {
+        var seconds = new List<SecondSnapshot> { Second(0, 10) with { ClientCpuPercent = 86 } };
+
+        Assert.True(SummaryCalculator.Calculate(seconds, new LatencyHistogram()).ClientBound);
+        Assert.False(SummaryCalculator.Calculate([Second(0, 10) with { ClientCpuPercent = 60 }], new LatencyHistogram()).ClientBound);
+    }
+}

@@ -1,0 +1,273 @@
+using System.Diagnostics;
+using BenchEngine.Metrics;
+using BenchEngine.Running;
+using BenchEngine.Targets;
+using BenchEngine.Workloads;
+
+namespace BenchWeb.Tests.Engine.Running;
+
+public class BenchmarkRunnerTests
+{
+    private static readonly TargetContext NoSecrets = new(TimeProvider.System, _ => null);
+
+    private static (BenchmarkRunner Runner, Func<IInsertTarget> Target) RunnerWith(Func<IInsertTarget>? make = null)
+    {
+        IInsertTarget? created = null;
+        var runner = new BenchmarkRunner(TimeProvider.System, (options, context) => created = make?.Invoke() ?? TargetFactory.Create(options, context));
+        return (runner, () => created!);
+    }
+
+    [Fact]
+    public async Task RunAsync_SumOfPerSecondOk_EqualsDocumentsInTheSimulator()
+    {
+        var (runner, target) = RunnerWith();
+        var plan = new RunPlan
+        {
+            Name = "sim",
+            Target = new TargetOptions { Simulator = new SimulatorOptions { ProvisionedRequestUnits = 2_000, Indexing = IndexingMode.None } },
+            Load = new LoadOptions { Concurrency = 16 },
+            Stop = new StopOptions { TotalDocuments = 600 },
+        };
+
+        var result = await runner.RunAsync(plan, NoSecrets);
+
+        Assert.Equal(RunStatus.Completed, result.Status);
+        Assert.Equal("reached 600 documents", result.StopReason);
+        Assert.Equal(600, result.Seconds.Sum(s => s.Ok));
+        Assert.Equal(600, await target().CountAsync(CancellationToken.None));
+        Assert.Equal(600, result.Summary.Latency.Count);
+        Assert.True(result.TargetIsModel);
+    }
+
+    [Fact]
+    public async Task RunAsync_GoodputNeverExceedsProvisionedRu_AndThrottlesOnceOverBudget()
+    {
+        var (runner, _) = RunnerWith();
+        var plan = new RunPlan
+        {
+            Target = new TargetOptions { Simulator = new SimulatorOptions { ProvisionedRequestUnits = 1_000, Indexing = IndexingMode.None } },
+            Load = new LoadOptions { Concurrency = 32 },
+            Stop = new StopOptions { DurationSeconds = 3 },
+        };
+
+        var result = await runner.RunAsync(plan, NoSecrets);
+
+        // 1,000 RU/s ÷ 5 RU per ~150 B insert = 200 inserts/s at most. The service's budget windows are not
+        // aligned with the run's seconds, so the bound holds over the run (plus one window), not per second.
+        var windows = Math.Ceiling(result.Summary.Elapsed.TotalSeconds) + 1;
+        Assert.True(result.Summary.TotalOk <= 200 * windows, $"{result.Summary.TotalOk} ok in {result.Summary.Elapsed.TotalSeconds:F2} s");
+        Assert.True(result.Summary.TotalOk >= 200 * (windows - 3), $"{result.Summary.TotalOk} ok: the budget should be used");
+        Assert.True(result.Summary.TotalThrottled > 0, "32 workers against 200 inserts/s must be throttled");
+        Assert.InRange(result.Summary.RequestUnitsPerInsert, 5, 5);
+    }
+
+    [Fact]
+    public async Task RunAsync_CountsEveryThrottle_IncludingRetriedOnes()
+    {
+        var target = new ThrottleOnceTarget();
+        var (runner, _) = RunnerWith(() => target);
+        var plan = new RunPlan
+        {
+            Load = new LoadOptions { Concurrency = 4, Throttling = new ThrottleOptions { SharedBackoff = false } },
+            Stop = new StopOptions { TotalDocuments = 50 },
+        };
+
+        var result = await runner.RunAsync(plan, NoSecrets);
+
+        Assert.Equal(50, result.Summary.TotalOk);
+        Assert.Equal(50, result.Summary.TotalThrottled);
+        Assert.Equal(0.5, result.Summary.ThrottledFraction, 9);
+    }
+
+    [Fact]
+    public async Task RunAsync_StopsWithin2Seconds_WhenCancelled_AndKeepsWhatItMeasured()
+    {
+        var (runner, target) = RunnerWith();
+        var plan = new RunPlan { Load = new LoadOptions { Concurrency = 8 }, Stop = new StopOptions { DurationSeconds = 120 } };
+        using var cancel = new CancellationTokenSource(TimeSpan.FromSeconds(2.5));
+
+        var stopwatch = Stopwatch.StartNew();
+        var result = await runner.RunAsync(plan, NoSecrets, cancellationToken: cancel.Token);
+        var returnedAfterCancel = stopwatch.Elapsed - TimeSpan.FromSeconds(2.5);
+
+        Assert.Equal(RunStatus.Cancelled, result.Status);
+        Assert.InRange(result.Summary.Elapsed.TotalSeconds, 2.4, 4.5);
+        Assert.True(result.Seconds.Count >= 2);
+        Assert.True(result.Summary.TotalOk > 0);
+        Assert.Equal(await target().CountAsync(CancellationToken.None), result.Seconds.Sum(s => s.Ok));
+        Assert.True(returnedAfterCancel < TimeSpan.FromSeconds(2), $"returned {returnedAfterCancel.TotalSeconds:F2} s after the cancellation");
+    }
+
+    [Fact]
+    public async Task RunAsync_OpenLoopLatency_CountsFromTheIntendedStart()
+    {
+        // The service takes 200 ms and only one request may be outstanding, but 10 per second are scheduled:
+        // a closed loop would report 200 ms; the truth is that requests wait longer and longer.
+        var (runner, _) = RunnerWith(() => new SlowTarget(TimeSpan.FromMilliseconds(200)));
+        var plan = new RunPlan
+        {
+            Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 10, Concurrency = 1 },
+            Stop = new StopOptions { TotalDocuments = 10 },
+        };
+
+        var result = await runner.RunAsync(plan, NoSecrets);
+
+        Assert.Equal(10, result.Summary.TotalOk);
+        Assert.True(result.Summary.Latency.MaxMs > 900, $"max latency {result.Summary.Latency.MaxMs} ms");
+        Assert.InRange(result.Summary.Latency.P50Ms, 500, 5_000);
+    }
+
+    [Fact]
+    public async Task RunAsync_AutoStops_WhenThrottlesExceedTheRule()
+    {
+        var (runner, _) = RunnerWith();
+        var plan = new RunPlan
+        {
+            Target = new TargetOptions { Simulator = new SimulatorOptions { ProvisionedRequestUnits = 400 } },
+            Load = new LoadOptions { Concurrency = 64, Throttling = new ThrottleOptions { SharedBackoff = false } },
+            Stop = new StopOptions { DurationSeconds = 30, AutoStop = new AutoStopOptions { ThrottledFractionAbove = 0.05, WindowSeconds = 1 } },
+        };
+
+        var result = await runner.RunAsync(plan, NoSecrets);
+
+        Assert.Equal(RunStatus.Completed, result.Status);
+        Assert.StartsWith("auto-stop:", result.StopReason, StringComparison.Ordinal);
+        Assert.True(result.Summary.Elapsed < TimeSpan.FromSeconds(10));
+    }
+
+    [Fact]
+    public async Task RunAsync_Fails_WhenEveryWriteFails_AndKeepsTheSeconds()
+    {
+        var (runner, _) = RunnerWith(() => new FailingTarget());
+        var plan = new RunPlan { Stop = new StopOptions { TotalDocuments = 20 } };
+
+        var result = await runner.RunAsync(plan, NoSecrets);
+
+        Assert.Equal(RunStatus.Failed, result.Status);
+        Assert.Contains("403", result.FailureReason, StringComparison.Ordinal);
+        Assert.Equal(20, result.Seconds.Sum(s => s.Errors));
+        Assert.Equal(20, result.Summary.ErrorsByStatus[403]);
+    }
+
+    [Fact]
+    public async Task RunAsync_Fails_WithTheMissingSecretsName_WhenTheTargetCannotOpen()
+    {
+        var (runner, _) = RunnerWith();
+        var plan = new RunPlan { Target = new TargetOptions { Kind = TargetKind.TableStorage }, Stop = new StopOptions { TotalDocuments = 1 } };
+
+        var result = await runner.RunAsync(plan, NoSecrets);
+
+        Assert.Equal(RunStatus.Failed, result.Status);
+        Assert.Contains("TABLES_CONNECTION_STRING", result.FailureReason, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task RunAsync_ReportsEverySecondToTheObserver_InOrder()
+    {
+        var (runner, _) = RunnerWith();
+        var observer = new RecordingObserver();
+        var plan = new RunPlan { Stop = new StopOptions { DurationSeconds = 2.5 } };
+
+        var result = await runner.RunAsync(plan, NoSecrets, observer);
+
+        Assert.NotNull(observer.Start);
+        Assert.Equal(result.Seconds.Select(s => s.Index), observer.Seconds.Select(s => s.Index));
+        Assert.Equal(Enumerable.Range(0, observer.Seconds.Count), observer.Seconds.Select(s => s.Index));
+        Assert.True(observer.Seconds.Count >= 3);
+        Assert.All(observer.Seconds.SkipLast(1), s => Assert.Equal(TimeSpan.FromSeconds(1), s.Duration));
+        Assert.True(observer.Seconds[^1].Duration < TimeSpan.FromSeconds(1));
+    }
+
+    [Fact]
+    public async Task RunAsync_WritesBatchesSharingAPartitionKey_WhenBatchSizeIsAbove1()
+    {
+        var target = new RecordingTarget();
+        var (runner, _) = RunnerWith(() => target);
+        var plan = new RunPlan
+        {
+            Workload = new WorkloadOptions { Shape = DocumentShape.Flight },
+            Load = new LoadOptions { Model = LoadModel.Waves, Concurrency = 10, BatchSize = 100 },
+            Stop = new StopOptions { TotalDocuments = 5_000 },
+        };
+
+        var result = await runner.RunAsync(plan, NoSecrets);
+
+        Assert.Equal(5_000, result.Summary.TotalOk);
+        Assert.All(target.Batches, b => Assert.Single(b.Select(d => d.PartitionKey).Distinct()));
+        Assert.All(target.Batches, b => Assert.InRange(b.Count, 1, 100));
+        Assert.True(result.Summary.LatencyIsPerBatch);
+    }
+
+    private sealed class RecordingObserver : IRunObserver
+    {
+        public RunStart? Start { get; private set; }
+
+        public List<SecondSnapshot> Seconds { get; } = [];
+
+        public ValueTask OnStartedAsync(RunStart start, CancellationToken cancellationToken)
+        {
+            Start = start;
+            return ValueTask.CompletedTask;
+        }
+
+        public ValueTask OnSecondAsync(SecondSnapshot second, CancellationToken cancellationToken)
+        {
+            Seconds.Add(second);
+            return ValueTask.CompletedTask;
+        }
+    }
+
+    /// <summary>Test targets: engine behaviour that no real server here can provoke on demand.</summary>
+    private abstract class TestTarget : IInsertTarget
+    {
+        public string Description => GetType().Name;
+
+        public bool IsModel => true;
+
+        public double? ProvisionedRequestUnits => null;
+
+        public Task InitializeAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+
+        public abstract Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken);
+
+        public Task<long> CountAsync(CancellationToken cancellationToken) => Task.FromResult(0L);
+
+        public ValueTask DisposeAsync() => ValueTask.CompletedTask;
+    }
+
+    private sealed class ThrottleOnceTarget : TestTarget
+    {
+        private readonly System.Collections.Concurrent.ConcurrentDictionary<string, bool> _seen = new();
+
+        public override Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken) =>
+            Task.FromResult(_seen.TryAdd(documents[0].Id, true)
+                ? OperationOutcome.Throttled(429, 0, TimeSpan.FromMilliseconds(5))
+                : OperationOutcome.Ok(201, 1, 5, 100));
+    }
+
+    private sealed class SlowTarget(TimeSpan latency) : TestTarget
+    {
+        public override async Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken)
+        {
+            await Task.Delay(latency, cancellationToken);
+            return OperationOutcome.Ok(201, documents.Count, 1, 1);
+        }
+    }
+
+    private sealed class FailingTarget : TestTarget
+    {
+        public override Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken) =>
+            Task.FromResult(OperationOutcome.Failed(403, 0, "403 Forbidden: key rejected"));
+    }
+
+    private sealed class RecordingTarget : TestTarget
+    {
+        public System.Collections.Concurrent.ConcurrentBag<IReadOnlyList<Document>> Batches { get; } = [];
+
+        public override Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken)
+        {
+            Batches.Add(documents.ToList());
+            return Task.FromResult(OperationOutcome.Ok(202, documents.Count, 0, 0));
+        }
+    }
+}

@@ -52,12 +52,7 @@ internal sealed class SimulatedCosmosTarget : IInsertTarget
     public Task InitializeAsync(CancellationToken cancellationToken) => Task.CompletedTask;
 
     /// <summary>The RU a write of <paramref name="document"/> costs under this model.</summary>
-    public double ChargeFor(Document document)
-    {
-        var kilobytes = Math.Max(1.0, DocumentJson.Measure(document) / 1024.0);
-        var indexedTerms = _options.Indexing == IndexingMode.None ? 0 : document.Fields.Count + 1;
-        return (RequestUnitsPerKilobyte * kilobytes) + (RequestUnitsPerIndexedTerm * indexedTerms);
-    }
+    public double ChargeFor(Document document) => Charge(DocumentJson.Measure(document), document.Fields.Count);
 
     public async Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken)
     {
@@ -67,8 +62,7 @@ internal sealed class SimulatedCosmosTarget : IInsertTarget
         {
             var size = DocumentJson.Measure(document);
             bytes += size;
-            var indexedTerms = _options.Indexing == IndexingMode.None ? 0 : document.Fields.Count + 1;
-            charge += (RequestUnitsPerKilobyte * Math.Max(1.0, size / 1024.0)) + (RequestUnitsPerIndexedTerm * indexedTerms);
+            charge += Charge(size, document.Fields.Count);
         }
 
         var partition = _partitions[(int)((uint)StringComparer.Ordinal.GetHashCode(documents[0].PartitionKey) % (uint)_partitions.Length)];
@@ -89,6 +83,13 @@ internal sealed class SimulatedCosmosTarget : IInsertTarget
         Task.FromResult(_partitions.Sum(p => p.Documents));
 
     public ValueTask DisposeAsync() => ValueTask.CompletedTask;
+
+    private double Charge(int sizeBytes, int fieldCount)
+    {
+        // Every property and the id are indexed under consistent indexing.
+        var indexedTerms = _options.Indexing == IndexingMode.None ? 0 : fieldCount + 1;
+        return (RequestUnitsPerKilobyte * Math.Max(1.0, sizeBytes / 1024.0)) + (RequestUnitsPerIndexedTerm * indexedTerms);
+    }
 
     private TimeSpan NextLatency()
     {

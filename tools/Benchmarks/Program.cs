@@ -1,0 +1,254 @@
+extern alias CosmosTable;
+
+using System.Diagnostics;
+using System.Globalization;
+using System.Text;
+using BenchEngine.Running;
+using BenchEngine.Targets;
+using BenchEngine.Workloads;
+using Microsoft.Azure.Cosmos;
+using CosmosTable::Microsoft.Azure.Cosmos.Table;
+using Table = CosmosTable::Microsoft.Azure.Cosmos.Table;
+
+// Benchmarks of the engine itself. Local servers are given by environment variables (tools/bench.sh starts them):
+//   BENCH_TABLES_CONNECTION_STRING  Azurite's connection string
+//   BENCH_COSMOS_ENDPOINT           the Cosmos DB API server (Gateway, http)
+CultureInfo.DefaultThreadCurrentCulture = CultureInfo.InvariantCulture;
+var which = args.Length > 0 ? args[0] : "all";
+var tables = Environment.GetEnvironmentVariable("BENCH_TABLES_CONNECTION_STRING");
+var cosmos = Environment.GetEnvironmentVariable("BENCH_COSMOS_ENDPOINT");
+var cosmosKey = Convert.ToBase64String(new byte[64]);
+var context = new TargetContext(TimeProvider.System, name => name switch
+{
+    "TABLES_CONNECTION_STRING" => tables,
+    "COSMOS_KEY" => cosmosKey,
+    _ => null,
+});
+
+if (which is "engine-cost" or "all")
+{
+    await EngineCostAsync();
+}
+
+if (which is "goodput" or "all")
+{
+    await GoodputAsync();
+}
+
+if (which is "scaling" or "all")
+{
+    await ScalingAsync();
+}
+
+if (which is "memory" or "all")
+{
+    await MemoryAsync(args.Length > 1 ? long.Parse(args[1], CultureInfo.InvariantCulture) : 2_000_000);
+}
+
+return 0;
+
+async Task<RunResult> RunAsync(RunPlan plan)
+{
+    var result = await new BenchmarkRunner().RunAsync(plan, context);
+    if (result.Status != RunStatus.Completed)
+    {
+        throw new InvalidOperationException($"{plan.Name}: {result.Status} {result.FailureReason}");
+    }
+
+    return result;
+}
+
+RunPlan TablePlan(string name, int concurrency, long total, int batch = 1, LoadModel model = LoadModel.ClosedLoop) => new()
+{
+    Name = name,
+    Target = new TargetOptions { Kind = TargetKind.TableStorage, Tables = new TableOptions { TableName = "b" + Guid.NewGuid().ToString("N")[..12] } },
+    Workload = batch > 1 ? new WorkloadOptions { Shape = DocumentShape.Flight } : new WorkloadOptions(),
+    Load = new LoadOptions { Model = model, Concurrency = concurrency, BatchSize = batch },
+    Stop = new StopOptions { TotalDocuments = total },
+};
+
+RunPlan CosmosPlan(string name, int concurrency, long total) => new()
+{
+    Name = name,
+    Target = new TargetOptions
+    {
+        Kind = TargetKind.CosmosSql,
+        Cosmos = new CosmosOptions { Endpoint = cosmos, ConnectionMode = CosmosConnectionMode.Gateway, LimitToEndpoint = true, Container = "b" + Guid.NewGuid().ToString("N")[..12], RequestUnits = null },
+    },
+    Load = new LoadOptions { Concurrency = concurrency },
+    Stop = new StopOptions { TotalDocuments = total },
+};
+
+// 1. Engine cost: the engine's inserts/s ÷ a bare loop of the same SDK calls at the same concurrency.
+async Task EngineCostAsync()
+{
+    const int concurrency = 32;
+    const int total = 10_000;
+    Console.WriteLine($"## Engine cost (concurrency {concurrency}, {total:N0} small documents per run, alternating bare/engine, 3 rounds)");
+    if (tables is not null)
+    {
+        var bare = new List<double>();
+        var engine = new List<double>();
+        for (var round = 0; round < 3; round++)
+        {
+            bare.Add(await BareTablesAsync(concurrency, total));
+            engine.Add((await RunAsync(TablePlan("engine", concurrency, total))).Summary.AverageThroughput);
+        }
+
+        Report("Azurite single inserts", bare, engine);
+    }
+
+    if (cosmos is not null)
+    {
+        var bare = new List<double>();
+        var engine = new List<double>();
+        for (var round = 0; round < 3; round++)
+        {
+            bare.Add(await BareCosmosAsync(concurrency, total));
+            engine.Add((await RunAsync(CosmosPlan("engine", concurrency, total))).Summary.AverageThroughput);
+        }
+
+        Report("Cosmos API server point inserts", bare, engine);
+    }
+
+    static void Report(string what, List<double> bare, List<double> engine) =>
+        Console.WriteLine($"{what}: bare {string.Join(", ", bare.Select(v => v.ToString("N0")))}/s · engine {string.Join(", ", engine.Select(v => v.ToString("N0")))}/s · ratio of medians {Median(engine) / Median(bare):F3}");
+}
+
+async Task<double> BareTablesAsync(int concurrency, int total)
+{
+    var table = Table.CloudStorageAccount.Parse(tables).CreateCloudTableClient().GetTableReference("bare" + Guid.NewGuid().ToString("N")[..12]);
+    var options = new Table.TableRequestOptions { RetryPolicy = new Table.NoRetry(), PayloadFormat = Table.TablePayloadFormat.JsonNoMetadata };
+    await table.CreateIfNotExistsAsync();
+    var stopwatch = Stopwatch.StartNew();
+    await Parallel.ForEachAsync(Enumerable.Range(0, total), new ParallelOptions { MaxDegreeOfParallelism = concurrency }, async (i, ct) =>
+    {
+        var pk = Guid.NewGuid().ToString();
+        var entity = new Table.DynamicTableEntity(pk, Guid.NewGuid().ToString());
+        entity.Properties["KeyNumber"] = new Table.EntityProperty(i);
+        entity.Properties["SomeText"] = new Table.EntityProperty("Lorem ipsum dolor sit amet, consectetur adipiscing");
+        entity.Properties["SomeCount"] = new Table.EntityProperty(i % 100);
+        await table.ExecuteAsync(Table.TableOperation.Insert(entity, echoContent: false), options, null, ct);
+    });
+    return total / stopwatch.Elapsed.TotalSeconds;
+}
+
+async Task<double> BareCosmosAsync(int concurrency, int total)
+{
+    using var client = new CosmosClient(cosmos, cosmosKey, new CosmosClientOptions { ConnectionMode = ConnectionMode.Gateway, LimitToEndpoint = true, MaxRetryAttemptsOnRateLimitedRequests = 0, EnableContentResponseOnWrite = false });
+    Database database = await client.CreateDatabaseIfNotExistsAsync("benchweb");
+    Container container = await database.CreateContainerIfNotExistsAsync("bare" + Guid.NewGuid().ToString("N")[..12], "/PartitionKey");
+    var stopwatch = Stopwatch.StartNew();
+    await Parallel.ForEachAsync(Enumerable.Range(0, total), new ParallelOptions { MaxDegreeOfParallelism = concurrency }, async (i, ct) =>
+    {
+        var pk = Guid.NewGuid().ToString();
+        var json = $$"""{"id":"{{Guid.NewGuid()}}","KeyNumber":{{i}},"SomeText":"Lorem ipsum dolor sit amet, consectetur adipiscing","SomeCount":{{i % 100}},"PartitionKey":"{{pk}}"}""";
+        using var stream = new MemoryStream(Encoding.UTF8.GetBytes(json));
+        using var response = await container.CreateItemStreamAsync(stream, new PartitionKey(pk), new ItemRequestOptions { EnableContentResponseOnWrite = false }, ct);
+        response.EnsureSuccessStatusCode();
+    });
+    return total / stopwatch.Elapsed.TotalSeconds;
+}
+
+// 2. Throttled goodput on the simulator: 5,000 RU/s, one partition, ~1 KB documents.
+async Task GoodputAsync()
+{
+    Console.WriteLine("## Throttled goodput (simulator, 5,000 RU/s, 1 partition, ~1 KB documents, no indexing: 5 RU each)");
+    var target = new TargetOptions { Simulator = new SimulatorOptions { ProvisionedRequestUnits = 5_000, PhysicalPartitions = 1, Indexing = BenchEngine.Targets.IndexingMode.None } };
+    var workload = new WorkloadOptions { TargetSizeBytes = 1_000 };
+    var engine = await RunAsync(new RunPlan
+    {
+        Name = "engine default",
+        Target = target,
+        Workload = workload,
+        Load = new LoadOptions { Concurrency = 32 },
+        Stop = new StopOptions { DurationSeconds = 30 },
+    });
+    Print("engine default (closed loop, 32 workers, shared back-off)", engine);
+    var burst = await RunAsync(new RunPlan
+    {
+        Name = "unbounded",
+        Target = target,
+        Workload = workload,
+        Load = new LoadOptions { Model = LoadModel.Unbounded, Throttling = new ThrottleOptions { SharedBackoff = false } },
+        Stop = new StopOptions { TotalDocuments = 20_000 },
+    });
+    Print("unbounded Task.WhenAll of 20,000 point inserts (seed-002 pattern, per-request retry-after, 9 retries)", burst);
+
+    static void Print(string what, RunResult r)
+    {
+        var s = r.Summary;
+        Console.WriteLine($"{what}: steady RU/s {s.SteadyState.RequestUnitsPerSecond:N0} = {s.SteadyState.RequestUnitsPerSecond / 5_000:F3} of provisioned; " +
+            $"whole run {s.RequestUnitsPerSecond / 5_000:F3}; throttled {s.ThrottledFraction:P2} of responses ({s.TotalThrottled:N0}); ok {s.TotalOk:N0}; " +
+            $"errors {s.TotalErrors:N0}; p99 {s.Latency.P99Ms:F0} ms; {s.Elapsed.TotalSeconds:F1} s");
+    }
+}
+
+// 3. Scaling with concurrency, and waves against a sliding window.
+async Task ScalingAsync()
+{
+    Console.WriteLine("## Scaling (documents/s; entities/s for batches)");
+    foreach (var concurrency in new[] { 1, 8, 32, 64 })
+    {
+        var line = new StringBuilder($"concurrency {concurrency,2}:");
+        if (tables is not null)
+        {
+            var single = await RunAsync(TablePlan("t", concurrency, Math.Min(20_000, 1_500 * concurrency)));
+            var batch = await RunAsync(TablePlan("b", concurrency, Math.Min(100_000, 5_000 * concurrency), 100));
+            line.Append(CultureInfo.InvariantCulture, $" Azurite single {single.Summary.AverageThroughput,8:N0} · Azurite 100-entity transactions {batch.Summary.AverageThroughput,8:N0}");
+        }
+
+        if (cosmos is not null)
+        {
+            var point = await RunAsync(CosmosPlan("c", concurrency, Math.Min(20_000, 1_000 * concurrency)));
+            line.Append(CultureInfo.InvariantCulture, $" · Cosmos API server point {point.Summary.AverageThroughput,8:N0}");
+        }
+
+        Console.WriteLine(line);
+    }
+
+    if (tables is not null)
+    {
+        foreach (var concurrency in new[] { 10, 32 })
+        {
+            var waves = await RunAsync(TablePlan("waves", concurrency, 50_000, 100, LoadModel.Waves));
+            var window = await RunAsync(TablePlan("window", concurrency, 50_000, 100, LoadModel.ClosedLoop));
+            Console.WriteLine($"Azurite 100-entity transactions at concurrency {concurrency}: waves with a barrier {waves.Summary.AverageThroughput:N0}/s (p99 batch {waves.Summary.Latency.P99Ms:F0} ms) · sliding window {window.Summary.AverageThroughput:N0}/s (p99 batch {window.Summary.Latency.P99Ms:F0} ms)");
+        }
+    }
+}
+
+// 4. Memory: working set after 100,000 and after N flight documents through the no-op target.
+async Task MemoryAsync(long total)
+{
+    Console.WriteLine($"## Memory (flight documents through the no-op target, closed loop of 32)");
+    var baseline = 0L;
+    foreach (var count in new[] { 100_000L, total })
+    {
+        var result = await RunAsync(new RunPlan
+        {
+            Name = "memory",
+            Target = new TargetOptions { Kind = TargetKind.NoOp },
+            Workload = new WorkloadOptions { Shape = DocumentShape.Flight },
+            Load = new LoadOptions { Concurrency = 32 },
+            Stop = new StopOptions { TotalDocuments = count },
+        });
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        GC.Collect();
+        using var process = Process.GetCurrentProcess();
+        var workingSet = process.WorkingSet64;
+        if (baseline == 0)
+        {
+            baseline = workingSet;
+        }
+
+        Console.WriteLine($"after {count:N0} documents ({result.Summary.AverageThroughput:N0}/s): working set {workingSet / 1048576.0:N1} MB, managed heap {GC.GetTotalMemory(false) / 1048576.0:N1} MB, growth since 100,000: {(workingSet - baseline) / 1048576.0:N1} MB");
+    }
+}
+
+static double Median(List<double> values)
+{
+    var sorted = values.Order().ToList();
+    return sorted[sorted.Count / 2];
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs the engine benchmarks against local servers it starts on loopback, and stops them after.
+# Usage: tools/bench.sh [engine-cost|goodput|scaling|memory|all] [memory document count]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+servers=tools/servers
+[ -d "$servers/node_modules/azurite" ] || (cd "$servers" && npm ci --no-audit --no-fund --loglevel=error)
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+table_port=$(free_port); cosmos_port=$(free_port)
+work=$(mktemp -d)
+(cd "$work" && exec node "$OLDPWD/$servers/node_modules/azurite/dist/src/table/main.js" --tableHost 127.0.0.1 --tablePort "$table_port" \
+  --inMemoryPersistence --disableTelemetry --skipApiVersionCheck --loose --silent) &
+azurite=$!
+node "$servers/cosmos-server.js" "$cosmos_port" > /dev/null &
+cosmos=$!
+trap 'kill $azurite $cosmos 2>/dev/null; rm -rf "$work"' EXIT
+sleep 2
+
+# Azurite's well-known development key (public, from Microsoft's documentation).
+export BENCH_TABLES_CONNECTION_STRING="DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;TableEndpoint=http://127.0.0.1:$table_port/devstoreaccount1;"
+export BENCH_COSMOS_ENDPOINT="http://127.0.0.1:$cosmos_port/"
+dotnet run --project tools/Benchmarks -c Release -- "${1:-all}" "${2:-2000000}"

@@ -2,6 +2,7 @@ using BenchEngine.Workloads;
 
 namespace BenchWeb.Tests.Engine.Workloads;
 
+[Collection(BenchWeb.Tests.Support.MemoryMeasurementCollection.Name)]
 public sealed class CsvFileSourceTests : IDisposable
 {
     // The shape of a BTS file: quoted text, a city with a comma, a cancelled flight with empty times,

@@ -1,4 +1,4 @@
-using BenchWeb.Components;
+using BenchWeb.Extensions;
 using BenchWeb.Headless;
 
 if (args is ["run", .. var runArgs])
@@ -12,20 +12,5 @@ if (args is ["run", .. var runArgs])
     return await HeadlessCommand.RunAsync(runArgs, Console.Out, Console.Error, cancellation.Token);
 }
 
-// The content root is the app's own folder, whichever directory it was started from.
-var builder = WebApplication.CreateBuilder(new WebApplicationOptions { Args = args, ContentRootPath = AppContext.BaseDirectory });
-builder.Services.AddRazorComponents();
-
-var app = builder.Build();
-if (!app.Environment.IsDevelopment())
-{
-    app.UseExceptionHandler("/Error", createScopeForErrors: true);
-}
-
-app.UseStatusCodePagesWithReExecute("/not-found", createScopeForStatusCodePages: true);
-app.UseAntiforgery();
-app.MapStaticAssets();
-app.MapRazorComponents<App>();
-
-await app.RunAsync();
+await BenchWebApplication.Create(args).RunAsync();
 return 0;

@@ -1,0 +1,57 @@
+using BenchEngine.Running;
+
+namespace BenchWeb.Data;
+
+/// <summary>One run: the durable record of what was launched, where, and what it measured. The job
+/// scheduler's storage is not the source of truth; this row is.</summary>
+public sealed class RunEntity
+{
+    public long Id { get; set; }
+
+    /// <summary>The profile it was launched from; null once that profile is deleted (the snapshot stays).</summary>
+    public long? ProfileId { get; set; }
+
+    public required string ProfileName { get; set; }
+
+    /// <summary>The seed preset it was launched from, if any.</summary>
+    public string? PresetId { get; set; }
+
+    /// <summary>The plan exactly as launched. Later edits of the profile do not change it.</summary>
+    public required string PlanJson { get; set; }
+
+    public RunStatus Status { get; set; }
+
+    public DateTimeOffset QueuedAt { get; set; }
+
+    public DateTimeOffset? StartedAt { get; set; }
+
+    public DateTimeOffset? EndedAt { get; set; }
+
+    /// <summary>Set when a user asks to cancel; the job, wherever it runs, polls it each second.</summary>
+    public DateTimeOffset? CancelRequestedAt { get; set; }
+
+    public string? JobId { get; set; }
+
+    public string? TargetDescription { get; set; }
+
+    public bool TargetIsModel { get; set; }
+
+    public double? ProvisionedRequestUnits { get; set; }
+
+    public string? EnvironmentJson { get; set; }
+
+    public string? SummaryJson { get; set; }
+
+    public string? StopReason { get; set; }
+
+    public string? FailureReason { get; set; }
+
+    public string? FirstError { get; set; }
+
+    public long AbandonedRequests { get; set; }
+
+    public List<RunSecondEntity> Seconds { get; } = [];
+
+    /// <summary>Queued or Running: the run may still change.</summary>
+    public bool IsActive => Status is RunStatus.Queued or RunStatus.Running;
+}

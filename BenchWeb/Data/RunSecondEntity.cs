@@ -1,0 +1,46 @@
+namespace BenchWeb.Data;
+
+/// <summary>One closed second of a run, saved as it closes (a crash loses at most the current second).</summary>
+public sealed class RunSecondEntity
+{
+    public long RunId { get; set; }
+
+    /// <summary>0-based second of the run.</summary>
+    public int Index { get; set; }
+
+    /// <summary>Time since the start at the end of this second, in seconds.</summary>
+    public double ElapsedSeconds { get; set; }
+
+    /// <summary>Length of this second: 1, except for the last, usually partial, one.</summary>
+    public double DurationSeconds { get; set; }
+
+    public long Ok { get; set; }
+
+    public long OkRequests { get; set; }
+
+    public long Throttled { get; set; }
+
+    public long Errors { get; set; }
+
+    /// <summary>Errors by status code as JSON (<c>{"409":3}</c>), or null when there were none.</summary>
+    public string? ErrorsByStatusJson { get; set; }
+
+    public double RequestUnits { get; set; }
+
+    public long Bytes { get; set; }
+
+    public double LatencyP50Ms { get; set; }
+
+    public double LatencyP95Ms { get; set; }
+
+    public double LatencyP99Ms { get; set; }
+
+    public double LatencyMaxMs { get; set; }
+
+    public long InFlight { get; set; }
+
+    public double ClientCpuPercent { get; set; }
+
+    /// <summary>When the engine closed this second (wall clock); lets the push latency be measured.</summary>
+    public DateTimeOffset ClosedAt { get; set; }
+}

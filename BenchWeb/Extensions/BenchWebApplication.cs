@@ -1,0 +1,36 @@
+using BenchWeb.Components;
+using BenchWeb.Hubs;
+using BenchWeb.Jobs;
+
+namespace BenchWeb.Extensions;
+
+/// <summary>Builds the dashboard: used by <c>Program</c>, and by tests that host it in-process.</summary>
+public static class BenchWebApplication
+{
+    public static WebApplication Create(string[] args, Action<WebApplicationBuilder>? configure = null)
+    {
+        // The content root is the app's own folder, whichever directory it was started from.
+        var builder = WebApplication.CreateBuilder(new WebApplicationOptions
+        {
+            Args = args,
+            ContentRootPath = AppContext.BaseDirectory,
+            ApplicationName = typeof(BenchWebApplication).Assembly.GetName().Name,
+        });
+        configure?.Invoke(builder);
+        builder.AddBenchWeb();
+
+        var app = builder.Build();
+        if (!app.Environment.IsDevelopment())
+        {
+            app.UseExceptionHandler("/Error", createScopeForErrors: true);
+        }
+
+        app.UseStatusCodePagesWithReExecute("/not-found", createScopeForStatusCodePages: true);
+        app.UseAntiforgery();
+        app.MapStaticAssets();
+        app.MapHub<RunsHub>(RunsHub.Path);
+        app.MapJobsPage();
+        app.MapRazorComponents<App>().AddInteractiveServerRenderMode();
+        return app;
+    }
+}

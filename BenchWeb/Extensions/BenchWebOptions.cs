@@ -1,0 +1,25 @@
+using System.ComponentModel.DataAnnotations;
+
+namespace BenchWeb.Extensions;
+
+/// <summary>The dashboard's settings (section <c>BenchWeb</c> of the configuration).</summary>
+public sealed class BenchWebOptions
+{
+    public const string SectionName = "BenchWeb";
+
+    /// <summary>Folder for the SQLite database and the Data Protection keys that encrypt stored secrets.
+    /// Default: the user's local application data folder. On App Service keep it on local disk
+    /// (e.g. <c>D:\local</c>): SQLite's locking breaks on the <c>/home</c> network share.</summary>
+    public string? DataDirectory { get; set; }
+
+    /// <summary>How many runs may execute at once. One by default: two runs on one client measure each
+    /// other as much as the target.</summary>
+    [Range(1, 16)]
+    public int MaxConcurrentRuns { get; set; } = 1;
+
+    /// <summary>The directory the dashboard uses, resolved.</summary>
+    public string ResolveDataDirectory() =>
+        Path.GetFullPath(DataDirectory is { Length: > 0 } dir
+            ? dir
+            : Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.LocalApplicationData, Environment.SpecialFolderOption.Create), "BenchWeb"));
+}

@@ -1,0 +1,54 @@
+using System.Text.Json.Serialization;
+using BenchEngine.Running;
+using BenchWeb.Data;
+using BenchWeb.Hubs;
+using BenchWeb.Jobs;
+using BenchWeb.Profiles;
+using BenchWeb.Runs;
+using BenchWeb.Secrets;
+using Microsoft.AspNetCore.DataProtection;
+using Microsoft.EntityFrameworkCore;
+
+namespace BenchWeb.Extensions;
+
+/// <summary>The dashboard's services, on the embedded defaults: a SQLite file, the in-process job scheduler
+/// and the simulated target preselected.</summary>
+public static class ServiceCollectionExtensions
+{
+    public static WebApplicationBuilder AddBenchWeb(this WebApplicationBuilder builder)
+    {
+        ArgumentNullException.ThrowIfNull(builder);
+        var services = builder.Services;
+        services.AddOptions<BenchWebOptions>().BindConfiguration(BenchWebOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
+
+        var options = builder.Configuration.GetSection(BenchWebOptions.SectionName).Get<BenchWebOptions>() ?? new BenchWebOptions();
+        var dataDirectory = options.ResolveDataDirectory();
+        Directory.CreateDirectory(dataDirectory);
+        var connectionString = builder.Configuration.GetConnectionString("BenchDb") is { Length: > 0 } configured
+            ? configured
+            : $"Data Source={Path.Combine(dataDirectory, "benchweb.db")}";
+        services.AddDbContextFactory<BenchDbContext>(db => db.UseSqlite(connectionString));
+        services.AddDataProtection()
+            .SetApplicationName("BenchWeb")
+            .PersistKeysToFileSystem(new DirectoryInfo(Path.Combine(dataDirectory, "keys")));
+
+        services.AddSingleton(TimeProvider.System);
+        services.AddSingleton(sp => new BenchmarkRunner(sp.GetRequiredService<TimeProvider>()));
+        services.AddSingleton<SecretStore>();
+        services.AddSingleton<RunUpdatePublisher>();
+        services.AddSingleton<RunExecutor>();
+        services.AddSingleton<RunService>();
+        services.AddSingleton<ProfileService>();
+        services.AddTransient<RunBenchmarkJob>();
+
+        // Order matters: the schema and left-open runs are dealt with before the scheduler starts jobs.
+        services.AddHostedService<RunRecoveryService>();
+        services.AddSingleton<QuartzSchedulerHost>();
+        services.AddHostedService(sp => sp.GetRequiredService<QuartzSchedulerHost>());
+        services.AddSingleton<IRunJobClient, QuartzRunJobClient>();
+
+        services.AddSignalR().AddJsonProtocol(json => json.PayloadSerializerOptions.Converters.Add(new JsonStringEnumConverter()));
+        services.AddRazorComponents().AddInteractiveServerComponents();
+        return builder;
+    }
+}

@@ -1,0 +1,308 @@
+using System.Globalization;
+using BenchEngine.Running;
+using BenchEngine.Targets;
+using BenchEngine.Workloads;
+
+namespace BenchWeb.Profiles;
+
+/// <summary>The profile editor's model: every engine setting as an editable property, converted to and from
+/// the engine's <see cref="RunPlan"/>, whose rules decide what is valid. Typed secrets are write-only: they are
+/// never filled from storage, only stored.</summary>
+public sealed class ProfileForm
+{
+    public string Name { get; set; } = "My benchmark";
+
+    public string? Description { get; set; }
+
+    public string? PresetId { get; set; }
+
+    // Target
+    public TargetKind TargetKind { get; set; } = TargetKind.Simulated;
+
+    public WriteOperation Operation { get; set; } = WriteOperation.Create;
+
+    public string? CosmosEndpoint { get; set; }
+
+    public string CosmosKeySecret { get; set; } = "COSMOS_KEY";
+
+    public string? NewCosmosKey { get; set; }
+
+    public string CosmosDatabase { get; set; } = "benchweb";
+
+    public string CosmosContainer { get; set; } = "inserts";
+
+    public string CosmosPartitionKeyPath { get; set; } = "/PartitionKey";
+
+    public CosmosConnectionMode ConnectionMode { get; set; } = CosmosConnectionMode.Direct;
+
+    public bool LimitToEndpoint { get; set; }
+
+    public bool AcceptAnyServerCertificate { get; set; }
+
+    public bool Bulk { get; set; }
+
+    public CosmosConsistency? ConsistencyLevel { get; set; }
+
+    public int GatewayMaxConnections { get; set; } = 50;
+
+    public bool ContentResponseOnWrite { get; set; }
+
+    public bool CosmosCreateIfMissing { get; set; } = true;
+
+    public IndexingMode CosmosIndexing { get; set; } = IndexingMode.Consistent;
+
+    /// <summary>One path per line or separated by commas.</summary>
+    public string? ExcludedPaths { get; set; }
+
+    public ThroughputMode Throughput { get; set; } = ThroughputMode.Manual;
+
+    public int? CosmosRequestUnits { get; set; } = 10_000;
+
+    public string TablesConnectionStringSecret { get; set; } = "TABLES_CONNECTION_STRING";
+
+    public string? NewTablesConnectionString { get; set; }
+
+    public string TableName { get; set; } = "benchweb";
+
+    public bool TableCreateIfMissing { get; set; } = true;
+
+    public int SimulatorRequestUnits { get; set; } = 10_000;
+
+    public int? SimulatorPartitions { get; set; }
+
+    public IndexingMode SimulatorIndexing { get; set; } = IndexingMode.Consistent;
+
+    public double SimulatorMedianLatencyMs { get; set; } = 5;
+
+    public int SimulatorSeed { get; set; } = 7;
+
+    // Workload
+    public DocumentShape Shape { get; set; } = DocumentShape.SmallDto;
+
+    public string? Template { get; set; }
+
+    public int? TargetSizeBytes { get; set; }
+
+    public string? CsvPath { get; set; }
+
+    /// <summary>Null: the shape's default strategy.</summary>
+    public PartitionKeyStrategy? PartitionKeyStrategy { get; set; }
+
+    public string? PartitionKeyField { get; set; }
+
+    public int PartitionKeyCount { get; set; } = 10;
+
+    public double HotKeyFraction { get; set; } = 0.8;
+
+    public int WorkloadSeed { get; set; } = 1;
+
+    // Load
+    public LoadModel LoadModel { get; set; } = LoadModel.ClosedLoop;
+
+    public int Concurrency { get; set; } = 10;
+
+    public double? RatePerSecond { get; set; }
+
+    public int BatchSize { get; set; } = 1;
+
+    public int MaxRetries { get; set; } = 9;
+
+    public bool SharedBackoff { get; set; } = true;
+
+    public double BaseDelayMs { get; set; } = 100;
+
+    // Stop
+    public long? TotalDocuments { get; set; }
+
+    public long? DocumentsPerWorker { get; set; }
+
+    public double? DurationSeconds { get; set; } = 60;
+
+    public bool AutoStopEnabled { get; set; }
+
+    public double? AutoStopThrottledPercent { get; set; }
+
+    public double? AutoStopErrorPercent { get; set; }
+
+    public int AutoStopWindowSeconds { get; set; } = 10;
+
+    public static ProfileForm FromPlan(RunPlan plan, string? description = null, string? presetId = null)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        var target = plan.Target;
+        var cosmos = target.Cosmos;
+        var tables = target.Tables;
+        var sim = target.Simulator;
+        var workload = plan.Workload;
+        var load = plan.Load;
+        var stop = plan.Stop;
+        return new ProfileForm
+        {
+            Name = plan.Name,
+            Description = description,
+            PresetId = presetId,
+            TargetKind = target.Kind,
+            Operation = target.Operation,
+            CosmosEndpoint = cosmos.Endpoint,
+            CosmosKeySecret = cosmos.KeySecret,
+            CosmosDatabase = cosmos.Database,
+            CosmosContainer = cosmos.Container,
+            CosmosPartitionKeyPath = cosmos.PartitionKeyPath,
+            ConnectionMode = cosmos.ConnectionMode,
+            LimitToEndpoint = cosmos.LimitToEndpoint,
+            AcceptAnyServerCertificate = cosmos.AcceptAnyServerCertificate,
+            Bulk = cosmos.Bulk,
+            ConsistencyLevel = cosmos.ConsistencyLevel,
+            GatewayMaxConnections = cosmos.GatewayMaxConnections,
+            ContentResponseOnWrite = cosmos.ContentResponseOnWrite,
+            CosmosCreateIfMissing = cosmos.CreateIfMissing,
+            CosmosIndexing = cosmos.Indexing,
+            ExcludedPaths = cosmos.ExcludedPaths.Count == 0 ? null : string.Join('\n', cosmos.ExcludedPaths),
+            Throughput = cosmos.Throughput,
+            CosmosRequestUnits = cosmos.RequestUnits,
+            TablesConnectionStringSecret = tables.ConnectionStringSecret,
+            TableName = tables.TableName,
+            TableCreateIfMissing = tables.CreateIfMissing,
+            SimulatorRequestUnits = sim.ProvisionedRequestUnits,
+            SimulatorPartitions = sim.PhysicalPartitions,
+            SimulatorIndexing = sim.Indexing,
+            SimulatorMedianLatencyMs = sim.MedianLatencyMs,
+            SimulatorSeed = sim.Seed,
+            Shape = workload.Shape,
+            Template = workload.Template,
+            TargetSizeBytes = workload.TargetSizeBytes,
+            CsvPath = workload.CsvPath,
+            PartitionKeyStrategy = workload.PartitionKey?.Strategy,
+            PartitionKeyField = workload.PartitionKey?.Field,
+            PartitionKeyCount = workload.PartitionKey?.KeyCount ?? 10,
+            HotKeyFraction = workload.PartitionKey?.HotKeyFraction ?? 0.8,
+            WorkloadSeed = workload.Seed,
+            LoadModel = load.Model,
+            Concurrency = load.Concurrency,
+            RatePerSecond = load.RatePerSecond,
+            BatchSize = load.BatchSize,
+            MaxRetries = load.Throttling.MaxRetries,
+            SharedBackoff = load.Throttling.SharedBackoff,
+            BaseDelayMs = load.Throttling.BaseDelayMs,
+            TotalDocuments = stop.TotalDocuments,
+            DocumentsPerWorker = stop.DocumentsPerWorker,
+            DurationSeconds = stop.DurationSeconds,
+            AutoStopEnabled = stop.AutoStop is not null,
+            AutoStopThrottledPercent = stop.AutoStop?.ThrottledFractionAbove * 100,
+            AutoStopErrorPercent = stop.AutoStop?.ErrorFractionAbove * 100,
+            AutoStopWindowSeconds = stop.AutoStop?.WindowSeconds ?? 10,
+        };
+    }
+
+    public RunPlan ToPlan() => new()
+    {
+        Name = Name.Trim(),
+        Target = new TargetOptions
+        {
+            Kind = TargetKind,
+            Operation = Operation,
+            Cosmos = new CosmosOptions
+            {
+                Endpoint = Blank(CosmosEndpoint),
+                KeySecret = SecretName(CosmosKeySecret, NewCosmosKey),
+                Database = CosmosDatabase.Trim(),
+                Container = CosmosContainer.Trim(),
+                PartitionKeyPath = CosmosPartitionKeyPath.Trim(),
+                ConnectionMode = ConnectionMode,
+                LimitToEndpoint = LimitToEndpoint,
+                AcceptAnyServerCertificate = AcceptAnyServerCertificate,
+                Bulk = Bulk,
+                ConsistencyLevel = ConsistencyLevel,
+                GatewayMaxConnections = GatewayMaxConnections,
+                ContentResponseOnWrite = ContentResponseOnWrite,
+                CreateIfMissing = CosmosCreateIfMissing,
+                Indexing = CosmosIndexing,
+                ExcludedPaths = (ExcludedPaths ?? "").Split([',', '\n', '\r'], StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries),
+                Throughput = Throughput,
+                RequestUnits = CosmosRequestUnits,
+            },
+            Tables = new TableOptions
+            {
+                ConnectionStringSecret = SecretName(TablesConnectionStringSecret, NewTablesConnectionString),
+                TableName = TableName.Trim(),
+                CreateIfMissing = TableCreateIfMissing,
+            },
+            Simulator = new SimulatorOptions
+            {
+                ProvisionedRequestUnits = SimulatorRequestUnits,
+                PhysicalPartitions = SimulatorPartitions,
+                Indexing = SimulatorIndexing,
+                MedianLatencyMs = SimulatorMedianLatencyMs,
+                Seed = SimulatorSeed,
+            },
+        },
+        Workload = new WorkloadOptions
+        {
+            Shape = Shape,
+            Template = Blank(Template),
+            TargetSizeBytes = TargetSizeBytes,
+            CsvPath = Blank(CsvPath),
+            PartitionKey = PartitionKeyStrategy is { } strategy
+                ? new PartitionKeyOptions { Strategy = strategy, Field = Blank(PartitionKeyField), KeyCount = PartitionKeyCount, HotKeyFraction = HotKeyFraction }
+                : null,
+            Seed = WorkloadSeed,
+        },
+        Load = new LoadOptions
+        {
+            Model = LoadModel,
+            Concurrency = Concurrency,
+            RatePerSecond = RatePerSecond,
+            BatchSize = BatchSize,
+            Throttling = new ThrottleOptions { MaxRetries = MaxRetries, SharedBackoff = SharedBackoff, BaseDelayMs = BaseDelayMs },
+        },
+        Stop = new StopOptions
+        {
+            TotalDocuments = TotalDocuments,
+            DocumentsPerWorker = DocumentsPerWorker,
+            DurationSeconds = DurationSeconds,
+            AutoStop = AutoStopEnabled
+                ? new AutoStopOptions
+                {
+                    ThrottledFractionAbove = AutoStopThrottledPercent / 100,
+                    ErrorFractionAbove = AutoStopErrorPercent / 100,
+                    WindowSeconds = AutoStopWindowSeconds,
+                }
+                : null,
+        },
+    };
+
+    /// <summary>The plan's validation errors, by field path (e.g. <c>Load.Concurrency</c>).</summary>
+    public IReadOnlyDictionary<string, string[]> Validate()
+    {
+        var errors = new Dictionary<string, List<string>>(StringComparer.Ordinal);
+        foreach (var error in ToPlan().Validate())
+        {
+            var field = Translate(error.Field);
+            if (!errors.TryGetValue(field, out var messages))
+            {
+                errors[field] = messages = [];
+            }
+
+            messages.Add(error.Message);
+        }
+
+        return errors.ToDictionary(e => e.Key, e => e.Value.ToArray(), StringComparer.Ordinal);
+    }
+
+    /// <summary>Auto-stop shares are percentages in the form and fractions in the plan.</summary>
+    private static string Translate(string field) => field switch
+    {
+        "Stop.AutoStop.ThrottledFractionAbove" => "Stop.AutoStop.ThrottledPercent",
+        "Stop.AutoStop.ErrorFractionAbove" => "Stop.AutoStop.ErrorPercent",
+        _ => field,
+    };
+
+    private static string? Blank(string? value) => string.IsNullOrWhiteSpace(value) ? null : value.Trim();
+
+    // A secret typed into the form but not stored yet counts as named: it gets its name when saved.
+    private static string SecretName(string name, string? typed) =>
+        string.IsNullOrWhiteSpace(name) && !string.IsNullOrWhiteSpace(typed) ? "(stored with this profile)" : name.Trim();
+
+    /// <summary>Formats a number for a summary line.</summary>
+    public static string Format(double value) => value.ToString("N0", CultureInfo.InvariantCulture);
+}

@@ -1,0 +1,137 @@
+using System.Text.Json;
+using BenchEngine.Running;
+using BenchEngine.Targets;
+using BenchWeb.Data;
+using BenchWeb.Hubs;
+using BenchWeb.Secrets;
+using Microsoft.EntityFrameworkCore;
+
+namespace BenchWeb.Runs;
+
+/// <summary>What a run's background job does: take the queued run, execute its plan with the engine, save every
+/// second as it closes, and record how it ended. Benchmarks are not idempotent, so a run found already
+/// running (its earlier attempt died) is marked interrupted, never executed again.</summary>
+public sealed partial class RunExecutor(
+    IDbContextFactory<BenchDbContext> databases,
+    RunUpdatePublisher publisher,
+    SecretStore secrets,
+    BenchmarkRunner runner,
+    TimeProvider time,
+    IHostApplicationLifetime lifetime,
+    ILogger<RunExecutor> logger)
+{
+    public const string InterruptedByRestart = "BenchWeb stopped while this run was running; the seconds saved until then are kept. Benchmarks are not re-run automatically.";
+
+    public async Task ExecuteAsync(long runId, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        var run = await db.Runs.SingleOrDefaultAsync(r => r.Id == runId, cancellationToken);
+        if (run is null)
+        {
+            LogMissing(logger, runId);
+            return;
+        }
+
+        if (run.Status == RunStatus.Running)
+        {
+            await EndAsync(db, run, RunStatus.Interrupted, "Its job started again while the run was marked running (an earlier attempt died). It was not re-run, so the target was not loaded twice.");
+            return;
+        }
+
+        // Only a queued run starts; the conditional update loses against a cancel made a moment earlier.
+        var started = await db.Database.ExecuteSqlInterpolatedAsync(
+            $"UPDATE Runs SET Status = {nameof(RunStatus.Running)} WHERE Id = {runId} AND Status = {nameof(RunStatus.Queued)}", cancellationToken);
+        if (started == 0)
+        {
+            return;
+        }
+
+        await db.Entry(run).ReloadAsync(cancellationToken);
+        run.StartedAt = time.GetUtcNow();
+        await db.SaveChangesAsync(cancellationToken);
+        await PublishStatusAsync(run, null);
+
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, lifetime.ApplicationStopping);
+        await using var secondsDb = await databases.CreateDbContextAsync(CancellationToken.None);
+        var observer = new RunObserver(runId, secondsDb, publisher, time, stop, logger);
+        RunResult? result = null;
+        string? failure = null;
+        try
+        {
+            var plan = RunPlan.FromJson(run.PlanJson);
+            var context = new TargetContext(time, await secrets.CreateResolverAsync(CancellationToken.None));
+            result = await runner.RunAsync(plan, context, observer, stop.Token);
+        }
+        catch (RunPlanValidationException ex)
+        {
+            failure = $"The plan is not valid: {string.Join("; ", ex.Errors.Select(e => $"{e.Field}: {e.Message}"))}";
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            LogRunCrashed(logger, ex, runId);
+            failure = $"{ex.GetType().Name}: {ex.Message}";
+        }
+
+        // The run's own token may be cancelled by now; recording how it ended must not be.
+        db.ChangeTracker.Clear();
+        run = await db.Runs.SingleAsync(r => r.Id == runId, CancellationToken.None);
+        if (result is null)
+        {
+            await EndAsync(db, run, RunStatus.Failed, failure);
+            return;
+        }
+
+        foreach (var missing in observer.Unsaved(result.Seconds))
+        {
+            db.RunSeconds.Add(RunObserver.ToEntity(runId, missing, time.GetUtcNow()));
+        }
+
+        run.SummaryJson = JsonSerializer.Serialize(result.Summary, RunPlan.JsonOptions);
+        run.StopReason = result.StopReason;
+        run.FirstError = result.FirstError;
+        run.AbandonedRequests = result.AbandonedRequests;
+        run.TargetDescription = result.TargetDescription;
+        run.TargetIsModel = result.TargetIsModel;
+        run.EnvironmentJson ??= JsonSerializer.Serialize(result.Environment, RunPlan.JsonOptions);
+        var status = result.Status;
+        var reason = result.FailureReason;
+        if (status == RunStatus.Cancelled && run.CancelRequestedAt is null && lifetime.ApplicationStopping.IsCancellationRequested)
+        {
+            status = RunStatus.Interrupted;
+            reason = InterruptedByRestart;
+            run.StopReason = "BenchWeb stopped";
+        }
+
+        await EndAsync(db, run, status, reason);
+    }
+
+    private async Task EndAsync(BenchDbContext db, RunEntity run, RunStatus status, string? reason)
+    {
+        run.Status = status;
+        run.FailureReason = reason;
+        run.EndedAt = time.GetUtcNow();
+        await db.SaveChangesAsync(CancellationToken.None);
+        await PublishStatusAsync(run, reason);
+    }
+
+    private async Task PublishStatusAsync(RunEntity run, string? message)
+    {
+        try
+        {
+            await publisher.StatusAsync(new RunStatusChange(run.Id, run.Status, message), CancellationToken.None);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            LogPublishFailed(logger, ex, run.Id);
+        }
+    }
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "Run {RunId} does not exist; its job does nothing")]
+    private static partial void LogMissing(ILogger logger, long runId);
+
+    [LoggerMessage(Level = LogLevel.Error, Message = "Run {RunId} failed outside the engine")]
+    private static partial void LogRunCrashed(ILogger logger, Exception exception, long runId);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "Run {RunId}: pushing its status to watchers failed")]
+    private static partial void LogPublishFailed(ILogger logger, Exception exception, long runId);
+}

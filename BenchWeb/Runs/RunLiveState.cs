@@ -1,0 +1,108 @@
+using BenchEngine.Metrics;
+using BenchWeb.Hubs;
+
+namespace BenchWeb.Runs;
+
+/// <summary>What the live tiles show, from the seconds received so far (in any order, duplicates ignored).</summary>
+public sealed class RunLiveState
+{
+    private readonly SortedDictionary<int, LiveSecond> _seconds = [];
+
+    /// <param name="documentLimit">The plan's document count, if it stops on one (for progress and ETA).</param>
+    /// <param name="durationSeconds">The plan's duration, if it stops on one.</param>
+    /// <param name="provisionedRequestUnits">The target's provisioned RU/s, if known (for the cost estimate).</param>
+    public RunLiveState(long? documentLimit, double? durationSeconds, double? provisionedRequestUnits)
+    {
+        DocumentLimit = documentLimit;
+        DurationSeconds = durationSeconds;
+        ProvisionedRequestUnits = provisionedRequestUnits;
+    }
+
+    public long? DocumentLimit { get; }
+
+    public double? DurationSeconds { get; }
+
+    public double? ProvisionedRequestUnits { get; set; }
+
+    public int Count => _seconds.Count;
+
+    /// <summary>The highest second index received, or -1.</summary>
+    public int LastIndex => _seconds.Count == 0 ? -1 : _seconds.Keys.Max();
+
+    public LiveSecond? Latest => _seconds.Count == 0 ? null : _seconds[LastIndex];
+
+    public double Elapsed => Latest?.Elapsed ?? 0;
+
+    public long TotalOk { get; private set; }
+
+    public long TotalThrottled { get; private set; }
+
+    public long TotalErrors { get; private set; }
+
+    public double TotalRequestUnits { get; private set; }
+
+    private long TotalResponses { get; set; }
+
+    /// <summary>Adds seconds; returns how many were new.</summary>
+    public int Add(IEnumerable<LiveSecond> seconds)
+    {
+        ArgumentNullException.ThrowIfNull(seconds);
+        var added = 0;
+        foreach (var second in seconds)
+        {
+            if (_seconds.TryAdd(second.Index, second))
+            {
+                TotalOk += second.Ok;
+                TotalThrottled += second.Throttled;
+                TotalErrors += second.Errors;
+                TotalRequestUnits += second.RequestUnits;
+                TotalResponses += second.OkRequests + second.Throttled + second.Errors;
+                added++;
+            }
+        }
+
+        return added;
+    }
+
+    /// <summary>Inserts/s in the last second.</summary>
+    public double CurrentRate => Latest?.OkPerSecond ?? 0;
+
+    /// <summary>Inserts/s over the run so far (ok ÷ elapsed, the summary's definition).</summary>
+    public double AverageRate => Elapsed > 0 ? TotalOk / Elapsed : 0;
+
+    public double ThrottledFraction => TotalResponses > 0 ? TotalThrottled / (double)TotalResponses : 0;
+
+    public double RequestUnitsPerInsert => TotalOk > 0 ? TotalRequestUnits / TotalOk : 0;
+
+    /// <summary>Share of the run done, 0–1, from the document count or the duration (whichever is further).</summary>
+    public double? Progress
+    {
+        get
+        {
+            double? byCount = DocumentLimit is > 0 ? Math.Min(1, TotalOk / (double)DocumentLimit.Value) : null;
+            double? byTime = DurationSeconds is > 0 ? Math.Min(1, Elapsed / DurationSeconds.Value) : null;
+            return byCount is null ? byTime : byTime is null ? byCount : Math.Max(byCount.Value, byTime.Value);
+        }
+    }
+
+    /// <summary>Time left: at the average rate for a count, the clock for a duration, whichever ends first.</summary>
+    public TimeSpan? EstimatedTimeLeft
+    {
+        get
+        {
+            double? byCount = DocumentLimit is > 0 && AverageRate > 0 ? Math.Max(0, (DocumentLimit.Value - TotalOk) / AverageRate) : null;
+            double? byTime = DurationSeconds is > 0 ? Math.Max(0, DurationSeconds.Value - Elapsed) : null;
+            var seconds = byCount is null ? byTime : byTime is null ? byCount : Math.Min(byCount.Value, byTime.Value);
+            return seconds is null ? null : TimeSpan.FromSeconds(Math.Round(seconds.Value));
+        }
+    }
+
+    /// <summary>Cost of the provisioned throughput for the time run so far, at the list price.</summary>
+    public double? EstimatedCost => ProvisionedRequestUnits is { } ru ? ru / 100 * SummaryCalculator.DefaultDollarsPer100RuHour * Elapsed / 3600 : null;
+
+    /// <summary>The provisioned throughput's cost for a month (730 h).</summary>
+    public double? EstimatedCostPerMonth => ProvisionedRequestUnits is { } ru ? ru / 100 * SummaryCalculator.DefaultDollarsPer100RuHour * 730 : null;
+
+    /// <summary>The client's CPU in the last second was at or above the client-bound threshold.</summary>
+    public bool ClientBound => Latest?.Cpu >= SummaryCalculator.ClientBoundCpuPercent;
+}

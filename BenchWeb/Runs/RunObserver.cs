@@ -1,0 +1,118 @@
+using System.Text.Json;
+using BenchEngine.Metrics;
+using BenchEngine.Running;
+using BenchWeb.Data;
+using BenchWeb.Hubs;
+using Microsoft.EntityFrameworkCore;
+
+namespace BenchWeb.Runs;
+
+/// <summary>Saves each second of a run as it closes, pushes it to watchers, and notices a cancel request
+/// made from any instance.</summary>
+internal sealed partial class RunObserver(
+    long runId,
+    BenchDbContext db,
+    RunUpdatePublisher publisher,
+    TimeProvider time,
+    CancellationTokenSource stop,
+    ILogger logger) : IRunObserver
+{
+    private readonly HashSet<int> _saved = [];
+
+    public bool CancelRequested { get; private set; }
+
+    public async ValueTask OnStartedAsync(RunStart start, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(start);
+        var run = await db.Runs.SingleAsync(r => r.Id == runId, cancellationToken);
+        run.StartedAt = start.StartedAt;
+        run.TargetDescription = start.TargetDescription;
+        run.TargetIsModel = start.TargetIsModel;
+        run.ProvisionedRequestUnits = start.ProvisionedRequestUnits;
+        run.EnvironmentJson = JsonSerializer.Serialize(start.Environment, RunPlan.JsonOptions);
+        await db.SaveChangesAsync(cancellationToken);
+        db.ChangeTracker.Clear();
+        await PublishAsync(() => publisher.StatusAsync(new RunStatusChange(runId, RunStatus.Running, start.TargetDescription), CancellationToken.None));
+    }
+
+    public async ValueTask OnSecondAsync(SecondSnapshot second, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(second);
+        var entity = ToEntity(runId, second, time.GetUtcNow());
+        try
+        {
+            db.RunSeconds.Add(entity);
+            await db.SaveChangesAsync(cancellationToken);
+            _saved.Add(second.Index);
+            CheckCancelRequest(await db.Runs.Where(r => r.Id == runId).Select(r => r.CancelRequestedAt).SingleAsync(cancellationToken));
+        }
+        catch (Exception ex) when (ex is DbUpdateException or InvalidOperationException)
+        {
+            // The run goes on; the executor saves what is missing at the end.
+            LogSaveFailed(logger, ex, runId, second.Index);
+        }
+        finally
+        {
+            db.ChangeTracker.Clear();
+        }
+
+        await PublishAsync(() => publisher.SecondAsync(runId, LiveSecond.From(entity), CancellationToken.None));
+    }
+
+    /// <summary>Seconds the run reported that are not saved yet (after a failed save).</summary>
+    public IEnumerable<SecondSnapshot> Unsaved(IEnumerable<SecondSnapshot> seconds) => seconds.Where(s => !_saved.Contains(s.Index));
+
+    public static RunSecondEntity ToEntity(long runId, SecondSnapshot second, DateTimeOffset closedAt)
+    {
+        ArgumentNullException.ThrowIfNull(second);
+        return new RunSecondEntity
+        {
+            RunId = runId,
+            Index = second.Index,
+            ElapsedSeconds = second.Elapsed.TotalSeconds,
+            DurationSeconds = second.Duration.TotalSeconds,
+            Ok = second.Ok,
+            OkRequests = second.OkRequests,
+            Throttled = second.Throttled,
+            Errors = second.Errors,
+            ErrorsByStatusJson = second.ErrorsByStatus.Count == 0 ? null : JsonSerializer.Serialize(second.ErrorsByStatus),
+            RequestUnits = second.RequestUnits,
+            Bytes = second.Bytes,
+            LatencyP50Ms = second.LatencyP50Ms,
+            LatencyP95Ms = second.LatencyP95Ms,
+            LatencyP99Ms = second.LatencyP99Ms,
+            LatencyMaxMs = second.LatencyMaxMs,
+            InFlight = second.InFlight,
+            ClientCpuPercent = second.ClientCpuPercent,
+            ClosedAt = closedAt,
+        };
+    }
+
+    private void CheckCancelRequest(DateTimeOffset? requestedAt)
+    {
+        if (requestedAt is not null && !CancelRequested)
+        {
+            CancelRequested = true;
+            stop.Cancel();
+        }
+    }
+
+    private async Task PublishAsync(Func<Task> send)
+    {
+        try
+        {
+            await send();
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // Watchers catch up from the database when they reconnect; the run never fails for them.
+            LogPublishFailed(logger, ex, runId);
+        }
+    }
+
+    [LoggerMessage(Level = LogLevel.Error, Message = "Run {RunId}: saving second {Index} failed; it is saved at the end of the run")]
+    private static partial void LogSaveFailed(ILogger logger, Exception exception, long runId, int index);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "Run {RunId}: pushing an update to watchers failed")]
+    private static partial void LogPublishFailed(ILogger logger, Exception exception, long runId);
+}

@@ -1,0 +1,44 @@
+using BenchEngine.Running;
+using BenchWeb.Data;
+using Microsoft.EntityFrameworkCore;
+
+namespace BenchWeb.Runs;
+
+/// <summary>At start-up: brings the database schema up to date, then closes runs a previous process left
+/// open. Runs left running become interrupted and keep their saved seconds; queued runs whose jobs lived in
+/// the previous process's in-memory queue are closed too rather than started unannounced.</summary>
+public sealed partial class RunRecoveryService(IDbContextFactory<BenchDbContext> databases, TimeProvider time, ILogger<RunRecoveryService> logger) : IHostedService
+{
+    public const string NeverStarted = "BenchWeb stopped before this run's turn came; it never started. Launch it again.";
+
+    public async Task StartAsync(CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        await db.Database.MigrateAsync(cancellationToken);
+        var dataSource = db.Database.GetDbConnection().DataSource;
+        LogDatabase(logger, dataSource);
+
+        var open = await db.Runs.Where(r => r.Status == RunStatus.Running || r.Status == RunStatus.Queued).ToListAsync(cancellationToken);
+        foreach (var run in open)
+        {
+            run.FailureReason = run.Status == RunStatus.Running ? RunExecutor.InterruptedByRestart : NeverStarted;
+            run.StopReason = "BenchWeb stopped";
+            run.Status = RunStatus.Interrupted;
+            run.EndedAt = time.GetUtcNow();
+        }
+
+        await db.SaveChangesAsync(cancellationToken);
+        if (open.Count > 0)
+        {
+            LogRecovered(logger, open.Count);
+        }
+    }
+
+    public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "Runs and profiles are kept in {DataSource}")]
+    private static partial void LogDatabase(ILogger logger, string dataSource);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "{Count} run(s) left open by the previous process are now marked interrupted")]
+    private static partial void LogRecovered(ILogger logger, int count);
+}

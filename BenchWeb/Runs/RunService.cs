@@ -1,0 +1,64 @@
+using BenchEngine.Running;
+using BenchWeb.Data;
+using BenchWeb.Hubs;
+using BenchWeb.Jobs;
+using Microsoft.EntityFrameworkCore;
+
+namespace BenchWeb.Runs;
+
+/// <summary>Launches and cancels runs: the row first (the durable record), then the job.</summary>
+public sealed class RunService(IDbContextFactory<BenchDbContext> databases, IRunJobClient jobs, RunUpdatePublisher publisher, TimeProvider time)
+{
+    /// <summary>Queues a run of the plan. The plan is checked first; nothing is queued when it is invalid.</summary>
+    /// <exception cref="RunPlanValidationException">The plan has invalid settings.</exception>
+    public async Task<long> StartAsync(RunPlan plan, long? profileId, string? presetId, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        plan.EnsureValid();
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        var run = new RunEntity
+        {
+            ProfileId = profileId,
+            PresetId = presetId,
+            ProfileName = plan.Name,
+            PlanJson = plan.ToJson(),
+            Status = RunStatus.Queued,
+            QueuedAt = time.GetUtcNow(),
+        };
+        db.Runs.Add(run);
+        await db.SaveChangesAsync(cancellationToken);
+        run.JobId = await jobs.EnqueueAsync(run.Id, cancellationToken);
+        await db.SaveChangesAsync(cancellationToken);
+        return run.Id;
+    }
+
+    /// <summary>Cancels a queued run at once, or asks a running one to stop: its load stops within about a
+    /// second and everything measured is kept. Returns false when the run has already ended.</summary>
+    public async Task<bool> CancelAsync(long runId, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        var run = await db.Runs.SingleOrDefaultAsync(r => r.Id == runId, cancellationToken);
+        if (run is null || !run.IsActive)
+        {
+            return false;
+        }
+
+        run.CancelRequestedAt = time.GetUtcNow();
+        await db.SaveChangesAsync(cancellationToken);
+
+        var dequeued = await db.Database.ExecuteSqlInterpolatedAsync(
+            $"UPDATE Runs SET Status = {nameof(RunStatus.Cancelled)} WHERE Id = {runId} AND Status = {nameof(RunStatus.Queued)}", cancellationToken);
+        if (dequeued == 1)
+        {
+            await db.Entry(run).ReloadAsync(cancellationToken);
+            run.EndedAt = time.GetUtcNow();
+            run.StopReason = "cancelled before it started";
+            await db.SaveChangesAsync(cancellationToken);
+            await publisher.StatusAsync(new RunStatusChange(runId, RunStatus.Cancelled, run.StopReason), cancellationToken);
+            return true;
+        }
+
+        await jobs.InterruptAsync(runId, cancellationToken);
+        return true;
+    }
+}

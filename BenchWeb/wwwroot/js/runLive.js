@@ -1,0 +1,193 @@
+// Live charts of one run. The page's component imports this module and calls start(); the module owns the
+// SignalR connection and the Chart.js charts, so a new second updates only the charts (no page re-render)
+// and is passed to the component for its tiles. Chart.js and the SignalR client are served by the app
+// (wwwroot/lib, from npm), so this works offline.
+
+const CLIENT_BOUND_CPU = 85;
+
+const palette = {
+    inserts: '#1f6feb', average: '#0b2e66', throttled: '#cf222e', ru: '#8250df', provisioned: '#6e7781',
+    p50: '#1a7f37', p99: '#bc4c00', cpu: '#57606a', limit: '#cf222e',
+};
+
+function line(label, color, extra = {}) {
+    return { label, data: [], borderColor: color, backgroundColor: color, borderWidth: 1.5, pointRadius: 0, tension: 0, ...extra };
+}
+
+function guide(label, color) {
+    return line(label, color, { borderDash: [6, 4], borderWidth: 1.2 });
+}
+
+function chart(canvas, title, unit, datasets) {
+    return new window.Chart(canvas, {
+        type: 'line',
+        data: { datasets },
+        options: {
+            animation: false,
+            parsing: false,
+            normalized: true,
+            responsive: true,
+            maintainAspectRatio: false,
+            interaction: { mode: 'nearest', axis: 'x', intersect: false },
+            plugins: {
+                title: { display: true, text: title, align: 'start', font: { weight: '600' } },
+                legend: { position: 'bottom', labels: { boxWidth: 12 } },
+            },
+            scales: {
+                x: { type: 'linear', min: 0, title: { display: true, text: 'seconds' }, ticks: { precision: 0 } },
+                y: { beginAtZero: true, title: { display: true, text: unit } },
+            },
+        },
+    });
+}
+
+class LiveView {
+    constructor(root, options, dotnet) {
+        this.root = root;
+        this.options = options;
+        this.dotnet = dotnet;
+        this.seconds = new Map();
+        this.lastIndex = -1;
+        this.forwardedIndex = options.knownIndex ?? -1;
+        this.joining = false;
+        this.buffer = [];
+        this.pending = false;
+        this.totalOk = 0;
+        this.stopped = false;
+        const canvas = name => root.querySelector(`canvas[data-chart="${name}"]`);
+        this.charts = {
+            inserts: chart(canvas('inserts'), 'Inserts per second', 'inserts/s', [line('inserts/s', palette.inserts), guide('average', palette.average)]),
+            throttled: chart(canvas('throttled'), 'Throttled per second (429 / 503)', 'responses/s', [line('throttled/s', palette.throttled)]),
+            ru: chart(canvas('ru'), 'Request units per second', 'RU/s', [line('RU/s', palette.ru), guide('provisioned', palette.provisioned)]),
+            latency: chart(canvas('latency'), 'Latency', 'ms', [line('p50', palette.p50), line('p99', palette.p99)]),
+            cpu: chart(canvas('cpu'), 'Client CPU', '%', [line('CPU %', palette.cpu), guide(`client-bound (${CLIENT_BOUND_CPU} %)`, palette.limit)]),
+        };
+        this.charts.cpu.options.scales.y.suggestedMax = 100;
+        // Seconds drawn after arriving live: how long from the engine closing a second to its point.
+        window.benchWeb ??= {};
+        window.benchWeb.pushLatencies ??= [];
+    }
+
+    async connect() {
+        const connection = new window.signalR.HubConnectionBuilder()
+            .withUrl(this.options.hubUrl)
+            .withAutomaticReconnect([0, 1000, 2000, 5000, 10000, 30000])
+            .build();
+        this.connection = connection;
+        connection.on('second', second => this.receive(second));
+        connection.on('status', change => this.dotnet.invokeMethodAsync('OnStatus', change));
+        connection.onreconnected(() => this.join());
+        await connection.start();
+        await this.join();
+    }
+
+    // Joins the run's group, then loads every second saved so far; seconds that arrive meanwhile are held
+    // and merged by index, so nothing is drawn twice or missed.
+    async join() {
+        this.joining = true;
+        this.buffer = [];
+        try {
+            const history = await this.connection.invoke('JoinRun', this.options.runId);
+            this.add(history, false);
+            this.add(this.buffer, true);
+        } finally {
+            this.joining = false;
+            this.buffer = [];
+        }
+        this.root.dataset.connected = 'true';
+    }
+
+    receive(second) {
+        if (this.joining) {
+            this.buffer.push(second);
+        } else {
+            this.add([second], true);
+        }
+    }
+
+    add(seconds, live) {
+        let outOfOrder = false;
+        const fresh = [];
+        for (const s of seconds) {
+            if (this.seconds.has(s.index)) continue;
+            this.seconds.set(s.index, s);
+            this.totalOk += s.ok;
+            if (s.index < this.lastIndex) outOfOrder = true;
+            this.lastIndex = Math.max(this.lastIndex, s.index);
+            fresh.push(s);
+            if (live) window.benchWeb.pushLatencies.push(Date.now() - s.closedAt);
+        }
+        if (fresh.length === 0) return;
+        if (outOfOrder) {
+            this.rebuild();
+        } else {
+            for (const s of fresh) this.append(s);
+        }
+        this.updateGuides();
+        this.scheduleDraw();
+        const forward = fresh.filter(s => s.index > this.forwardedIndex).sort((a, b) => a.index - b.index);
+        if (forward.length > 0) {
+            this.forwardedIndex = forward[forward.length - 1].index;
+            this.dotnet.invokeMethodAsync('OnSeconds', forward);
+        }
+    }
+
+    append(s) {
+        const x = s.elapsed;
+        this.charts.inserts.data.datasets[0].data.push({ x, y: s.okPerSecond });
+        this.charts.throttled.data.datasets[0].data.push({ x, y: s.throttledPerSecond });
+        this.charts.ru.data.datasets[0].data.push({ x, y: s.requestUnitsPerSecond });
+        this.charts.latency.data.datasets[0].data.push({ x, y: s.p50 });
+        this.charts.latency.data.datasets[1].data.push({ x, y: s.p99 });
+        this.charts.cpu.data.datasets[0].data.push({ x, y: s.cpu });
+    }
+
+    rebuild() {
+        for (const c of Object.values(this.charts)) {
+            for (const d of c.data.datasets) d.data = [];
+        }
+        [...this.seconds.values()].sort((a, b) => a.index - b.index).forEach(s => this.append(s));
+    }
+
+    updateGuides() {
+        const last = this.seconds.get(this.lastIndex);
+        const end = last ? last.elapsed : 0;
+        const average = end > 0 ? this.totalOk / end : 0;
+        this.charts.inserts.data.datasets[1].data = [{ x: 0, y: average }, { x: end, y: average }];
+        const provisioned = this.options.provisionedRequestUnits;
+        this.charts.ru.data.datasets[1].data = provisioned ? [{ x: 0, y: provisioned }, { x: end, y: provisioned }] : [];
+        this.charts.cpu.data.datasets[1].data = [{ x: 0, y: CLIENT_BOUND_CPU }, { x: end, y: CLIENT_BOUND_CPU }];
+    }
+
+    // At most one redraw per frame, however many seconds arrive.
+    scheduleDraw() {
+        if (this.pending || this.stopped) return;
+        this.pending = true;
+        requestAnimationFrame(() => {
+            this.pending = false;
+            for (const c of Object.values(this.charts)) c.update('none');
+            this.root.dataset.points = String(this.charts.inserts.data.datasets[0].data.length);
+        });
+    }
+
+    setProvisioned(requestUnits) {
+        this.options.provisionedRequestUnits = requestUnits;
+        this.updateGuides();
+        this.scheduleDraw();
+    }
+
+    async stop() {
+        this.stopped = true;
+        try {
+            await this.connection?.stop();
+        } finally {
+            for (const c of Object.values(this.charts)) c.destroy();
+        }
+    }
+}
+
+export async function start(root, options, dotnet) {
+    const view = new LiveView(root, options, dotnet);
+    await view.connect();
+    return view;
+}

@@ -31,7 +31,9 @@ public sealed class QuartzSchedulerHost(IServiceProvider services, IOptions<Benc
             {
                 var properties = new NameValueCollection
                 {
-                    ["quartz.scheduler.instanceName"] = "BenchWeb",
+                    // Unique: Quartz returns the process's existing scheduler of the same name, so two apps in one
+                    // process (tests host several) would share one and run each other's jobs on the wrong database.
+                    ["quartz.scheduler.instanceName"] = $"BenchWeb-{Guid.NewGuid():N}",
                     ["quartz.threadPool.maxConcurrency"] = options.Value.MaxConcurrentRuns.ToString(CultureInfo.InvariantCulture),
                     ["quartz.jobStore.type"] = "Quartz.Simpl.RAMJobStore, Quartz",
                     // A queued run may wait an hour behind another; it still starts when its turn comes.

@@ -1,0 +1,258 @@
+using System.Diagnostics;
+using BenchEngine.Running;
+using BenchEngine.Targets;
+using BenchEngine.Workloads;
+using BenchWeb.Data;
+using BenchWeb.Jobs;
+using BenchWeb.Runs;
+using BenchWeb.Secrets;
+using BenchWeb.Tests.Support;
+using Microsoft.EntityFrameworkCore;
+
+namespace BenchWeb.Tests.Integration;
+
+/// <summary>Runs launched through the hosted dashboard: its SQLite file, its job scheduler, Azurite as the target.</summary>
+[Collection(AzuriteCollection.Name)]
+public class DashboardRunTests(AzuriteServer azurite)
+{
+    private const string SecretName = "AZURITE_TABLES";
+
+    private static readonly TimeSpan RunTimeout = TimeSpan.FromSeconds(60);
+
+    [Fact]
+    public async Task Run_ThroughTheApp_PersistsSecondsWhoseOkSumEqualsEntitiesInTable()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        var plan = await TablePlanAsync(host, new LoadOptions { Concurrency = 8 }, new StopOptions { TotalDocuments = 3_000 });
+
+        var runId = await host.Get<RunService>().StartAsync(plan, null, null, CancellationToken.None);
+        var run = await WaitUntilEndedAsync(host, runId, RunTimeout);
+
+        Assert.True(run.Status == RunStatus.Completed, $"{run.Status}: {run.FailureReason}");
+        var seconds = await SecondsAsync(host, runId);
+        Assert.NotEmpty(seconds);
+        Assert.Equal(Enumerable.Range(0, seconds.Count), seconds.Select(s => s.Index));
+        Assert.Equal(3_000, seconds.Sum(s => s.Ok));
+        Assert.Equal(3_000, await CountEntitiesAsync(plan));
+        Assert.NotNull(run.SummaryJson);
+        Assert.NotNull(run.EnvironmentJson);
+        Assert.NotNull(run.StartedAt);
+        Assert.NotNull(run.EndedAt);
+        Assert.True(run.EndedAt >= run.StartedAt);
+        Assert.Contains(SecretName, run.PlanJson, StringComparison.Ordinal);
+        Assert.DoesNotContain(azurite.ConnectionString, run.PlanJson, StringComparison.Ordinal);
+        Assert.DoesNotContain("AccountKey", run.PlanJson, StringComparison.OrdinalIgnoreCase);
+    }
+
+    [Fact]
+    public async Task Cancel_WhileRunning_StopsTheLoadAndKeepsEverySecondMeasured()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        var plan = await TablePlanAsync(host, new LoadOptions { Concurrency = 4 }, new StopOptions { DurationSeconds = 120 });
+        var runs = host.Get<RunService>();
+        var runId = await runs.StartAsync(plan, null, null, CancellationToken.None);
+        await WaitForAsync(async () => (await SecondsAsync(host, runId)).Count >= 2, RunTimeout, "two seconds saved");
+
+        var clock = Stopwatch.StartNew();
+        Assert.True(await runs.CancelAsync(runId, CancellationToken.None));
+        var run = await WaitUntilEndedAsync(host, runId, TimeSpan.FromSeconds(10));
+        clock.Stop();
+
+        Assert.True(run.Status == RunStatus.Cancelled, $"{run.Status}: {run.FailureReason}");
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(10), $"ended {clock.Elapsed} after the cancel");
+        var seconds = await SecondsAsync(host, runId);
+        Assert.Equal(Enumerable.Range(0, seconds.Count), seconds.Select(s => s.Index));
+        var cancelledAfter = (run.CancelRequestedAt!.Value - run.StartedAt!.Value).TotalSeconds;
+        var lastMeasured = seconds[^1].ElapsedSeconds;
+        Assert.True(lastMeasured - cancelledAfter <= 3, $"load measured until {lastMeasured:F2} s, cancel requested at {cancelledAfter:F2} s");
+        Assert.True(lastMeasured < 60, $"the run went on until {lastMeasured:F2} s of 120");
+        Assert.Equal(seconds.Sum(s => s.Ok), await CountEntitiesAsync(plan));
+        Assert.NotNull(run.SummaryJson);
+        Assert.NotNull(run.EndedAt);
+    }
+
+    [Fact]
+    public async Task Execute_RunAlreadyRunning_MarksItInterruptedWithoutRunningItAgain()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        var runId = await InsertRunAsync(host, RunStatus.Running, seconds: 0);
+
+        var clock = Stopwatch.StartNew();
+        await host.Get<RunExecutor>().ExecuteAsync(runId, CancellationToken.None);
+        clock.Stop();
+
+        var run = await RunAsync(host, runId);
+        Assert.Equal(RunStatus.Interrupted, run.Status);
+        Assert.Contains("not re-run", run.FailureReason, StringComparison.Ordinal);
+        Assert.NotNull(run.EndedAt);
+        Assert.Empty(await SecondsAsync(host, runId));
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(5), $"took {clock.Elapsed}");
+    }
+
+    [Fact]
+    public async Task Restart_RunLeftRunning_IsInterruptedAndKeepsItsSeconds()
+    {
+        var dataDirectory = DashboardHost.NewDataDirectory();
+        try
+        {
+            long runId;
+            await using (var first = await DashboardHost.StartAsync(dataDirectory))
+            {
+                runId = await InsertRunAsync(first, RunStatus.Running, seconds: 1);
+            }
+
+            await using var second = await DashboardHost.StartAsync(dataDirectory);
+
+            var run = await RunAsync(second, runId);
+            Assert.Equal(RunStatus.Interrupted, run.Status);
+            Assert.Equal(RunExecutor.InterruptedByRestart, run.FailureReason);
+            Assert.NotNull(run.EndedAt);
+            var seconds = await SecondsAsync(second, runId);
+            Assert.Equal(0, Assert.Single(seconds).Index);
+        }
+        finally
+        {
+            DashboardHost.DeleteDataDirectory(dataDirectory);
+        }
+    }
+
+    [Fact]
+    public async Task Cancel_WhileQueued_CancelsTheRunWhichNeverStarts()
+    {
+        await using var host = await DashboardHost.StartAsync(new Dictionary<string, string?> { ["BenchWeb:MaxConcurrentRuns"] = "1" });
+        var runs = host.Get<RunService>();
+        var plan = new RunPlan { Name = "long simulated", Stop = new StopOptions { DurationSeconds = 60 } };
+        var firstId = await runs.StartAsync(plan, null, null, CancellationToken.None);
+        await WaitForAsync(async () => (await RunAsync(host, firstId)).Status == RunStatus.Running, RunTimeout, "the first run to start");
+        var secondId = await runs.StartAsync(plan, null, null, CancellationToken.None);
+
+        Assert.True(await runs.CancelAsync(secondId, CancellationToken.None));
+        var queuedThenCancelled = await RunAsync(host, secondId);
+        Assert.Equal(RunStatus.Cancelled, queuedThenCancelled.Status);
+        Assert.True(await runs.CancelAsync(firstId, CancellationToken.None));
+        Assert.Equal(RunStatus.Cancelled, (await WaitUntilEndedAsync(host, firstId, TimeSpan.FromSeconds(10))).Status);
+
+        // The second run's job gets its turn once the first ends; it must find the run cancelled and leave it.
+        var scheduler = await host.Get<QuartzSchedulerHost>().GetSchedulerAsync(CancellationToken.None);
+        await WaitForAsync(
+            async () => !await scheduler.CheckExists(RunBenchmarkJob.KeyFor(secondId)) && (await scheduler.GetCurrentlyExecutingJobs()).Count == 0,
+            TimeSpan.FromSeconds(30),
+            "the queued run's job to be done");
+        var second = await RunAsync(host, secondId);
+        Assert.Equal(RunStatus.Cancelled, second.Status);
+        Assert.Null(second.StartedAt);
+        Assert.NotNull(second.CancelRequestedAt);
+        Assert.NotNull(second.EndedAt);
+        Assert.Empty(await SecondsAsync(host, secondId));
+    }
+
+    [Fact]
+    public async Task Start_InvalidPlan_IsRejectedNamingTheFieldAndCreatesNoRun()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        var plan = new RunPlan { Name = "invalid", Load = new LoadOptions { Concurrency = 0 }, Stop = new StopOptions { TotalDocuments = 10 } };
+
+        var ex = await Assert.ThrowsAsync<RunPlanValidationException>(() => host.Get<RunService>().StartAsync(plan, null, null, CancellationToken.None));
+
+        Assert.Contains(ex.Errors, e => e.Field == "Load.Concurrency");
+        await using var db = await host.OpenDatabaseAsync();
+        Assert.Equal(0, await db.Runs.CountAsync());
+    }
+
+    [Fact]
+    public async Task TwoDashboardsInOneProcess_EachRunsItsOwnRuns()
+    {
+        await using var first = await DashboardHost.StartAsync();
+        await using var second = await DashboardHost.StartAsync();
+        var plan = new RunPlan { Name = "short simulated", Stop = new StopOptions { TotalDocuments = 200 } };
+
+        var firstId = await first.Get<RunService>().StartAsync(plan, null, null, CancellationToken.None);
+        var secondId = await second.Get<RunService>().StartAsync(plan, null, null, CancellationToken.None);
+
+        Assert.Equal(RunStatus.Completed, (await WaitUntilEndedAsync(first, firstId, RunTimeout)).Status);
+        Assert.Equal(RunStatus.Completed, (await WaitUntilEndedAsync(second, secondId, RunTimeout)).Status);
+    }
+
+    private static string NewTableName() => "t" + Guid.NewGuid().ToString("N")[..16];
+
+    /// <summary>A plan writing small DTOs to a new Azurite table, whose connection string is stored as a secret.</summary>
+    private async Task<RunPlan> TablePlanAsync(DashboardHost host, LoadOptions load, StopOptions stop)
+    {
+        await host.Get<SecretStore>().SetAsync(SecretName, azurite.ConnectionString, CancellationToken.None);
+        return new RunPlan
+        {
+            Name = "dashboard on azurite",
+            Target = new TargetOptions
+            {
+                Kind = TargetKind.TableStorage,
+                Tables = new TableOptions { TableName = NewTableName(), ConnectionStringSecret = SecretName },
+            },
+            Workload = new WorkloadOptions { Shape = DocumentShape.SmallDto },
+            Load = load,
+            Stop = stop,
+        };
+    }
+
+    private async Task<long> CountEntitiesAsync(RunPlan plan)
+    {
+        var context = new TargetContext(TimeProvider.System, name => name == SecretName ? azurite.ConnectionString : null);
+        await using var counter = TargetFactory.Create(plan.Target, context);
+        await counter.InitializeAsync(CancellationToken.None);
+        return await counter.CountAsync(CancellationToken.None);
+    }
+
+    private static async Task<long> InsertRunAsync(DashboardHost host, RunStatus status, int seconds)
+    {
+        await using var db = await host.OpenDatabaseAsync();
+        var now = TimeProvider.System.GetUtcNow();
+        var run = new RunEntity
+        {
+            ProfileName = "left open",
+            PlanJson = new RunPlan { Stop = new StopOptions { DurationSeconds = 30 } }.ToJson(),
+            Status = status,
+            QueuedAt = now.AddSeconds(-5),
+            StartedAt = now.AddSeconds(-4),
+        };
+        for (var i = 0; i < seconds; i++)
+        {
+            run.Seconds.Add(new RunSecondEntity { Index = i, ElapsedSeconds = i + 1, DurationSeconds = 1, Ok = 100, OkRequests = 100, ClosedAt = now });
+        }
+
+        db.Runs.Add(run);
+        await db.SaveChangesAsync();
+        return run.Id;
+    }
+
+    private static async Task<RunEntity> RunAsync(DashboardHost host, long runId)
+    {
+        await using var db = await host.OpenDatabaseAsync();
+        return await db.Runs.AsNoTracking().SingleAsync(r => r.Id == runId);
+    }
+
+    private static async Task<List<RunSecondEntity>> SecondsAsync(DashboardHost host, long runId)
+    {
+        await using var db = await host.OpenDatabaseAsync();
+        return await db.RunSeconds.AsNoTracking().Where(s => s.RunId == runId).OrderBy(s => s.Index).ToListAsync();
+    }
+
+    private static async Task<RunEntity> WaitUntilEndedAsync(DashboardHost host, long runId, TimeSpan timeout)
+    {
+        RunEntity? run = null;
+        await WaitForAsync(async () => !(run = await RunAsync(host, runId)).IsActive, timeout, $"run {runId} to end");
+        return run!;
+    }
+
+    private static async Task WaitForAsync(Func<Task<bool>> condition, TimeSpan timeout, string what)
+    {
+        var clock = Stopwatch.StartNew();
+        while (!await condition())
+        {
+            if (clock.Elapsed > timeout)
+            {
+                throw new TimeoutException($"Waited {timeout.TotalSeconds:N0} s for {what}.");
+            }
+
+            await Task.Delay(100);
+        }
+    }
+}

@@ -1,0 +1,112 @@
+using BenchWeb.Data;
+using BenchWeb.Extensions;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.Data.Sqlite;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+
+namespace BenchWeb.Tests.Support;
+
+/// <summary>The real dashboard, hosted in the test process on a free loopback port, with its own SQLite file,
+/// Data Protection keys and job scheduler in a data folder of its own.</summary>
+public sealed class DashboardHost : IAsyncDisposable
+{
+    private readonly WebApplication _app;
+    private readonly bool _ownsDataDirectory;
+    private bool _stopped;
+
+    private DashboardHost(WebApplication app, string dataDirectory, bool ownsDataDirectory)
+    {
+        _app = app;
+        DataDirectory = dataDirectory;
+        _ownsDataDirectory = ownsDataDirectory;
+    }
+
+    public string DataDirectory { get; }
+
+    public IServiceProvider Services => _app.Services;
+
+    /// <summary>A new, empty data folder (deleted with <see cref="DeleteDataDirectory"/>).</summary>
+    public static string NewDataDirectory() => Directory.CreateTempSubdirectory("benchweb-dashboard-").FullName;
+
+    /// <summary>Starts the app on a fresh data folder, deleted when the host is disposed.</summary>
+    public static Task<DashboardHost> StartAsync(IReadOnlyDictionary<string, string?>? settings = null) =>
+        StartAsync(NewDataDirectory(), ownsDataDirectory: true, settings);
+
+    /// <summary>Starts the app on an existing data folder (a restart), which the caller deletes.</summary>
+    public static Task<DashboardHost> StartAsync(string dataDirectory, IReadOnlyDictionary<string, string?>? settings = null) =>
+        StartAsync(dataDirectory, ownsDataDirectory: false, settings);
+
+    private static async Task<DashboardHost> StartAsync(string dataDirectory, bool ownsDataDirectory, IReadOnlyDictionary<string, string?>? settings)
+    {
+        var app = BenchWebApplication.Create(["--urls", "http://127.0.0.1:0"], builder =>
+        {
+            builder.Environment.EnvironmentName = "Test";
+            builder.Configuration["BenchWeb:DataDirectory"] = dataDirectory;
+            foreach (var (key, value) in settings ?? new Dictionary<string, string?>())
+            {
+                builder.Configuration[key] = value;
+            }
+
+            // The test output stays readable; what a run did is in its row.
+            builder.Logging.ClearProviders();
+        });
+        try
+        {
+            await app.StartAsync();
+        }
+        catch
+        {
+            await app.DisposeAsync();
+            if (ownsDataDirectory)
+            {
+                DeleteDataDirectory(dataDirectory);
+            }
+
+            throw;
+        }
+
+        return new DashboardHost(app, dataDirectory, ownsDataDirectory);
+    }
+
+    public T Get<T>()
+        where T : notnull => Services.GetRequiredService<T>();
+
+    public Task<BenchDbContext> OpenDatabaseAsync() =>
+        Get<IDbContextFactory<BenchDbContext>>().CreateDbContextAsync(CancellationToken.None);
+
+    /// <summary>Stops the app as a shutdown would (running jobs see the application stopping).</summary>
+    public async Task StopAsync()
+    {
+        if (!_stopped)
+        {
+            _stopped = true;
+            await _app.StopAsync(CancellationToken.None);
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await StopAsync();
+        await _app.DisposeAsync();
+        if (_ownsDataDirectory)
+        {
+            DeleteDataDirectory(DataDirectory);
+        }
+    }
+
+    /// <summary>Deletes a data folder; pooled SQLite connections would keep the database file open.</summary>
+    public static void DeleteDataDirectory(string dataDirectory)
+    {
+        SqliteConnection.ClearAllPools();
+        try
+        {
+            Directory.Delete(dataDirectory, recursive: true);
+        }
+        catch (IOException)
+        {
+            // A temp folder left behind is harmless.
+        }
+    }
+}

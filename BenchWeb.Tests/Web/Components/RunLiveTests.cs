@@ -1,0 +1,157 @@
+using BenchEngine.Metrics;
+using BenchEngine.Running;
+using BenchWeb.Components.Pages.Runs;
+using BenchWeb.Data;
+using BenchWeb.Hubs;
+using BenchWeb.Tests.Support.Components;
+using Microsoft.AspNetCore.Components;
+using Microsoft.JSInterop;
+
+namespace BenchWeb.Tests.Web.Components;
+
+public sealed class RunLiveTests
+{
+    private static readonly DateTimeOffset Start = new(2026, 11, 21, 9, 0, 0, TimeSpan.Zero);
+
+    [Fact]
+    public async Task Live_FirstRender_StartsTheChartModuleWithTheRunAndWhatThePageAlreadyHas()
+    {
+        await using var context = new ComponentTestContext();
+        var runId = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 3);
+        var (module, view) = PlanChartModule(context);
+
+        await context.RenderAsync<RunLive>(new Dictionary<string, object?> { ["Id"] = runId });
+
+        Assert.Equal(["import", "module ./js/runLive.js.start"], context.JS.Calls.Select(c => c.Identifier).ToArray());
+        Assert.Equal(RunLive.ModulePath, context.JS.Calls[0].Arguments.Single());
+        var start = context.JS.Calls[1].Arguments;
+        Assert.IsType<ElementReference>(start[0]);
+        var options = start[1]!;
+        Assert.Equal(runId, options.GetType().GetProperty("runId")!.GetValue(options));
+        Assert.Equal(2, options.GetType().GetProperty("knownIndex")!.GetValue(options));
+        Assert.Equal(10_000d, options.GetType().GetProperty("provisionedRequestUnits")!.GetValue(options));
+        Assert.Equal("http://localhost/hubs/runs", options.GetType().GetProperty("hubUrl")!.GetValue(options));
+        Assert.IsType<DotNetObjectReference<RunLive>>(start[2]);
+        Assert.False(module.Disposed);
+        Assert.False(view.Disposed);
+    }
+
+    [Fact]
+    public async Task Live_SecondsFromTheFeed_UpdateTheTilesOnceEach()
+    {
+        await using var context = new ComponentTestContext();
+        var runId = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 2);
+        PlanChartModule(context);
+        var page = await context.RenderAsync<RunLive>(new Dictionary<string, object?> { ["Id"] = runId });
+        Assert.Contains("data-tile=\"total-ok\">2,000<", page.Markup, StringComparison.Ordinal);
+
+        // The chart module forwards what the hub pushes; a duplicate of a second the page has must not count twice.
+        await page.InvokeAsync(() => page.Instance.OnSeconds([Second(1, ok: 1_000), Second(2, ok: 1_500, throttled: 30), Second(3, ok: 500, throttled: 10, cpu: 91)]));
+
+        var markup = page.Markup;
+        Assert.Contains("data-tile=\"total-ok\">4,000<", markup, StringComparison.Ordinal);
+        Assert.Contains("data-tile=\"current-rate\">500<", markup, StringComparison.Ordinal);
+        Assert.Contains("data-tile=\"average-rate\">1,000<", markup, StringComparison.Ordinal);
+        Assert.Contains("data-tile=\"throttled\">0.99%<", markup.Replace(" ", "", StringComparison.Ordinal), StringComparison.Ordinal);
+        Assert.Contains("id=\"client-bound\"", markup, StringComparison.Ordinal);
+        Assert.Contains("aria-valuenow=\"6\"", markup, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Live_StatusChangeToCompleted_ShowsTheSummaryAndHidesCancel()
+    {
+        await using var context = new ComponentTestContext();
+        var runId = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 2);
+        PlanChartModule(context);
+        var page = await context.RenderAsync<RunLive>(new Dictionary<string, object?> { ["Id"] = runId });
+        Assert.True(page.Exists("cancel-run"));
+
+        await using (var db = await context.Databases.CreateDbContextAsync())
+        {
+            var run = await db.Runs.FindAsync(runId);
+            run!.Status = RunStatus.Completed;
+            run.StopReason = "reached 2,000 documents";
+            run.SummaryJson = System.Text.Json.JsonSerializer.Serialize(new RunSummary { TotalOk = 2_000, AverageThroughput = 1_000, Elapsed = TimeSpan.FromSeconds(2) }, RunPlan.JsonOptions);
+            await db.SaveChangesAsync();
+        }
+
+        await page.InvokeAsync(() => page.Instance.OnStatus(new RunStatusChange(runId, RunStatus.Completed, null)));
+
+        var markup = page.Markup;
+        Assert.False(page.Exists("cancel-run"));
+        Assert.Contains("data-status=\"Completed\"", markup, StringComparison.Ordinal);
+        Assert.Contains("Stopped: reached 2,000 documents", markup, StringComparison.Ordinal);
+        Assert.Contains("1,000.0 inserts/s", markup, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Live_CancelButton_CancelsTheQueuedRun()
+    {
+        await using var context = new ComponentTestContext();
+        var runId = await SeedRunAsync(context, RunStatus.Queued, secondsSaved: 0);
+        PlanChartModule(context);
+        var page = await context.RenderAsync<RunLive>(new Dictionary<string, object?> { ["Id"] = runId });
+
+        await page.ClickAsync("cancel-run");
+
+        Assert.Contains("data-status=\"Cancelled\"", page.Markup, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Live_UnplannedInterop_FailsTheComponentInStrictMode()
+    {
+        await using var context = new ComponentTestContext();
+        var runId = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 1);
+
+        // No module planned: the page's import is not allowed, so a stray interop call cannot go unnoticed.
+        var error = await Assert.ThrowsAsync<AggregateException>(() => context.RenderAsync<RunLive>(new Dictionary<string, object?> { ["Id"] = runId }));
+        Assert.Contains("was not planned", error.InnerExceptions.Single().Message, StringComparison.Ordinal);
+    }
+
+    private static (StrictJSObject Module, StrictJSObject View) PlanChartModule(ComponentTestContext context)
+    {
+        var module = context.JS.PlanModule(RunLive.ModulePath);
+        var view = new StrictJSObject(context.JS, "view").Plan("stop").Plan("setProvisioned");
+        module.Plan("start", _ => view);
+        return (module, view);
+    }
+
+    private static async Task<long> SeedRunAsync(ComponentTestContext context, RunStatus status, int secondsSaved)
+    {
+        await using var db = await context.Databases.CreateDbContextAsync();
+        var plan = new RunPlan { Name = "Live test", Stop = new StopOptions { DurationSeconds = 60 } };
+        var run = new RunEntity
+        {
+            ProfileName = plan.Name,
+            PlanJson = plan.ToJson(),
+            Status = status,
+            QueuedAt = Start,
+            StartedAt = status == RunStatus.Queued ? null : Start,
+            TargetDescription = status == RunStatus.Queued ? null : "Simulated Cosmos DB (model) · 10,000 RU/s · 1 partition",
+            TargetIsModel = true,
+            ProvisionedRequestUnits = 10_000,
+        };
+        db.Runs.Add(run);
+        await db.SaveChangesAsync();
+        for (var i = 0; i < secondsSaved; i++)
+        {
+            db.RunSeconds.Add(new RunSecondEntity { RunId = run.Id, Index = i, ElapsedSeconds = i + 1, DurationSeconds = 1, Ok = 1_000, OkRequests = 1_000, RequestUnits = 6_000, ClosedAt = Start.AddSeconds(i + 1) });
+        }
+
+        await db.SaveChangesAsync();
+        return run.Id;
+    }
+
+    private static LiveSecond Second(int index, long ok, long throttled = 0, double cpu = 20) => new()
+    {
+        Index = index,
+        Elapsed = index + 1,
+        Duration = 1,
+        Ok = ok,
+        OkRequests = ok,
+        Throttled = throttled,
+        RequestUnits = ok * 6,
+        Cpu = cpu,
+        ClosedAt = Start.AddSeconds(index + 1).ToUnixTimeMilliseconds(),
+    };
+}

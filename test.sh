@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test. Installs what the tests need on a fresh machine (the pinned npm servers in
-# tools/servers), and lets the test fixtures start and stop Azurite and the Cosmos DB API server
-# on free loopback ports.
+# tools/servers, Debian's Chromium for the browser tests), and lets the test fixtures start and stop
+# Azurite, the Cosmos DB API server and the dashboard on free loopback ports.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -11,6 +11,14 @@ if [ ! -d "$servers/node_modules/azurite" ] || [ ! -d "$servers/node_modules/@ve
   echo "Installing test servers (npm ci in $servers)..."
   (cd "$servers" && npm ci --no-audit --no-fund --loglevel=error)
 fi
+
+# The browser tests drive Debian's Chromium through Playwright; Playwright never downloads a browser here.
+if ! command -v chromium > /dev/null; then
+  echo "Installing Chromium (apt-get)..."
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update && $sudo apt-get install -y chromium
+fi
+export BENCHWEB_CHROMIUM="${BENCHWEB_CHROMIUM:-$(command -v chromium)}"
 
 export BENCHWEB_SERVERS_DIR="$PWD/$servers"
 dotnet test BenchWeb.sln --configuration Release --logger "console;verbosity=normal" "$@"

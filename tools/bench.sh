@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
-# Runs the engine benchmarks against local servers it starts on loopback, and stops them after.
-# Usage: tools/bench.sh [engine-cost|goodput|scaling|memory|all] [memory document count]
+# Runs the benchmarks against local servers it starts on loopback, and stops them after.
+# Usage: tools/bench.sh [engine-cost|goodput|scaling|memory|dashboard-overhead|push-latency|all] [memory document count]
+# The dashboard benchmarks start the dashboard themselves and watch it with Debian's Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 servers=tools/servers
 [ -d "$servers/node_modules/azurite" ] || (cd "$servers" && npm ci --no-audit --no-fund --loglevel=error)
+
+case "${1:-all}" in
+  dashboard-overhead|push-latency|all)
+    if ! command -v chromium > /dev/null; then
+      sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+      $sudo apt-get update && $sudo apt-get install -y chromium
+    fi
+    export BENCHWEB_CHROMIUM="${BENCHWEB_CHROMIUM:-$(command -v chromium)}" ;;
+esac
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 table_port=$(free_port); cosmos_port=$(free_port)

@@ -18,3 +18,11 @@ public sealed class MemoryMeasurementCollection
 {
     public const string Name = "Memory measurement";
 }
+
+/// <summary>The dashboard in its own process and a Chromium driving it. Alone: the app, the browser and a run
+/// compete for the same cores, and the tests wait on live updates.</summary>
+[CollectionDefinition(Name, DisableParallelization = true)]
+public sealed class DashboardBrowserCollection : ICollectionFixture<DashboardBrowserFixture>
+{
+    public const string Name = "Dashboard in a browser";
+}

@@ -16,6 +16,10 @@ public static class BenchWebApplication
             ContentRootPath = AppContext.BaseDirectory,
             ApplicationName = typeof(BenchWebApplication).Assembly.GetName().Name,
         });
+        // Started from a build output (not a publish folder) outside Development, ASP.NET Core serves the
+        // static files as empty 200 responses and the dashboard never becomes interactive. The build's
+        // manifest maps them to their source folders; a publish folder has no such manifest, so this does nothing there.
+        builder.WebHost.UseStaticWebAssets();
         configure?.Invoke(builder);
         builder.AddBenchWeb();
 

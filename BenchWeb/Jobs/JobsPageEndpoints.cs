@@ -50,6 +50,9 @@ public static class JobsPageEndpoints
                 ActiveRuns = active,
             });
         }).ExcludeFromDescription();
+
+        // Where users of Hangfire look for the jobs dashboard.
+        endpoints.MapGet("/hangfire", () => TypedResults.Redirect(Path)).ExcludeFromDescription();
         return endpoints;
     }
 

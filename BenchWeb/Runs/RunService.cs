@@ -27,8 +27,19 @@ public sealed class RunService(IDbContextFactory<BenchDbContext> databases, IRun
         };
         db.Runs.Add(run);
         await db.SaveChangesAsync(cancellationToken);
-        run.JobId = await jobs.EnqueueAsync(run.Id, cancellationToken);
-        await db.SaveChangesAsync(cancellationToken);
+        try
+        {
+            run.JobId = await jobs.EnqueueAsync(run.Id, CancellationToken.None);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // The row stays, saying why it never ran, rather than waiting in Queued for a job that does not exist.
+            run.Status = RunStatus.Failed;
+            run.FailureReason = $"The run could not be queued: {ex.Message}";
+            run.EndedAt = time.GetUtcNow();
+        }
+
+        await db.SaveChangesAsync(CancellationToken.None);
         return run.Id;
     }
 

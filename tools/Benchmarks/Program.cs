@@ -3,16 +3,22 @@ extern alias CosmosTable;
 using System.Diagnostics;
 using System.Globalization;
 using System.Text;
+using System.Text.Json;
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
+using BenchWeb.Tests.Support;
 using Microsoft.Azure.Cosmos;
+using Microsoft.Data.Sqlite;
+using Microsoft.Playwright;
 using CosmosTable::Microsoft.Azure.Cosmos.Table;
 using Table = CosmosTable::Microsoft.Azure.Cosmos.Table;
 
 // Benchmarks of the engine itself. Local servers are given by environment variables (tools/bench.sh starts them):
 //   BENCH_TABLES_CONNECTION_STRING  Azurite's connection string
 //   BENCH_COSMOS_ENDPOINT           the Cosmos DB API server (Gateway, http)
+// The dashboard benchmarks start BenchWeb.dll (copied beside this program) and drive Debian's Chromium
+// (BENCHWEB_CHROMIUM, default /usr/bin/chromium).
 CultureInfo.DefaultThreadCurrentCulture = CultureInfo.InvariantCulture;
 var which = args.Length > 0 ? args[0] : "all";
 var tables = Environment.GetEnvironmentVariable("BENCH_TABLES_CONNECTION_STRING");
@@ -43,6 +49,16 @@ if (which is "scaling" or "all")
 if (which is "memory" or "all")
 {
     await MemoryAsync(args.Length > 1 ? long.Parse(args[1], CultureInfo.InvariantCulture) : 2_000_000);
+}
+
+if (which is "dashboard-overhead" or "all")
+{
+    await DashboardOverheadAsync();
+}
+
+if (which is "push-latency" or "all")
+{
+    await PushLatencyAsync();
 }
 
 return 0;
@@ -245,6 +261,132 @@ async Task MemoryAsync(long total)
 
         Console.WriteLine($"after {count:N0} documents ({result.Summary.AverageThroughput:N0}/s): working set {workingSet / 1048576.0:N1} MB, managed heap {GC.GetTotalMemory(false) / 1048576.0:N1} MB, growth since 100,000: {(workingSet - baseline) / 1048576.0:N1} MB");
     }
+}
+
+// 5. Dashboard overhead: one simulator profile run headless (`dotnet BenchWeb.dll run`) and through the dashboard
+// with a Chromium page on its live page for the whole run, alternating. The simulator has RU/s to spare and a
+// 1 ms median latency: ~16,000 inserts/s with the client near half its CPU, so what the dashboard and the
+// browser take from the same cores would show.
+async Task DashboardOverheadAsync()
+{
+    const int rounds = 3;
+    var fields = new Dictionary<string, string>
+    {
+        ["Target.Simulator.ProvisionedRequestUnits"] = "5000000",
+        ["Target.Simulator.MedianLatencyMs"] = "1",
+        ["Load.Concurrency"] = "32",
+        ["Stop.DurationSeconds"] = "30",
+    };
+    Console.WriteLine($"## Dashboard overhead (simulator, 5,000,000 RU/s, 1 ms median latency, concurrency 32, 30 s; 1 warm-up + {rounds} rounds, headless and dashboard alternating)");
+    await using var dashboard = await DashboardProcess.StartAsync();
+    using var playwright = await Playwright.CreateAsync();
+    await using var browser = await Chromium.LaunchAsync(playwright);
+    var work = Directory.CreateTempSubdirectory("benchweb-overhead-");
+    try
+    {
+        // The warm-up goes through the dashboard first, so the headless profile is exactly the plan it ran.
+        var (_, planJson) = await DashboardRunAsync("warm-up");
+        var profile = Path.Combine(work.FullName, "profile.json");
+        await File.WriteAllTextAsync(profile, planJson);
+        await HeadlessRunAsync(profile, Path.Combine(work.FullName, "warm-up.json"));
+        var headless = new List<double>();
+        var watched = new List<double>();
+        for (var round = 1; round <= rounds; round++)
+        {
+            headless.Add(await HeadlessRunAsync(profile, Path.Combine(work.FullName, $"round-{round}.json")));
+            watched.Add((await DashboardRunAsync($"round {round}")).Throughput);
+        }
+
+        Console.WriteLine($"headless: {string.Join(", ", headless.Select(v => v.ToString("N0")))}/s (average {headless.Average():N0}/s)");
+        Console.WriteLine($"dashboard with a live page: {string.Join(", ", watched.Select(v => v.ToString("N0")))}/s (average {watched.Average():N0}/s)");
+        Console.WriteLine($"ratio of medians (dashboard ÷ headless): {Median(watched) / Median(headless):F3} (target ≥ 0.97)");
+    }
+    finally
+    {
+        work.Delete(recursive: true);
+    }
+
+    async Task<(double Throughput, string PlanJson)> DashboardRunAsync(string round)
+    {
+        await using var context = await browser.NewContextAsync();
+        var page = await context.NewPageAsync();
+        var runId = await DashboardPages.SaveAndRunNewProfileAsync(page, dashboard.BaseAddress, $"dashboard overhead {round}", fields);
+        await DashboardPages.WaitForStatusAsync(page, "Completed", TimeSpan.FromMinutes(3));
+        var (summaryJson, planJson) = await ReadRunAsync(dashboard, runId);
+        using var summary = JsonDocument.Parse(summaryJson);
+        return (summary.RootElement.GetProperty("averageThroughput").GetDouble(), planJson);
+    }
+}
+
+async Task<double> HeadlessRunAsync(string profile, string summaryPath)
+{
+    var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+    foreach (var argument in new[] { DashboardProcess.AppPath, "run", profile, "--summary", summaryPath })
+    {
+        start.ArgumentList.Add(argument);
+    }
+
+    using var process = Process.Start(start) ?? throw new InvalidOperationException("Could not start dotnet BenchWeb.dll run.");
+    var output = process.StandardOutput.ReadToEndAsync();
+    var error = process.StandardError.ReadToEndAsync();
+    await process.WaitForExitAsync();
+    if (process.ExitCode != 0)
+    {
+        throw new InvalidOperationException($"Headless run exited with {process.ExitCode}:\n{await output}\n{await error}");
+    }
+
+    using var result = JsonDocument.Parse(await File.ReadAllTextAsync(summaryPath));
+    return result.RootElement.GetProperty("summary").GetProperty("averageThroughput").GetDouble();
+}
+
+// The run's row in the dashboard's database, once its summary is written.
+static async Task<(string SummaryJson, string PlanJson)> ReadRunAsync(DashboardProcess dashboard, long runId)
+{
+    for (var attempt = 0; attempt < 100; attempt++)
+    {
+        await using var connection = new SqliteConnection($"Data Source={dashboard.DatabasePath};Mode=ReadOnly");
+        await connection.OpenAsync();
+        await using var command = connection.CreateCommand();
+        command.CommandText = "SELECT SummaryJson, PlanJson FROM Runs WHERE Id = $id";
+        command.Parameters.AddWithValue("$id", runId);
+        await using var reader = await command.ExecuteReaderAsync();
+        if (await reader.ReadAsync() && !await reader.IsDBNullAsync(0))
+        {
+            return (reader.GetString(0), reader.GetString(1));
+        }
+
+        await Task.Delay(100);
+    }
+
+    throw new InvalidOperationException($"Run {runId} has no summary in the dashboard's database.");
+}
+
+// 6. Push latency: from the engine closing a second to its point on a Chromium page's chart, over a 75 s run
+// watched from its start (the page records it for every second that arrives live).
+async Task PushLatencyAsync()
+{
+    const int duration = 75;
+    Console.WriteLine($"## Push latency (simulator quick start: 10,000 RU/s, concurrency 32, {duration} s; one Chromium page on the live page from the start)");
+    await using var dashboard = await DashboardProcess.StartAsync();
+    using var playwright = await Playwright.CreateAsync();
+    await using var browser = await Chromium.LaunchAsync(playwright);
+    var page = await browser.NewPageAsync();
+    await DashboardPages.SaveAndRunNewProfileAsync(page, dashboard.BaseAddress, "push latency", new Dictionary<string, string>
+    {
+        ["Load.Concurrency"] = "32",
+        ["Stop.DurationSeconds"] = duration.ToString(CultureInfo.InvariantCulture),
+    });
+    await DashboardPages.WaitForStatusAsync(page, "Completed", TimeSpan.FromSeconds(duration + 120));
+    var latencies = (await page.EvaluateAsync<double[]>("() => window.benchWeb?.pushLatencies ?? []")).Order().ToList();
+    if (latencies.Count == 0)
+    {
+        throw new InvalidOperationException("The page recorded no live second.");
+    }
+
+    Console.WriteLine($"seconds pushed live: {latencies.Count} · p50 {Percentile(latencies, 0.50):N0} ms · p95 {Percentile(latencies, 0.95):N0} ms · max {latencies[^1]:N0} ms (target p95 ≤ 1,500 ms over ≥ 60 seconds)");
+
+    // Nearest rank, as the run summaries.
+    static double Percentile(List<double> sorted, double p) => sorted[Math.Max(0, (int)Math.Ceiling(p * sorted.Count) - 1)];
 }
 
 static double Median(List<double> values)

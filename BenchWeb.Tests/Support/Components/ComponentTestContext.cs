@@ -23,7 +23,7 @@ internal sealed class ComponentTestContext : IAsyncDisposable
     private readonly string _directory = Path.Combine(Path.GetTempPath(), "benchweb-components-" + Guid.NewGuid().ToString("N"));
     private readonly ServiceProvider _services;
 
-    public ComponentTestContext(string relativeUri = "")
+    public ComponentTestContext(string relativeUri = "", IRunJobClient? jobs = null)
     {
         Directory.CreateDirectory(_directory);
         Navigation = new TestNavigationManager(relativeUri);
@@ -38,7 +38,7 @@ internal sealed class ComponentTestContext : IAsyncDisposable
         services.AddSingleton<ProfileService>();
         services.AddSingleton<RunService>();
         services.AddSingleton<RunUpdatePublisher>();
-        services.AddSingleton<IRunJobClient>(Jobs);
+        services.AddSingleton(jobs ?? Jobs);
         services.AddSingleton<NavigationManager>(Navigation);
         services.AddSingleton<IJSRuntime>(JS);
         _services = services.BuildServiceProvider();

@@ -24,6 +24,22 @@ public sealed class ProfileEditTests
     }
 
     [Fact]
+    public async Task Form_NotANumber_NamesTheFieldKeepsTheTextAndRefusesToSave()
+    {
+        await using var context = new ComponentTestContext("profiles/new");
+        var page = await context.RenderAsync<ProfileEdit>();
+
+        await page.ChangeAsync("Load.Concurrency", "ten");
+        await page.SubmitAsync("save-profile");
+
+        var markup = page.Markup;
+        Assert.Contains("The Concurrency field must be a number.", markup, StringComparison.Ordinal);
+        Assert.Contains("value=\"ten\"", markup, StringComparison.Ordinal);
+        await using var db = await context.Databases.CreateDbContextAsync();
+        Assert.Equal(0, await db.Profiles.CountAsync());
+    }
+
+    [Fact]
     public async Task Save_InvalidSettings_SavesNothingAndMarksEveryField()
     {
         await using var context = new ComponentTestContext("profiles/new");

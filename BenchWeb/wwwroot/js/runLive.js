@@ -10,8 +10,12 @@ const palette = {
     p50: '#1a7f37', p99: '#bc4c00', cpu: '#57606a', limit: '#cf222e',
 };
 
+// Each dataset draws from its own `source` array: once a series is long, Chart.js's decimation plugin replaces
+// `data` with a thinned copy (min-max per pixel, so peaks stay visible), and the source is handed back to it
+// before each redraw.
 function line(label, color, extra = {}) {
-    return { label, data: [], borderColor: color, backgroundColor: color, borderWidth: 1.5, pointRadius: 0, tension: 0, ...extra };
+    const source = [];
+    return { label, data: source, source, borderColor: color, backgroundColor: color, borderWidth: 1.5, pointRadius: 0, tension: 0, ...extra };
 }
 
 function guide(label, color) {
@@ -30,6 +34,7 @@ function chart(canvas, title, unit, datasets) {
             maintainAspectRatio: false,
             interaction: { mode: 'nearest', axis: 'x', intersect: false },
             plugins: {
+                decimation: { enabled: true, algorithm: 'min-max' },
                 title: { display: true, text: title, align: 'start', font: { weight: '600' } },
                 legend: { position: 'bottom', labels: { boxWidth: 12 } },
             },
@@ -66,6 +71,8 @@ class LiveView {
         // Seconds drawn after arriving live: how long from the engine closing a second to its point.
         window.benchWeb ??= {};
         window.benchWeb.pushLatencies ??= [];
+        // How long each redraw of all charts takes: what keeps an hour-long run (3,600 points a series) smooth.
+        window.benchWeb.drawMs ??= [];
     }
 
     async connect() {
@@ -134,17 +141,17 @@ class LiveView {
 
     append(s) {
         const x = s.elapsed;
-        this.charts.inserts.data.datasets[0].data.push({ x, y: s.okPerSecond });
-        this.charts.throttled.data.datasets[0].data.push({ x, y: s.throttledPerSecond });
-        this.charts.ru.data.datasets[0].data.push({ x, y: s.requestUnitsPerSecond });
-        this.charts.latency.data.datasets[0].data.push({ x, y: s.p50 });
-        this.charts.latency.data.datasets[1].data.push({ x, y: s.p99 });
-        this.charts.cpu.data.datasets[0].data.push({ x, y: s.cpu });
+        this.charts.inserts.data.datasets[0].source.push({ x, y: s.okPerSecond });
+        this.charts.throttled.data.datasets[0].source.push({ x, y: s.throttledPerSecond });
+        this.charts.ru.data.datasets[0].source.push({ x, y: s.requestUnitsPerSecond });
+        this.charts.latency.data.datasets[0].source.push({ x, y: s.p50 });
+        this.charts.latency.data.datasets[1].source.push({ x, y: s.p99 });
+        this.charts.cpu.data.datasets[0].source.push({ x, y: s.cpu });
     }
 
     rebuild() {
         for (const c of Object.values(this.charts)) {
-            for (const d of c.data.datasets) d.data = [];
+            for (const d of c.data.datasets) d.source = [];
         }
         [...this.seconds.values()].sort((a, b) => a.index - b.index).forEach(s => this.append(s));
     }
@@ -153,10 +160,10 @@ class LiveView {
         const last = this.seconds.get(this.lastIndex);
         const end = last ? last.elapsed : 0;
         const average = end > 0 ? this.totalOk / end : 0;
-        this.charts.inserts.data.datasets[1].data = [{ x: 0, y: average }, { x: end, y: average }];
+        this.charts.inserts.data.datasets[1].source = [{ x: 0, y: average }, { x: end, y: average }];
         const provisioned = this.options.provisionedRequestUnits;
-        this.charts.ru.data.datasets[1].data = provisioned ? [{ x: 0, y: provisioned }, { x: end, y: provisioned }] : [];
-        this.charts.cpu.data.datasets[1].data = [{ x: 0, y: CLIENT_BOUND_CPU }, { x: end, y: CLIENT_BOUND_CPU }];
+        this.charts.ru.data.datasets[1].source = provisioned ? [{ x: 0, y: provisioned }, { x: end, y: provisioned }] : [];
+        this.charts.cpu.data.datasets[1].source = [{ x: 0, y: CLIENT_BOUND_CPU }, { x: end, y: CLIENT_BOUND_CPU }];
     }
 
     // At most one redraw per frame, however many seconds arrive.
@@ -165,8 +172,13 @@ class LiveView {
         this.pending = true;
         requestAnimationFrame(() => {
             this.pending = false;
-            for (const c of Object.values(this.charts)) c.update('none');
-            this.root.dataset.points = String(this.charts.inserts.data.datasets[0].data.length);
+            const started = performance.now();
+            for (const c of Object.values(this.charts)) {
+                for (const d of c.data.datasets) d.data = d.source;
+                c.update('none');
+            }
+            window.benchWeb.drawMs.push(performance.now() - started);
+            this.root.dataset.points = String(this.charts.inserts.data.datasets[0].source.length);
         });
     }
 
@@ -188,6 +200,7 @@ class LiveView {
 
 export async function start(root, options, dotnet) {
     const view = new LiveView(root, options, dotnet);
+    window.benchWeb.view = view; // for diagnostics from the browser's console and the browser tests
     await view.connect();
     return view;
 }

@@ -1,0 +1,86 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
+using Microsoft.Playwright;
+
+namespace BenchWeb.Tests.Support;
+
+/// <summary>What a user does in the dashboard, as browser steps: shared by the browser tests and the benchmarks.</summary>
+public static partial class DashboardPages
+{
+    /// <summary>The input of a plan field: the profile form gives each input the field's path as id (e.g. <c>Load.Concurrency</c>).</summary>
+    public static string Field(string path) => $"[id='{path}']";
+
+    /// <summary>Opens a page and waits until it is interactive: a prerendered page shows before its buttons work.</summary>
+    public static async Task GotoAsync(IPage page, Uri address)
+    {
+        ArgumentNullException.ThrowIfNull(page);
+        ArgumentNullException.ThrowIfNull(address);
+        await page.GotoAsync(address.ToString());
+        await WaitForInteractiveAsync(page);
+    }
+
+    public static Task WaitForInteractiveAsync(IPage page)
+    {
+        ArgumentNullException.ThrowIfNull(page);
+        return page.Locator("main[data-interactive='true']").WaitForAsync();
+    }
+
+    /// <summary>Types a value and commits it, as leaving the field does (the form binds on change).</summary>
+    public static async Task FillAsync(IPage page, string path, string value)
+    {
+        ArgumentNullException.ThrowIfNull(page);
+        var input = page.Locator(Field(path));
+        await input.FillAsync(value);
+        await input.DispatchEventAsync("change");
+    }
+
+    public static async Task SelectAsync(IPage page, string path, string value)
+    {
+        ArgumentNullException.ThrowIfNull(page);
+        await page.Locator(Field(path)).SelectOptionAsync(value);
+    }
+
+    /// <summary>Creates a profile at <c>/profiles/new</c> with the given field values, clicks “Save and run”, and
+    /// returns the run's id once the browser is on its live page.</summary>
+    public static async Task<long> SaveAndRunNewProfileAsync(IPage page, Uri baseAddress, string name, IEnumerable<KeyValuePair<string, string>> fields)
+    {
+        ArgumentNullException.ThrowIfNull(page);
+        ArgumentNullException.ThrowIfNull(baseAddress);
+        ArgumentNullException.ThrowIfNull(fields);
+        await GotoAsync(page, new Uri(baseAddress, "profiles/new"));
+        await FillAsync(page, "Name", name);
+        foreach (var (path, value) in fields)
+        {
+            await FillAsync(page, path, value);
+        }
+
+        await page.Locator("#save-and-run").ClickAsync();
+        await page.WaitForURLAsync(RunPageUrl());
+        return long.Parse(RunPageUrl().Match(page.Url).Groups[1].Value, CultureInfo.InvariantCulture);
+    }
+
+    /// <summary>The run's status badge on its live page.</summary>
+    public static ILocator Status(IPage page)
+    {
+        ArgumentNullException.ThrowIfNull(page);
+        return page.Locator(".run-header [data-status]");
+    }
+
+    /// <summary>How many seconds the live chart has drawn (0 before the first).</summary>
+    public static async Task<int> ChartPointsAsync(IPage page)
+    {
+        ArgumentNullException.ThrowIfNull(page);
+        var points = await page.Locator("#run-charts").GetAttributeAsync("data-points");
+        return int.TryParse(points, NumberStyles.Integer, CultureInfo.InvariantCulture, out var value) ? value : 0;
+    }
+
+    /// <summary>Waits until the run shows the status (e.g. <c>Completed</c>).</summary>
+    public static Task WaitForStatusAsync(IPage page, string status, TimeSpan timeout)
+    {
+        ArgumentNullException.ThrowIfNull(page);
+        return page.Locator($".run-header [data-status='{status}']").WaitForAsync(new LocatorWaitForOptions { Timeout = (float)timeout.TotalMilliseconds });
+    }
+
+    [GeneratedRegex(@"/runs/(\d+)$")]
+    private static partial Regex RunPageUrl();
+}

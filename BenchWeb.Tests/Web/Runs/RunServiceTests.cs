@@ -1,0 +1,31 @@
+using BenchEngine.Running;
+using BenchWeb.Jobs;
+using BenchWeb.Runs;
+using BenchWeb.Tests.Support.Components;
+using Microsoft.EntityFrameworkCore;
+
+namespace BenchWeb.Tests.Web.Runs;
+
+public sealed class RunServiceTests
+{
+    [Fact]
+    public async Task Start_SchedulerRefusesTheJob_RecordsTheRunAsFailedWithTheReason()
+    {
+        await using var context = new ComponentTestContext(jobs: new RefusingJobClient());
+
+        var id = await context.Get<RunService>().StartAsync(new RunPlan { Name = "refused" }, null, null, CancellationToken.None);
+
+        await using var db = await context.Databases.CreateDbContextAsync();
+        var run = await db.Runs.SingleAsync(r => r.Id == id);
+        Assert.Equal(RunStatus.Failed, run.Status);
+        Assert.Equal("The run could not be queued: The scheduler is shut down.", run.FailureReason);
+        Assert.NotNull(run.EndedAt);
+    }
+
+    private sealed class RefusingJobClient : IRunJobClient
+    {
+        public Task<string> EnqueueAsync(long runId, CancellationToken cancellationToken) => throw new InvalidOperationException("The scheduler is shut down.");
+
+        public Task<bool> InterruptAsync(long runId, CancellationToken cancellationToken) => Task.FromResult(false);
+    }
+}

@@ -36,6 +36,9 @@ public sealed record RunPlan
 
     public StopOptions Stop { get; init; } = new() { DurationSeconds = 60 };
 
+    /// <summary>Pass/fail limits, if any.</summary>
+    public ThresholdOptions? Thresholds { get; init; }
+
     /// <summary>The documents this plan writes at most, when it says (a total, or workers × per-worker).</summary>
     [JsonIgnore]
     public long? DocumentLimit => Stop.TotalDocuments ?? (Stop.DocumentsPerWorker * Load.Concurrency);
@@ -91,6 +94,15 @@ public sealed record RunPlan
             Check(auto.ErrorFractionAbove is < 0 or > 1, "Stop.AutoStop.ErrorFractionAbove", "A share between 0 and 1 (0.05 = 5 %).");
             Check(auto.ThrottledFractionAbove is null && auto.ErrorFractionAbove is null, "Stop.AutoStop", "Give a throttled or an error share, or remove the rule.");
             Check(auto.WindowSeconds is < 1 or > 3600, "Stop.AutoStop.WindowSeconds", "Between 1 and 3,600 seconds.");
+        }
+
+        if (Thresholds is { } limits)
+        {
+            Check(limits.MinThroughput is <= 0, "Thresholds.MinThroughput", "Must be above 0 inserts/s.");
+            Check(limits.MaxP99LatencyMs is <= 0, "Thresholds.MaxP99LatencyMs", "Must be above 0 ms.");
+            Check(limits.MaxThrottledPercent is < 0 or > 100, "Thresholds.MaxThrottledPercent", "A percentage between 0 and 100.");
+            Check(limits.MinShareOfBaseline is <= 0 or > 10, "Thresholds.MinShareOfBaseline", "A share above 0 (0.95 = 95 % of the baseline's throughput).");
+            Check(limits.BaselineRunId is <= 0, "Thresholds.BaselineRunId", "Not a run number.");
         }
 
         return errors;

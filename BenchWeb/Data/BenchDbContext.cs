@@ -38,6 +38,10 @@ public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : D
         {
             run.Property(r => r.Status).HasConversion<string>().HasMaxLength(20);
             run.Property(r => r.ProfileName).HasMaxLength(200);
+            run.Property(r => r.TargetKind).HasConversion<string>().HasMaxLength(20);
+            run.Property(r => r.Verdict).HasMaxLength(10);
+            run.HasIndex(r => r.ProfileName);
+            run.HasIndex(r => r.TargetKind);
             run.HasIndex(r => r.Status);
             run.HasIndex(r => r.QueuedAt);
             run.HasIndex(r => r.ProfileId);

@@ -1,4 +1,5 @@
 using BenchEngine.Running;
+using BenchEngine.Targets;
 
 namespace BenchWeb.Data;
 
@@ -20,6 +21,9 @@ public sealed class RunEntity
     public required string PlanJson { get; set; }
 
     public RunStatus Status { get; set; }
+
+    /// <summary>The plan's target kind, as a column for filtering lists.</summary>
+    public TargetKind TargetKind { get; set; }
 
     public DateTimeOffset QueuedAt { get; set; }
 
@@ -49,6 +53,38 @@ public sealed class RunEntity
     public string? FirstError { get; set; }
 
     public long AbandonedRequests { get; set; }
+
+    // Headline figures copied from the summary when the run ends, so lists sort and filter in the database.
+    public double? ElapsedSeconds { get; set; }
+
+    public double? AverageThroughput { get; set; }
+
+    public double? P99LatencyMs { get; set; }
+
+    public double? ThrottledFraction { get; set; }
+
+    /// <summary>"Passed" or "Failed" when the plan has thresholds; null otherwise.</summary>
+    public string? Verdict { get; set; }
+
+    /// <summary>The verdict's checks as JSON.</summary>
+    public string? VerdictJson { get; set; }
+
+    /// <summary>The user's notes on this run.</summary>
+    public string? Notes { get; set; }
+
+    /// <summary>Tags, normalised to lower case and stored as <c>,a,b,</c> so a tag filter is one LIKE.</summary>
+    public string? Tags { get; set; }
+
+    /// <summary>A steady-state window chosen by the user (first and last second), instead of the detected one.</summary>
+    public int? SteadyStateFirst { get; set; }
+
+    public int? SteadyStateLast { get; set; }
+
+    /// <summary>Set when the run was imported from another installation's export.</summary>
+    public DateTimeOffset? ImportedAt { get; set; }
+
+    /// <summary>Where an imported run came from (the exporting machine and time), as the export said.</summary>
+    public string? ImportedFrom { get; set; }
 
     public List<RunSecondEntity> Seconds { get; } = [];
 

@@ -7,8 +7,10 @@ using BenchEngine.Targets;
 namespace BenchWeb.Headless;
 
 /// <summary>
-/// <c>BenchWeb run profile.json [--summary out.json]</c>: runs a profile without the dashboard (CI pipelines,
-/// benchmarks), prints one line per second, writes the result as JSON, and exits non-zero unless it completed.
+/// <c>BenchWeb run profile.json [--summary out.json] [--baseline earlier.json]</c>: runs a profile without the
+/// dashboard (CI pipelines, benchmarks), prints one line per second, writes the result as JSON, and exits 0 when it
+/// completed and met its thresholds, 1 when it failed, 2 for invalid input, 3 when it missed a threshold, 130 when
+/// cancelled.
 /// Secrets come from environment variables named in the profile (e.g. <c>COSMOS_KEY</c>).
 /// </summary>
 public static class HeadlessCommand
@@ -16,6 +18,7 @@ public static class HeadlessCommand
     public const int ExitCompleted = 0;
     public const int ExitFailed = 1;
     public const int ExitInvalidInput = 2;
+    public const int ExitThresholdsFailed = 3;
     public const int ExitCancelled = 130;
 
     public static readonly JsonSerializerOptions ResultJsonOptions = new(RunPlan.JsonOptions) { UnmappedMemberHandling = System.Text.Json.Serialization.JsonUnmappedMemberHandling.Skip };
@@ -27,21 +30,26 @@ public static class HeadlessCommand
         ArgumentNullException.ThrowIfNull(error);
         if (args.Count == 0 || args[0] is "-h" or "--help")
         {
-            await output.WriteLineAsync("Usage: BenchWeb run <profile.json> [--summary <result.json>]");
+            await output.WriteLineAsync("Usage: BenchWeb run <profile.json> [--summary <result.json>] [--baseline <earlier-result.json>]");
             return args.Count == 0 ? ExitInvalidInput : ExitCompleted;
         }
 
         var profilePath = args[0];
         var summaryPath = Path.ChangeExtension(profilePath, ".summary.json");
+        string? baselinePath = null;
         for (var i = 1; i < args.Count; i++)
         {
             if (args[i] == "--summary" && i + 1 < args.Count)
             {
                 summaryPath = args[++i];
             }
+            else if (args[i] == "--baseline" && i + 1 < args.Count)
+            {
+                baselinePath = args[++i];
+            }
             else
             {
-                await error.WriteLineAsync($"Unknown option '{args[i]}'. Usage: BenchWeb run <profile.json> [--summary <result.json>]");
+                await error.WriteLineAsync($"Unknown option '{args[i]}'. Usage: BenchWeb run <profile.json> [--summary <result.json>] [--baseline <earlier-result.json>]");
                 return ExitInvalidInput;
             }
         }
@@ -69,6 +77,21 @@ public static class HeadlessCommand
             return ExitInvalidInput;
         }
 
+        double? baselineThroughput = null;
+        if (baselinePath is not null)
+        {
+            try
+            {
+                var baseline = JsonSerializer.Deserialize<RunResult>(await File.ReadAllTextAsync(baselinePath, cancellationToken), ResultJsonOptions);
+                baselineThroughput = baseline?.Summary.AverageThroughput;
+            }
+            catch (Exception ex) when (ex is IOException or JsonException or UnauthorizedAccessException)
+            {
+                await error.WriteLineAsync($"Baseline '{baselinePath}' cannot be read as a result file: {ex.Message}");
+                return ExitInvalidInput;
+            }
+        }
+
         var runner = new BenchmarkRunner();
         var result = await runner.RunAsync(plan, TargetContext.FromEnvironment(), new ConsoleObserver(output), cancellationToken);
         await PrintSummaryAsync(output, plan, result);
@@ -77,6 +100,21 @@ public static class HeadlessCommand
         if (result.FailureReason is { } reason)
         {
             await error.WriteLineAsync($"Run failed: {reason}");
+        }
+
+        if (result.Status == RunStatus.Completed && plan.Thresholds is { IsEmpty: false } thresholds)
+        {
+            var verdict = ThresholdEvaluator.Evaluate(result.Status, result.Summary, thresholds, baselineThroughput);
+            foreach (var check in verdict.Checks)
+            {
+                await output.WriteLineAsync($"  {(check.Passed ? "pass" : "FAIL")}  {check.Message}");
+            }
+
+            await output.WriteLineAsync($"Thresholds: {verdict.Describe()}");
+            if (!verdict.Passed)
+            {
+                return ExitThresholdsFailed;
+            }
         }
 
         return result.Status switch

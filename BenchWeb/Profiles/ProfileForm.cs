@@ -126,6 +126,18 @@ public sealed class ProfileForm
 
     public int AutoStopWindowSeconds { get; set; } = 10;
 
+    // Pass/fail
+    public double? MinThroughput { get; set; }
+
+    public double? MaxP99LatencyMs { get; set; }
+
+    public double? MaxThrottledPercent { get; set; }
+
+    public long? BaselineRunId { get; set; }
+
+    /// <summary>Percent in the form, a share in the plan.</summary>
+    public double? MinPercentOfBaseline { get; set; }
+
     public static ProfileForm FromPlan(RunPlan plan, string? description = null, string? presetId = null)
     {
         ArgumentNullException.ThrowIfNull(plan);
@@ -191,6 +203,11 @@ public sealed class ProfileForm
             AutoStopThrottledPercent = stop.AutoStop?.ThrottledFractionAbove * 100,
             AutoStopErrorPercent = stop.AutoStop?.ErrorFractionAbove * 100,
             AutoStopWindowSeconds = stop.AutoStop?.WindowSeconds ?? 10,
+            MinThroughput = plan.Thresholds?.MinThroughput,
+            MaxP99LatencyMs = plan.Thresholds?.MaxP99LatencyMs,
+            MaxThrottledPercent = plan.Thresholds?.MaxThrottledPercent,
+            BaselineRunId = plan.Thresholds?.BaselineRunId,
+            MinPercentOfBaseline = plan.Thresholds?.MinShareOfBaseline * 100,
         };
     }
 
@@ -269,7 +286,21 @@ public sealed class ProfileForm
                 }
                 : null,
         },
+        Thresholds = BuildThresholds(),
     };
+
+    private ThresholdOptions? BuildThresholds()
+    {
+        var thresholds = new ThresholdOptions
+        {
+            MinThroughput = MinThroughput,
+            MaxP99LatencyMs = MaxP99LatencyMs,
+            MaxThrottledPercent = MaxThrottledPercent,
+            BaselineRunId = BaselineRunId,
+            MinShareOfBaseline = MinPercentOfBaseline / 100,
+        };
+        return thresholds.IsEmpty && thresholds.BaselineRunId is null ? null : thresholds;
+    }
 
     /// <summary>The plan's validation errors, by field path (e.g. <c>Load.Concurrency</c>).</summary>
     public IReadOnlyDictionary<string, string[]> Validate()
@@ -294,6 +325,7 @@ public sealed class ProfileForm
     {
         "Stop.AutoStop.ThrottledFractionAbove" => "Stop.AutoStop.ThrottledPercent",
         "Stop.AutoStop.ErrorFractionAbove" => "Stop.AutoStop.ErrorPercent",
+        "Thresholds.MinShareOfBaseline" => "Thresholds.MinPercentOfBaseline",
         _ => field,
     };
 

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchWeb.Data;
@@ -55,10 +56,11 @@ public sealed partial class RunExecutor(
         await using var secondsDb = await databases.CreateDbContextAsync(CancellationToken.None);
         var observer = new RunObserver(runId, secondsDb, publisher, time, stop, logger);
         RunResult? result = null;
+        RunPlan? plan = null;
         string? failure = null;
         try
         {
-            var plan = RunPlan.FromJson(run.PlanJson);
+            plan = RunPlan.FromJson(run.PlanJson);
             var context = new TargetContext(time, await secrets.CreateResolverAsync(CancellationToken.None));
             result = await runner.RunAsync(plan, context, observer, stop.Token);
         }
@@ -87,6 +89,10 @@ public sealed partial class RunExecutor(
         }
 
         run.SummaryJson = JsonSerializer.Serialize(result.Summary, RunPlan.JsonOptions);
+        run.ElapsedSeconds = result.Summary.Elapsed.TotalSeconds;
+        run.AverageThroughput = result.Summary.AverageThroughput;
+        run.P99LatencyMs = result.Summary.Latency.P99Ms;
+        run.ThrottledFraction = result.Summary.ThrottledFraction;
         run.StopReason = result.StopReason;
         run.FirstError = result.FirstError;
         run.AbandonedRequests = result.AbandonedRequests;
@@ -100,6 +106,16 @@ public sealed partial class RunExecutor(
             status = RunStatus.Interrupted;
             reason = InterruptedByRestart;
             run.StopReason = "BenchWeb stopped";
+        }
+
+        if (plan?.Thresholds is { IsEmpty: false } thresholds)
+        {
+            var baseline = thresholds.BaselineRunId is { } baselineId
+                ? await db.Runs.Where(r => r.Id == baselineId).Select(r => r.AverageThroughput).SingleOrDefaultAsync(CancellationToken.None)
+                : null;
+            var verdict = ThresholdEvaluator.Evaluate(status, result.Summary, thresholds, baseline);
+            run.Verdict = verdict.Passed ? "Passed" : "Failed";
+            run.VerdictJson = JsonSerializer.Serialize(verdict, RunPlan.JsonOptions);
         }
 
         await EndAsync(db, run, status, reason);

@@ -23,6 +23,7 @@ public sealed class RunService(IDbContextFactory<BenchDbContext> databases, IRun
             ProfileName = plan.Name,
             PlanJson = plan.ToJson(),
             Status = RunStatus.Queued,
+            TargetKind = plan.Target.Kind,
             QueuedAt = time.GetUtcNow(),
         };
         db.Runs.Add(run);

@@ -60,8 +60,14 @@ namespace BenchWeb.Data.Migrations
                     b.Property<long>("AbandonedRequests")
                         .HasColumnType("INTEGER");
 
+                    b.Property<double?>("AverageThroughput")
+                        .HasColumnType("REAL");
+
                     b.Property<long?>("CancelRequestedAt")
                         .HasColumnType("INTEGER");
+
+                    b.Property<double?>("ElapsedSeconds")
+                        .HasColumnType("REAL");
 
                     b.Property<long?>("EndedAt")
                         .HasColumnType("INTEGER");
@@ -75,8 +81,20 @@ namespace BenchWeb.Data.Migrations
                     b.Property<string>("FirstError")
                         .HasColumnType("TEXT");
 
+                    b.Property<long?>("ImportedAt")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("ImportedFrom")
+                        .HasColumnType("TEXT");
+
                     b.Property<string>("JobId")
                         .HasColumnType("TEXT");
+
+                    b.Property<string>("Notes")
+                        .HasColumnType("TEXT");
+
+                    b.Property<double?>("P99LatencyMs")
+                        .HasColumnType("REAL");
 
                     b.Property<string>("PlanJson")
                         .IsRequired()
@@ -107,10 +125,19 @@ namespace BenchWeb.Data.Migrations
                         .HasMaxLength(20)
                         .HasColumnType("TEXT");
 
+                    b.Property<int?>("SteadyStateFirst")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<int?>("SteadyStateLast")
+                        .HasColumnType("INTEGER");
+
                     b.Property<string>("StopReason")
                         .HasColumnType("TEXT");
 
                     b.Property<string>("SummaryJson")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Tags")
                         .HasColumnType("TEXT");
 
                     b.Property<string>("TargetDescription")
@@ -119,13 +146,32 @@ namespace BenchWeb.Data.Migrations
                     b.Property<bool>("TargetIsModel")
                         .HasColumnType("INTEGER");
 
+                    b.Property<string>("TargetKind")
+                        .IsRequired()
+                        .HasMaxLength(20)
+                        .HasColumnType("TEXT");
+
+                    b.Property<double?>("ThrottledFraction")
+                        .HasColumnType("REAL");
+
+                    b.Property<string>("Verdict")
+                        .HasMaxLength(10)
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("VerdictJson")
+                        .HasColumnType("TEXT");
+
                     b.HasKey("Id");
 
                     b.HasIndex("ProfileId");
 
+                    b.HasIndex("ProfileName");
+
                     b.HasIndex("QueuedAt");
 
                     b.HasIndex("Status");
+
+                    b.HasIndex("TargetKind");
 
                     b.ToTable("Runs");
                 });

@@ -1,0 +1,57 @@
+using System.Globalization;
+using BenchEngine.Running;
+
+namespace BenchEngine.Metrics;
+
+/// <summary>Decides pass or fail of a run against its thresholds, from its summary.</summary>
+public static class ThresholdEvaluator
+{
+    /// <param name="status">How the run ended: only a completed run can pass.</param>
+    /// <param name="summary">The run's summary.</param>
+    /// <param name="thresholds">The limits.</param>
+    /// <param name="baselineThroughput">The baseline run's average throughput, when a baseline share is required.</param>
+    public static Verdict Evaluate(RunStatus status, RunSummary summary, ThresholdOptions thresholds, double? baselineThroughput)
+    {
+        ArgumentNullException.ThrowIfNull(summary);
+        ArgumentNullException.ThrowIfNull(thresholds);
+        var checks = new List<ThresholdCheck>
+        {
+            new("completed", status == RunStatus.Completed, status == RunStatus.Completed ? "the run completed" : $"the run did not complete ({status})"),
+        };
+
+        if (thresholds.MinThroughput is { } minimum)
+        {
+            var actual = summary.AverageThroughput;
+            checks.Add(new("throughput", actual >= minimum, Text($"average throughput {actual:N1}/s {(actual >= minimum ? "≥" : "<")} {minimum:N1}/s")));
+        }
+
+        if (thresholds.MaxP99LatencyMs is { } maxLatency)
+        {
+            var actual = summary.Latency.P99Ms;
+            checks.Add(new("p99 latency", actual <= maxLatency, Text($"p99 latency {actual:N1} ms {(actual <= maxLatency ? "≤" : ">")} {maxLatency:N1} ms")));
+        }
+
+        if (thresholds.MaxThrottledPercent is { } maxThrottled)
+        {
+            var actual = summary.ThrottledFraction * 100;
+            checks.Add(new("throttled", actual <= maxThrottled, Text($"throttled {actual:N2} % {(actual <= maxThrottled ? "≤" : ">")} {maxThrottled:N2} %")));
+        }
+
+        if (thresholds.MinShareOfBaseline is { } share)
+        {
+            if (baselineThroughput is not { } baseline || baseline <= 0)
+            {
+                checks.Add(new("baseline", false, Text($"no baseline throughput to compare with (required: ≥ {share:P0} of a baseline run)")));
+            }
+            else
+            {
+                var ratio = summary.AverageThroughput / baseline;
+                checks.Add(new("baseline", ratio >= share, Text($"average throughput {ratio:P1} of the baseline's {baseline:N1}/s {(ratio >= share ? "≥" : "<")} {share:P0}")));
+            }
+        }
+
+        return new Verdict { Passed = checks.TrueForAll(c => c.Passed), Checks = checks };
+    }
+
+    private static string Text(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
+}

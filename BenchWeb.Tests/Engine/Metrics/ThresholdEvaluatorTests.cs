@@ -1,0 +1,76 @@
+using BenchEngine.Metrics;
+using BenchEngine.Running;
+
+namespace BenchWeb.Tests.Engine.Metrics;
+
+public sealed class ThresholdEvaluatorTests
+{
+    private static readonly RunSummary Summary = new()
+    {
+        AverageThroughput = 1_000,
+        ThrottledFraction = 0.02,
+        Latency = new LatencySummary { P99Ms = 40 },
+    };
+
+    [Fact]
+    public void Evaluate_EveryLimitMet_Passes()
+    {
+        var verdict = ThresholdEvaluator.Evaluate(RunStatus.Completed, Summary,
+            new ThresholdOptions { MinThroughput = 1_000, MaxP99LatencyMs = 40, MaxThrottledPercent = 2, MinShareOfBaseline = 0.95 }, baselineThroughput: 1_050);
+
+        Assert.True(verdict.Passed);
+        Assert.Equal(["completed", "throughput", "p99 latency", "throttled", "baseline"], verdict.Checks.Select(c => c.Name));
+        Assert.StartsWith("Passed (5 checks)", verdict.Describe(), StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(1_000.1, null, null, "average throughput 1,000.0/s < 1,000.1/s")]
+    [InlineData(null, 39.9, null, "p99 latency 40.0 ms > 39.9 ms")]
+    [InlineData(null, null, 1.99, "throttled 2.00 % > 1.99 %")]
+    public void Evaluate_OneLimitMissed_FailsNamingIt(double? minThroughput, double? maxP99, double? maxThrottled, string message)
+    {
+        var verdict = ThresholdEvaluator.Evaluate(RunStatus.Completed, Summary,
+            new ThresholdOptions { MinThroughput = minThroughput, MaxP99LatencyMs = maxP99, MaxThrottledPercent = maxThrottled }, null);
+
+        Assert.False(verdict.Passed);
+        Assert.Equal($"Failed: {message}", verdict.Describe());
+    }
+
+    [Fact]
+    public void Evaluate_BelowTheBaselineShare_Fails()
+    {
+        var verdict = ThresholdEvaluator.Evaluate(RunStatus.Completed, Summary, new ThresholdOptions { MinShareOfBaseline = 0.95 }, baselineThroughput: 1_100);
+
+        Assert.False(verdict.Passed);
+        Assert.Equal("Failed: average throughput 90.9 % of the baseline's 1,100.0/s < 95 %", verdict.Describe());
+    }
+
+    [Fact]
+    public void Evaluate_NoBaselineToCompareWith_FailsSayingSo()
+    {
+        var verdict = ThresholdEvaluator.Evaluate(RunStatus.Completed, Summary, new ThresholdOptions { MinShareOfBaseline = 0.95 }, baselineThroughput: null);
+
+        Assert.False(verdict.Passed);
+        Assert.Contains("no baseline throughput to compare with", verdict.Describe(), StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(RunStatus.Cancelled)]
+    [InlineData(RunStatus.Failed)]
+    [InlineData(RunStatus.Interrupted)]
+    public void Evaluate_RunThatDidNotComplete_FailsEvenWithinLimits(RunStatus status)
+    {
+        var verdict = ThresholdEvaluator.Evaluate(status, Summary, new ThresholdOptions { MinThroughput = 1 }, null);
+
+        Assert.False(verdict.Passed);
+        Assert.Equal($"Failed: the run did not complete ({status})", verdict.Describe());
+    }
+
+    [Fact]
+    public void Validate_ThresholdsOutOfRange_NameEachField()
+    {
+        var plan = new RunPlan { Thresholds = new ThresholdOptions { MinThroughput = 0, MaxP99LatencyMs = -1, MaxThrottledPercent = 101, MinShareOfBaseline = 0 } };
+
+        Assert.Equal(["Thresholds.MinThroughput", "Thresholds.MaxP99LatencyMs", "Thresholds.MaxThrottledPercent", "Thresholds.MinShareOfBaseline"], plan.Validate().Select(e => e.Field));
+    }
+}

@@ -1,0 +1,21 @@
+namespace BenchWeb.Runs;
+
+/// <summary>Run tags as typed ("gateway, 2 cores") and as stored (<c>,gateway,2 cores,</c>: lower case, trimmed,
+/// unique, comma-delimited at both ends so that a filter on one tag is <c>LIKE '%,tag,%'</c>).</summary>
+public static class RunTags
+{
+    public static string? Normalize(string? typed)
+    {
+        var tags = Parse(typed?.Replace(';', ','));
+        return tags.Count == 0 ? null : "," + string.Join(',', tags) + ",";
+    }
+
+    public static IReadOnlyList<string> Parse(string? stored) =>
+        (stored ?? "").Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+            .Select(t => t.ToLowerInvariant())
+            .Distinct(StringComparer.Ordinal)
+            .ToList();
+
+    /// <summary>The LIKE pattern that finds runs carrying this tag.</summary>
+    public static string Pattern(string tag) => "%," + tag.Trim().ToLowerInvariant() + ",%";
+}

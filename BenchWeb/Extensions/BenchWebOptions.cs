@@ -17,6 +17,14 @@ public sealed class BenchWebOptions
     [Range(1, 16)]
     public int MaxConcurrentRuns { get; set; } = 1;
 
+    /// <summary>Environment variables a profile may name as its key or connection string (besides any
+    /// <c>BENCHWEB_*</c> variable), for secrets set on the host rather than stored in the dashboard.</summary>
+    public IList<string> EnvironmentSecrets { get; } = ["COSMOS_KEY", "TABLES_CONNECTION_STRING"];
+
+    /// <summary>Folder for the Data Protection keys that encrypt stored secrets. Default: <c>keys</c> in the
+    /// data folder. Keep it apart from database backups: whoever has both can read the stored secrets.</summary>
+    public string? KeysDirectory { get; set; }
+
     /// <summary>The directory the dashboard uses, resolved.</summary>
     public string ResolveDataDirectory() =>
         Path.GetFullPath(DataDirectory is { Length: > 0 } dir

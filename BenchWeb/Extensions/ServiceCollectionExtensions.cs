@@ -28,9 +28,14 @@ public static class ServiceCollectionExtensions
             ? configured
             : $"Data Source={Path.Combine(dataDirectory, "benchweb.db")}";
         services.AddDbContextFactory<BenchDbContext>(db => db.UseSqlite(connectionString));
-        services.AddDataProtection()
+        var dataProtection = services.AddDataProtection()
             .SetApplicationName("BenchWeb")
-            .PersistKeysToFileSystem(new DirectoryInfo(Path.Combine(dataDirectory, "keys")));
+            .PersistKeysToFileSystem(new DirectoryInfo(options.KeysDirectory is { Length: > 0 } keys ? keys : Path.Combine(dataDirectory, "keys")));
+        if (OperatingSystem.IsWindows())
+        {
+            // On Windows (e.g. App Service) the key ring itself is encrypted to the machine's account.
+            dataProtection.ProtectKeysWithDpapi();
+        }
 
         services.AddSingleton(TimeProvider.System);
         services.AddSingleton(sp => new BenchmarkRunner(sp.GetRequiredService<TimeProvider>()));

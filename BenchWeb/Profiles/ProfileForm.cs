@@ -321,7 +321,7 @@ public sealed class ProfileForm
     }
 
     /// <summary>Auto-stop shares are percentages in the form and fractions in the plan.</summary>
-    private static string Translate(string field) => field switch
+    public static string Translate(string field) => field switch
     {
         "Stop.AutoStop.ThrottledFractionAbove" => "Stop.AutoStop.ThrottledPercent",
         "Stop.AutoStop.ErrorFractionAbove" => "Stop.AutoStop.ErrorPercent",

@@ -45,7 +45,8 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
         return profile.Id;
     }
 
-    /// <summary>Copies a profile (not its stored secrets: the copy reads the same secret names).</summary>
+    /// <summary>Copies a profile with its own copy of the stored secrets, so removing one profile's key never
+    /// touches the other's.</summary>
     public async Task<long?> CloneAsync(long id, CancellationToken cancellationToken)
     {
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
@@ -67,6 +68,24 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
         };
         db.Profiles.Add(copy);
         await db.SaveChangesAsync(cancellationToken);
+
+        var renamed = await secrets.CopyAsync(id, copy.Id, cancellationToken);
+        if (renamed.Count > 0)
+        {
+            var target = plan.Target;
+            plan = plan with
+            {
+                Name = copy.Name,
+                Target = target with
+                {
+                    Cosmos = target.Cosmos with { KeySecret = renamed.GetValueOrDefault(target.Cosmos.KeySecret, target.Cosmos.KeySecret) },
+                    Tables = target.Tables with { ConnectionStringSecret = renamed.GetValueOrDefault(target.Tables.ConnectionStringSecret, target.Tables.ConnectionStringSecret) },
+                },
+            };
+            copy.PlanJson = plan.ToJson();
+            await db.SaveChangesAsync(cancellationToken);
+        }
+
         return copy.Id;
     }
 

@@ -47,9 +47,26 @@ public sealed partial class RunExecutor(
             return;
         }
 
-        await db.Entry(run).ReloadAsync(cancellationToken);
+        try
+        {
+            await ExecuteStartedAsync(db, run, cancellationToken);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // Whatever fails once the run is marked running, the run must not stay Running for ever: no job retries it.
+            LogRunCrashed(logger, ex, runId);
+            await EnsureEndedAsync(runId, $"{ex.GetType().Name}: {ex.Message}");
+        }
+    }
+
+    // From here on the database is written with CancellationToken.None: a cancel interrupts the load, not the
+    // bookkeeping that records it.
+    private async Task ExecuteStartedAsync(BenchDbContext db, RunEntity run, CancellationToken cancellationToken)
+    {
+        var runId = run.Id;
+        await db.Entry(run).ReloadAsync(CancellationToken.None);
         run.StartedAt = time.GetUtcNow();
-        await db.SaveChangesAsync(cancellationToken);
+        await db.SaveChangesAsync(CancellationToken.None);
         await PublishStatusAsync(run, null);
 
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, lifetime.ApplicationStopping);
@@ -61,7 +78,7 @@ public sealed partial class RunExecutor(
         try
         {
             plan = RunPlan.FromJson(run.PlanJson);
-            var context = new TargetContext(time, await secrets.CreateResolverAsync(CancellationToken.None));
+            var context = new TargetContext(time, await secrets.CreateResolverAsync(run.ProfileId, CancellationToken.None));
             result = await runner.RunAsync(plan, context, observer, stop.Token);
         }
         catch (RunPlanValidationException ex)
@@ -99,6 +116,7 @@ public sealed partial class RunExecutor(
         run.TargetDescription = result.TargetDescription;
         run.TargetIsModel = result.TargetIsModel;
         run.EnvironmentJson ??= JsonSerializer.Serialize(result.Environment, RunPlan.JsonOptions);
+        run.StartedAt ??= result.StartedAt;
         var status = result.Status;
         var reason = result.FailureReason;
         if (status == RunStatus.Cancelled && run.CancelRequestedAt is null && lifetime.ApplicationStopping.IsCancellationRequested)
@@ -119,6 +137,15 @@ public sealed partial class RunExecutor(
         }
 
         await EndAsync(db, run, status, reason);
+    }
+
+    private async Task EnsureEndedAsync(long runId, string reason)
+    {
+        await using var db = await databases.CreateDbContextAsync(CancellationToken.None);
+        if (await db.Runs.SingleOrDefaultAsync(r => r.Id == runId, CancellationToken.None) is { Status: RunStatus.Running } run)
+        {
+            await EndAsync(db, run, run.CancelRequestedAt is null ? RunStatus.Failed : RunStatus.Cancelled, reason);
+        }
     }
 
     private async Task EndAsync(BenchDbContext db, RunEntity run, RunStatus status, string? reason)

@@ -24,14 +24,26 @@ internal sealed partial class RunObserver(
     public async ValueTask OnStartedAsync(RunStart start, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(start);
-        var run = await db.Runs.SingleAsync(r => r.Id == runId, cancellationToken);
-        run.StartedAt = start.StartedAt;
-        run.TargetDescription = start.TargetDescription;
-        run.TargetIsModel = start.TargetIsModel;
-        run.ProvisionedRequestUnits = start.ProvisionedRequestUnits;
-        run.EnvironmentJson = JsonSerializer.Serialize(start.Environment, RunPlan.JsonOptions);
-        await db.SaveChangesAsync(cancellationToken);
-        db.ChangeTracker.Clear();
+        try
+        {
+            var run = await db.Runs.SingleAsync(r => r.Id == runId, CancellationToken.None);
+            run.StartedAt = start.StartedAt;
+            run.TargetDescription = start.TargetDescription;
+            run.TargetIsModel = start.TargetIsModel;
+            run.ProvisionedRequestUnits = start.ProvisionedRequestUnits;
+            run.EnvironmentJson = JsonSerializer.Serialize(start.Environment, RunPlan.JsonOptions);
+            await db.SaveChangesAsync(CancellationToken.None);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // The observer never fails a benchmark: the executor records the target and environment at the end.
+            LogSaveFailed(logger, ex, runId, -1);
+        }
+        finally
+        {
+            db.ChangeTracker.Clear();
+        }
+
         await PublishAsync(() => publisher.StatusAsync(new RunStatusChange(runId, RunStatus.Running, start.TargetDescription), CancellationToken.None));
     }
 
@@ -42,11 +54,11 @@ internal sealed partial class RunObserver(
         try
         {
             db.RunSeconds.Add(entity);
-            await db.SaveChangesAsync(cancellationToken);
+            await db.SaveChangesAsync(CancellationToken.None);
             _saved.Add(second.Index);
-            CheckCancelRequest(await db.Runs.Where(r => r.Id == runId).Select(r => r.CancelRequestedAt).SingleAsync(cancellationToken));
+            CheckCancelRequest(await db.Runs.Where(r => r.Id == runId).Select(r => r.CancelRequestedAt).SingleAsync(CancellationToken.None));
         }
-        catch (Exception ex) when (ex is DbUpdateException or InvalidOperationException)
+        catch (Exception ex) when (ex is not OutOfMemoryException)
         {
             // The run goes on; the executor saves what is missing at the end.
             LogSaveFailed(logger, ex, runId, second.Index);
@@ -110,7 +122,7 @@ internal sealed partial class RunObserver(
         }
     }
 
-    [LoggerMessage(Level = LogLevel.Error, Message = "Run {RunId}: saving second {Index} failed; it is saved at the end of the run")]
+    [LoggerMessage(Level = LogLevel.Error, Message = "Run {RunId}: saving second {Index} failed (-1: the start); it is saved at the end of the run")]
     private static partial void LogSaveFailed(ILogger logger, Exception exception, long runId, int index);
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "Run {RunId}: pushing an update to watchers failed")]

@@ -1,14 +1,21 @@
 using BenchWeb.Data;
+using BenchWeb.Extensions;
 using Microsoft.AspNetCore.DataProtection;
 using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Options;
 
 namespace BenchWeb.Secrets;
 
 /// <summary>Account keys and connection strings entered in the dashboard. Stored encrypted (ASP.NET Core Data
-/// Protection); readable only by a run that needs them, never by a page. A name with no stored value falls
-/// back to the environment variable of that name, as in headless runs.</summary>
-public sealed class SecretStore(IDbContextFactory<BenchDbContext> databases, IDataProtectionProvider protection, TimeProvider time)
+/// Protection); readable only by a run of the profile they belong to, never by a page. A name with no stored
+/// value falls back to the environment variable of that name, as in headless runs — but only for the names the
+/// dashboard allows (<see cref="BenchWebOptions.EnvironmentSecrets"/> and <c>BENCHWEB_*</c>), so a profile cannot
+/// send any variable of the host to an endpoint of its choosing.</summary>
+public sealed class SecretStore(IDbContextFactory<BenchDbContext> databases, IDataProtectionProvider protection, TimeProvider time, IOptions<BenchWebOptions> options)
 {
+    /// <summary>Environment variables any profile may name, besides the configured ones.</summary>
+    public const string EnvironmentPrefix = "BENCHWEB_";
+
     private readonly IDataProtector _protector = protection.CreateProtector("BenchWeb.Secrets.v1");
 
     /// <summary>The name under which a profile's stored secret lives, e.g. <c>profile-3-cosmos-key</c>.</summary>
@@ -53,11 +60,41 @@ public sealed class SecretStore(IDbContextFactory<BenchDbContext> databases, IDa
         return await db.Secrets.AnyAsync(s => s.Name == name, cancellationToken);
     }
 
-    /// <summary>All stored values, decrypted, for one run's target to resolve its secrets from.</summary>
-    internal async Task<Func<string, string?>> CreateResolverAsync(CancellationToken cancellationToken)
+    /// <summary>Whether a profile may name this environment variable as its secret.</summary>
+    public bool IsAllowedEnvironmentVariable(string name) =>
+        name.StartsWith(EnvironmentPrefix, StringComparison.Ordinal) || options.Value.EnvironmentSecrets.Contains(name, StringComparer.Ordinal);
+
+    /// <summary>Whether a secret name belongs to this profile's stored secrets.</summary>
+    public static bool BelongsTo(string name, long profileId) => name.StartsWith(NameFor(profileId, ""), StringComparison.Ordinal);
+
+    /// <summary>The secrets one run may use: its own profile's stored values, decrypted, then the allowed
+    /// environment variables.</summary>
+    internal async Task<Func<string, string?>> CreateResolverAsync(long? profileId, CancellationToken cancellationToken)
     {
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        var stored = await db.Secrets.AsNoTracking().ToDictionaryAsync(s => s.Name, s => s.ProtectedValue, cancellationToken);
-        return name => stored.TryGetValue(name, out var value) ? _protector.Unprotect(value) : Environment.GetEnvironmentVariable(name);
+        var prefix = profileId is { } id ? NameFor(id, "") : null;
+        var stored = prefix is null
+            ? []
+            : await db.Secrets.AsNoTracking().Where(s => s.Name.StartsWith(prefix)).ToDictionaryAsync(s => s.Name, s => s.ProtectedValue, cancellationToken);
+        return name => stored.TryGetValue(name, out var value) ? _protector.Unprotect(value)
+            : IsAllowedEnvironmentVariable(name) ? Environment.GetEnvironmentVariable(name)
+            : null;
+    }
+
+    /// <summary>Copies one profile's stored secrets to another (a clone), renaming them; returns old → new names.</summary>
+    public async Task<IReadOnlyDictionary<string, string>> CopyAsync(long fromProfileId, long toProfileId, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        var prefix = NameFor(fromProfileId, "");
+        var renamed = new Dictionary<string, string>(StringComparer.Ordinal);
+        foreach (var secret in await db.Secrets.AsNoTracking().Where(s => s.Name.StartsWith(prefix)).ToListAsync(cancellationToken))
+        {
+            var name = NameFor(toProfileId, secret.Name[prefix.Length..]);
+            db.Secrets.Add(new StoredSecret { Name = name, ProtectedValue = secret.ProtectedValue, UpdatedAt = time.GetUtcNow() });
+            renamed[secret.Name] = name;
+        }
+
+        await db.SaveChangesAsync(cancellationToken);
+        return renamed;
     }
 }

@@ -108,7 +108,7 @@ public sealed class ProfileEditTests
         var markup = page.Markup;
         Assert.DoesNotContain("c2VjcmV0LWNvc21vcy1rZXk=", markup, StringComparison.Ordinal);
         Assert.Contains("data-secret-stored=\"true\"", markup, StringComparison.Ordinal);
-        var resolve = await context.Get<BenchWeb.Secrets.SecretStore>().CreateResolverAsync(CancellationToken.None);
+        var resolve = await context.Get<BenchWeb.Secrets.SecretStore>().CreateResolverAsync(id, CancellationToken.None);
         var plan = BenchEngine.Running.RunPlan.FromJson((await context.Get<ProfileService>().FindAsync(id, CancellationToken.None))!.PlanJson);
         Assert.Equal("c2VjcmV0LWNvc21vcy1rZXk=", resolve(plan.Target.Cosmos.KeySecret));
     }

@@ -1,0 +1,67 @@
+using BenchEngine.Targets;
+using BenchWeb.Profiles;
+using BenchWeb.Secrets;
+using BenchWeb.Tests.Support.Components;
+
+namespace BenchWeb.Tests.Web.Secrets;
+
+public sealed class SecretStoreTests
+{
+    [Fact]
+    public async Task Resolver_OnlyGivesARunItsOwnProfilesSecrets()
+    {
+        await using var context = new ComponentTestContext();
+        var profiles = context.Get<ProfileService>();
+        var mine = await profiles.SaveAsync(0, new ProfileForm { Name = "mine", TargetKind = TargetKind.TableStorage, NewTablesConnectionString = "mine-secret" }, CancellationToken.None);
+        var other = await profiles.SaveAsync(0, new ProfileForm { Name = "other", TargetKind = TargetKind.TableStorage, NewTablesConnectionString = "other-secret" }, CancellationToken.None);
+        var store = context.Get<SecretStore>();
+
+        var resolve = await store.CreateResolverAsync(mine, CancellationToken.None);
+
+        Assert.Equal("mine-secret", resolve(SecretStore.NameFor(mine, "tables-connection-string")));
+        Assert.Null(resolve(SecretStore.NameFor(other, "tables-connection-string")));
+        Assert.Null((await store.CreateResolverAsync(null, CancellationToken.None))(SecretStore.NameFor(mine, "tables-connection-string")));
+    }
+
+    [Fact]
+    public async Task Resolver_ReadsOnlyAllowedEnvironmentVariables()
+    {
+        await using var context = new ComponentTestContext();
+        var store = context.Get<SecretStore>();
+        Environment.SetEnvironmentVariable("BENCHWEB_TEST_SECRET", "allowed");
+        Environment.SetEnvironmentVariable("SOME_OTHER_HOST_SECRET", "not for profiles");
+        try
+        {
+            var resolve = await store.CreateResolverAsync(null, CancellationToken.None);
+
+            Assert.Equal("allowed", resolve("BENCHWEB_TEST_SECRET"));
+            Assert.Null(resolve("SOME_OTHER_HOST_SECRET"));
+            Assert.True(store.IsAllowedEnvironmentVariable("COSMOS_KEY"));
+            Assert.False(store.IsAllowedEnvironmentVariable("PATH"));
+        }
+        finally
+        {
+            Environment.SetEnvironmentVariable("BENCHWEB_TEST_SECRET", null);
+            Environment.SetEnvironmentVariable("SOME_OTHER_HOST_SECRET", null);
+        }
+    }
+
+    [Fact]
+    public async Task Clone_GetsItsOwnCopy_SoRemovingOneKeyLeavesTheOther()
+    {
+        await using var context = new ComponentTestContext();
+        var profiles = context.Get<ProfileService>();
+        var store = context.Get<SecretStore>();
+        var source = await profiles.SaveAsync(0, new ProfileForm { Name = "source", TargetKind = TargetKind.CosmosSql, CosmosEndpoint = "https://acme.documents.azure.com:443/", NewCosmosKey = "source-key" }, CancellationToken.None);
+
+        var clone = (await profiles.CloneAsync(source, CancellationToken.None))!.Value;
+        var clonePlan = BenchEngine.Running.RunPlan.FromJson((await profiles.FindAsync(clone, CancellationToken.None))!.PlanJson);
+        Assert.Equal(SecretStore.NameFor(clone, "cosmos-key"), clonePlan.Target.Cosmos.KeySecret);
+        Assert.Equal("source-key", (await store.CreateResolverAsync(clone, CancellationToken.None))(clonePlan.Target.Cosmos.KeySecret));
+
+        await store.RemoveAsync(clonePlan.Target.Cosmos.KeySecret, CancellationToken.None);
+        await profiles.DeleteAsync(clone, CancellationToken.None);
+
+        Assert.Equal("source-key", (await store.CreateResolverAsync(source, CancellationToken.None))(SecretStore.NameFor(source, "cosmos-key")));
+    }
+}

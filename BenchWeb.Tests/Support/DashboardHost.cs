@@ -27,6 +27,9 @@ public sealed class DashboardHost : IAsyncDisposable
 
     public IServiceProvider Services => _app.Services;
 
+    /// <summary>Where the app listens, e.g. <c>http://127.0.0.1:40123/</c>.</summary>
+    public Uri BaseAddress => new(_app.Urls.First().TrimEnd('/') + "/");
+
     /// <summary>A new, empty data folder (deleted with <see cref="DeleteDataDirectory"/>).</summary>
     public static string NewDataDirectory() => Directory.CreateTempSubdirectory("benchweb-dashboard-").FullName;
 

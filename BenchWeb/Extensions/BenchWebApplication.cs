@@ -1,3 +1,4 @@
+using BenchWeb.Apis;
 using BenchWeb.Components;
 using BenchWeb.Hubs;
 using BenchWeb.Jobs;
@@ -34,6 +35,7 @@ public static class BenchWebApplication
         app.MapStaticAssets();
         app.MapHub<RunsHub>(RunsHub.Path);
         app.MapJobsPage();
+        app.MapBenchWebApis();
         app.MapRazorComponents<App>().AddInteractiveServerRenderMode();
         return app;
     }

@@ -44,6 +44,10 @@ public static class ServiceCollectionExtensions
         services.AddSingleton<RunExecutor>();
         services.AddSingleton<RunService>();
         services.AddSingleton<ProfileService>();
+        services.AddSingleton<RunTransfer>();
+        services.AddOpenApi();
+        services.AddProblemDetails();
+        services.ConfigureHttpJsonOptions(json => json.SerializerOptions.Converters.Add(new JsonStringEnumConverter()));
         services.AddTransient<RunBenchmarkJob>();
 
         // Order matters: the schema and left-open runs are dealt with before the scheduler starts jobs.

@@ -1,0 +1,170 @@
+using System.Globalization;
+using System.Net;
+using System.Text;
+using System.Text.Json.Nodes;
+using BenchEngine.Metrics;
+using BenchEngine.Running;
+using BenchWeb.Runs;
+using BenchWeb.Tests.Support;
+using CsvHelper;
+using static BenchWeb.Tests.Integration.RunsApiTests;
+
+namespace BenchWeb.Tests.Integration;
+
+/// <summary>Runs exported by one installation and imported by another, each a real app with its own SQLite file.</summary>
+public sealed class RunTransferTests
+{
+    [Fact]
+    public async Task ExportThenImport_IntoAnotherInstallation_GivesTheSameSummaryAndSecondsShownAsImported()
+    {
+        await using var source = await DashboardHost.StartAsync();
+        await using var target = await DashboardHost.StartAsync();
+        using var sourceHttp = Client(source);
+        using var targetHttp = Client(target);
+        var sourceId = await CompletedRunAsync(sourceHttp);
+        var sourceRun = await GetJsonAsync(sourceHttp, $"api/runs/{sourceId}");
+        var exported = await GetTextAsync(sourceHttp, $"api/runs/{sourceId}/export.json");
+
+        using var imported = await targetHttp.PostAsync("api/runs/import", new StringContent(exported, Encoding.UTF8, "application/json"));
+
+        Assert.True(imported.StatusCode == HttpStatusCode.Created, await imported.Content.ReadAsStringAsync());
+        var importedId = (await ReadAsync(imported))["id"]!.GetValue<long>();
+        Assert.Equal($"/api/runs/{importedId}", imported.Headers.Location?.OriginalString);
+        var copy = await GetJsonAsync(targetHttp, $"api/runs/{importedId}");
+        Assert.True(JsonNode.DeepEquals(sourceRun["summary"], copy["summary"]), $"{sourceRun["summary"]}\n≠\n{copy["summary"]}");
+        Assert.True(JsonNode.DeepEquals(sourceRun["environment"], copy["environment"]));
+        Assert.True(JsonNode.DeepEquals(sourceRun["plan"], copy["plan"]));
+        foreach (var field in new[] { "status", "queuedAt", "startedAt", "endedAt", "targetDescription", "stopReason", "secondsRecorded" })
+        {
+            Assert.True(JsonNode.DeepEquals(sourceRun[field], copy[field]), $"{field}: {sourceRun[field]} ≠ {copy[field]}");
+        }
+
+        Assert.NotNull(copy["importedAt"]);
+        Assert.Null(sourceRun["importedAt"]);
+        Assert.Contains($"run #{sourceId}, exported ", copy["importedFrom"]!.GetValue<string>(), StringComparison.Ordinal);
+        var reExported = JsonNode.Parse(await GetTextAsync(targetHttp, $"api/runs/{importedId}/export.json"))!;
+        Assert.True(JsonNode.DeepEquals(JsonNode.Parse(exported)!["seconds"], reExported["seconds"]), "the seconds differ after the import");
+        var headline = (await GetJsonAsync(targetHttp, "api/runs"))["items"]![0]!;
+        Assert.Equal(sourceRun["summary"]!["averageThroughput"]!.GetValue<double>(), headline["averageThroughput"]!.GetValue<double>());
+        Assert.NotNull(headline["importedAt"]);
+    }
+
+    [Fact]
+    public async Task ExportCsv_HasOneRowPerSecondAndTheOkColumnAddsUpToTheTotal()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = Client(host);
+        var id = await CompletedRunAsync(http);
+        var run = await GetJsonAsync(http, $"api/runs/{id}");
+
+        using var response = await http.GetAsync($"api/runs/{id}/export.csv");
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Equal("text/csv", response.Content.Headers.ContentType?.MediaType);
+        var text = await response.Content.ReadAsStringAsync();
+        var lines = text.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        Assert.Equal(run["secondsRecorded"]!.GetValue<int>() + 1, lines.Length);
+        using var csv = new CsvReader(new StringReader(text), CultureInfo.InvariantCulture);
+        var rows = csv.GetRecords<dynamic>().Cast<IDictionary<string, object>>().ToList();
+        Assert.Equal(RunTransfer.CsvColumns, rows[0].Keys);
+        Assert.Equal(run["summary"]!["totalOk"]!.GetValue<long>(), rows.Sum(r => long.Parse((string)r["ok"], CultureInfo.InvariantCulture)));
+        Assert.Equal(Enumerable.Range(0, rows.Count), rows.Select(r => int.Parse((string)r["second"], CultureInfo.InvariantCulture)));
+        Assert.All(rows, r => double.Parse((string)r["ok_per_s"], NumberStyles.Float, CultureInfo.InvariantCulture));
+    }
+
+    [Fact]
+    public async Task Import_ConsistentDocument_IsStoredWithItsNotesTagsAndVerdict()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = Client(host);
+
+        using var response = await PostJsonAsync(http, "api/runs/import", Document());
+
+        Assert.True(response.StatusCode == HttpStatusCode.Created, await response.Content.ReadAsStringAsync());
+        var run = await ReadAsync(response);
+        Assert.Equal("Completed", run["status"]!.GetValue<string>());
+        Assert.Equal("gateway test", run["notes"]!.GetValue<string>());
+        Assert.Equal(["gateway", "2 cores"], run["tags"]!.AsArray().Select(t => t!.GetValue<string>()));
+        Assert.True(run["verdict"]!["passed"]!.GetValue<bool>());
+        Assert.Equal(3, run["secondsRecorded"]!.GetValue<int>());
+        Assert.Equal("build-agent-7, run #12, exported 2026-03-01 14:05 UTC", run["importedFrom"]!.GetValue<string>());
+        Assert.Equal(100, (await GetJsonAsync(http, "api/runs"))["items"]![0]!["averageThroughput"]!.GetValue<double>());
+    }
+
+    [Theory]
+    [InlineData("second removed", "Seconds[1].Index")]
+    [InlineData("total changed", "Summary.TotalOk")]
+    [InlineData("newer format", "FormatVersion")]
+    [InlineData("still running", "Status")]
+    [InlineData("invalid plan", "Plan.Load.Concurrency")]
+    [InlineData("no plan", "Plan")]
+    public async Task Import_TamperedDocument_Returns400NamingTheFieldAndStoresNothing(string change, string field)
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = Client(host);
+        var document = Document();
+        document = change switch
+        {
+            "second removed" => document with { Seconds = [document.Seconds[0], document.Seconds[2]] },
+            "total changed" => document with { Summary = document.Summary! with { TotalOk = 301 } },
+            "newer format" => document with { FormatVersion = 2 },
+            "still running" => document with { Status = RunStatus.Running },
+            "invalid plan" => document with { Plan = document.Plan! with { Load = new LoadOptions { Concurrency = 0 } } },
+            "no plan" => document with { Plan = null },
+            _ => throw new ArgumentOutOfRangeException(nameof(change)),
+        };
+
+        using var response = await PostJsonAsync(http, "api/runs/import", document);
+
+        var problem = await AssertProblemAsync(response, HttpStatusCode.BadRequest);
+        Assert.True(problem["errors"]![field] is not null, $"{change}: {problem["errors"]}");
+        Assert.Equal(0, (await GetJsonAsync(http, "api/runs"))["total"]!.GetValue<int>());
+    }
+
+    [Fact]
+    public void Validate_ConsistentDocument_HasNoErrors() => Assert.Empty(RunTransfer.Validate(Document()));
+
+    /// <summary>A small, consistent export as another installation would write it: three seconds of 100 documents.</summary>
+    private static RunExport Document()
+    {
+        var start = new DateTimeOffset(2026, 3, 1, 14, 0, 0, TimeSpan.Zero);
+        return new RunExport
+        {
+            ExportedAt = new DateTimeOffset(2026, 3, 1, 14, 5, 30, TimeSpan.Zero),
+            ExportedFrom = "build-agent-7",
+            RunId = 12,
+            ProfileName = "elsewhere",
+            Status = RunStatus.Completed,
+            QueuedAt = start,
+            StartedAt = start,
+            EndedAt = start.AddSeconds(3),
+            TargetDescription = "Simulated Cosmos DB",
+            TargetIsModel = true,
+            Notes = "gateway test",
+            Tags = ["gateway", "2 cores"],
+            Plan = ShortPlan("elsewhere", seconds: 3) with { Thresholds = new ThresholdOptions { MinThroughput = 50 } },
+            Environment = new ClientEnvironment { ProcessorCount = 2, MachineName = "build-agent-7" },
+            Summary = new RunSummary { Elapsed = TimeSpan.FromSeconds(3), TotalOk = 300, TotalOkRequests = 300, AverageThroughput = 100 },
+            Verdict = new Verdict { Passed = true, Checks = [new ThresholdCheck("throughput", true, "average throughput 100/s ≥ 50/s")] },
+            Seconds = [.. Enumerable.Range(0, 3).Select(i => new RunExportSecond
+            {
+                Index = i, ElapsedSeconds = i + 1, DurationSeconds = 1, Ok = 100, OkRequests = 100, RequestUnits = 500, ClosedAt = start.AddSeconds(i + 1),
+            })],
+        };
+    }
+
+    private static async Task<long> CompletedRunAsync(HttpClient http)
+    {
+        using var response = await PostJsonAsync(http, "api/runs", new { plan = ShortPlan("to export", seconds: 2) });
+        var run = await WaitUntilEndedAsync(http, (await ReadAsync(response))["id"]!.GetValue<long>());
+        Assert.Equal("Completed", run["status"]!.GetValue<string>());
+        return run["id"]!.GetValue<long>();
+    }
+
+    private static async Task<string> GetTextAsync(HttpClient http, string path)
+    {
+        using var response = await http.GetAsync(path);
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        return await response.Content.ReadAsStringAsync();
+    }
+}

@@ -1,0 +1,36 @@
+using System.Text.Json;
+using BenchEngine.Running;
+using Microsoft.AspNetCore.Http.HttpResults;
+
+namespace BenchWeb.Apis;
+
+/// <summary>Request bodies read by the endpoints themselves, so malformed JSON becomes a 400 problem that says
+/// what is wrong and where (model binding would answer an empty 400, or a 500 where bad requests throw).</summary>
+internal static class ApiJson
+{
+    public static async Task<(T? Value, ValidationProblem? Problem)> ReadAsync<T>(HttpRequest request, CancellationToken cancellationToken)
+        where T : class
+    {
+        try
+        {
+            var value = await JsonSerializer.DeserializeAsync<T>(request.Body, RunPlan.JsonOptions, cancellationToken);
+            return value is null ? (null, Malformed("$", "The request body is empty or null; send a JSON object.")) : (value, null);
+        }
+        catch (JsonException ex)
+        {
+            return (null, Malformed(ex.Path is { Length: > 0 } path ? path : "$", ex.Message));
+        }
+    }
+
+    /// <summary>A 400 problem listing each invalid field with its messages.</summary>
+    public static ValidationProblem Invalid(IEnumerable<FieldError> errors, string title = "One or more fields are invalid.") =>
+        TypedResults.ValidationProblem(
+            errors.GroupBy(e => e.Field, StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.Select(e => e.Message).ToArray(), StringComparer.Ordinal),
+            title: title);
+
+    public static ProblemHttpResult NotFound(string detail) =>
+        TypedResults.Problem(statusCode: StatusCodes.Status404NotFound, title: "Not found", detail: detail);
+
+    private static ValidationProblem Malformed(string path, string message) =>
+        Invalid([new FieldError(path, message)], "The request body is not valid JSON for this endpoint.");
+}

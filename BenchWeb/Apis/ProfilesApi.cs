@@ -1,0 +1,89 @@
+using BenchEngine.Running;
+using BenchWeb.Data;
+using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.EntityFrameworkCore;
+
+namespace BenchWeb.Apis;
+
+/// <summary><c>/api/profiles</c>: list, read and create test profiles. A plan is checked by the engine's rules
+/// before it is saved; invalid settings come back as a validation problem keyed by the plan's field path.</summary>
+public static class ProfilesApi
+{
+    public const string Path = "/api/profiles";
+
+    public static RouteGroupBuilder MapProfilesApi(this IEndpointRouteBuilder endpoints)
+    {
+        var group = endpoints.MapGroup(Path).WithTags("Profiles");
+
+        group.MapGet("/", ListAsync)
+            .WithName("ListProfiles")
+            .WithSummary("List the saved profiles")
+            .WithDescription("Every saved profile with its plan, by name. Plans name their secrets; secret values are never returned.");
+
+        group.MapGet("/{id:long}", GetAsync)
+            .WithName("GetProfile")
+            .WithSummary("Read one profile")
+            .WithDescription("The profile and its plan as a JSON object, in the same format as a profile file for the headless command.");
+
+        group.MapPost("/", CreateAsync)
+            .Accepts<CreateProfileRequest>("application/json")
+            .WithName("CreateProfile")
+            .WithSummary("Create a profile")
+            .WithDescription("Saves a plan under a name. The plan is validated first; each invalid setting is reported under its path, e.g. \"Load.Concurrency\". "
+                + "Plans hold only the names of secrets; store the values in the dashboard or the environment.");
+
+        return group;
+    }
+
+    internal static async Task<Ok<List<ProfileResponse>>> ListAsync(IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        var profiles = await db.Profiles.AsNoTracking().OrderBy(p => p.Name).ThenBy(p => p.Id).ToListAsync(cancellationToken);
+        return TypedResults.Ok(profiles.Select(ProfileResponse.From).ToList());
+    }
+
+    internal static async Task<Results<Ok<ProfileResponse>, ProblemHttpResult>> GetAsync(long id, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        return await db.Profiles.AsNoTracking().SingleOrDefaultAsync(p => p.Id == id, cancellationToken) is { } profile
+            ? TypedResults.Ok(ProfileResponse.From(profile))
+            : ApiJson.NotFound($"Profile {id} does not exist.");
+    }
+
+    internal static async Task<Results<Created<ProfileResponse>, ValidationProblem>> CreateAsync(
+        HttpRequest request, IDbContextFactory<BenchDbContext> databases, TimeProvider time, CancellationToken cancellationToken)
+    {
+        var (body, problem) = await ApiJson.ReadAsync<CreateProfileRequest>(request, cancellationToken);
+        if (problem is not null)
+        {
+            return problem;
+        }
+
+        if (body!.Plan is not { } plan)
+        {
+            return ApiJson.Invalid([new FieldError("Plan", "Give the plan to save.")]);
+        }
+
+        var name = string.IsNullOrWhiteSpace(body.Name) ? plan.Name : body.Name.Trim();
+        plan = plan with { Name = name };
+        var errors = plan.Validate();
+        if (errors.Count > 0)
+        {
+            return ApiJson.Invalid(errors);
+        }
+
+        var now = time.GetUtcNow();
+        var profile = new ProfileEntity
+        {
+            Name = name,
+            Description = string.IsNullOrWhiteSpace(body.Description) ? null : body.Description.Trim(),
+            PlanJson = plan.ToJson(),
+            CreatedAt = now,
+            UpdatedAt = now,
+        };
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        db.Profiles.Add(profile);
+        await db.SaveChangesAsync(cancellationToken);
+        return TypedResults.Created($"{Path}/{profile.Id}", ProfileResponse.From(profile));
+    }
+}

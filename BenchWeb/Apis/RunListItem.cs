@@ -1,0 +1,62 @@
+using BenchEngine.Running;
+using BenchEngine.Targets;
+using BenchWeb.Data;
+using BenchWeb.Runs;
+
+namespace BenchWeb.Apis;
+
+/// <summary>A run in a list: status, times and headline figures.</summary>
+public sealed record RunListItem
+{
+    public long Id { get; init; }
+
+    public long? ProfileId { get; init; }
+
+    public string ProfileName { get; init; } = "";
+
+    public RunStatus Status { get; init; }
+
+    public TargetKind TargetKind { get; init; }
+
+    public DateTimeOffset QueuedAt { get; init; }
+
+    public DateTimeOffset? StartedAt { get; init; }
+
+    public DateTimeOffset? EndedAt { get; init; }
+
+    public double? ElapsedSeconds { get; init; }
+
+    /// <summary>Documents per second (ok ÷ elapsed).</summary>
+    public double? AverageThroughput { get; init; }
+
+    public double? P99LatencyMs { get; init; }
+
+    /// <summary>Throttled responses ÷ all responses (0.05 = 5 %).</summary>
+    public double? ThrottledFraction { get; init; }
+
+    /// <summary>"Passed" or "Failed" when the plan has thresholds.</summary>
+    public string? Verdict { get; init; }
+
+    public IReadOnlyList<string> Tags { get; init; } = [];
+
+    public DateTimeOffset? ImportedAt { get; init; }
+
+    internal static RunListItem From(RunEntity run) => new()
+    {
+        Id = run.Id,
+        ProfileId = run.ProfileId,
+        ProfileName = run.ProfileName,
+        Status = run.Status,
+        TargetKind = run.TargetKind,
+        QueuedAt = run.QueuedAt,
+        StartedAt = run.StartedAt,
+        EndedAt = run.EndedAt,
+        ElapsedSeconds = run.ElapsedSeconds,
+        AverageThroughput = run.AverageThroughput,
+        P99LatencyMs = run.P99LatencyMs,
+        ThrottledFraction = run.ThrottledFraction,
+        Verdict = run.Verdict,
+        Tags = RunTags.Parse(run.Tags),
+        ImportedAt = run.ImportedAt,
+    };
+}

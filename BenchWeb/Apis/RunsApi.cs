@@ -1,0 +1,244 @@
+using System.ComponentModel;
+using System.Globalization;
+using System.Text;
+using BenchEngine.Running;
+using BenchWeb.Data;
+using BenchWeb.Runs;
+using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.EntityFrameworkCore;
+
+namespace BenchWeb.Apis;
+
+/// <summary><c>/api/runs</c>: list and read runs, start and cancel them, export a run as JSON or CSV and import
+/// another installation's export. Every error is a problem document naming the offending field.</summary>
+public static class RunsApi
+{
+    public const string Path = "/api/runs";
+
+    public const int DefaultPageSize = 20;
+
+    public const int MaxPageSize = 200;
+
+    public static RouteGroupBuilder MapRunsApi(this IEndpointRouteBuilder endpoints)
+    {
+        var group = endpoints.MapGroup(Path).WithTags("Runs");
+
+        group.MapGet("/", ListAsync)
+            .WithName("ListRuns")
+            .WithSummary("List runs, newest first")
+            .WithDescription($"A page of runs with their headline figures and the total count. page starts at 1; pageSize is 1–{MaxPageSize} (default {DefaultPageSize}); "
+                + "status filters by Queued, Running, Completed, Cancelled, Failed or Interrupted.");
+
+        group.MapGet("/{id:long}", GetAsync)
+            .WithName("GetRun")
+            .WithSummary("Read one run")
+            .WithDescription("Status, times, target, summary, verdict with each threshold check, failure reason, client environment and the plan as launched. "
+                + "Poll it to follow a run until its status is no longer Queued or Running.");
+
+        group.MapPost("/", StartAsync)
+            .Accepts<StartRunRequest>("application/json")
+            .WithName("StartRun")
+            .WithSummary("Start a run")
+            .WithDescription("Queues a run of a saved profile ({\"profileId\": 3}) or of a plan given inline ({\"plan\": {…}}). Answers 202 with the run's address; "
+                + "invalid plan settings come back as a validation problem keyed by field path, e.g. \"Load.Concurrency\".");
+
+        group.MapPost("/{id:long}/cancel", CancelAsync)
+            .WithName("CancelRun")
+            .WithSummary("Cancel a run")
+            .WithDescription("A queued run is cancelled at once; a running one stops its load within about a second and keeps every second measured. 409 when the run has already ended.");
+
+        group.MapGet("/{id:long}/export.json", ExportJsonAsync)
+            .Produces<RunExport>(StatusCodes.Status200OK, "application/json")
+            .WithName("ExportRunJson")
+            .WithSummary("Export a run as JSON")
+            .WithDescription("Plan (secret names only), client environment, summary, verdict and every second: the document POST /api/runs/import reads.");
+
+        group.MapGet("/{id:long}/export.csv", ExportCsvAsync)
+            .Produces(StatusCodes.Status200OK, contentType: "text/csv")
+            .WithName("ExportRunCsv")
+            .WithSummary("Export a run's seconds as CSV")
+            .WithDescription("One row per second: " + string.Join(", ", RunTransfer.CsvColumns) + ". Numbers in the invariant culture.");
+
+        group.MapPost("/import", ImportAsync)
+            .Accepts<RunExport>("application/json")
+            .WithName("ImportRun")
+            .WithSummary("Import a run exported by another installation")
+            .WithDescription("Checks the document (format version, plan, seconds numbered 0…n−1, the seconds' ok counts adding up to the summary's total, an ended status) "
+                + "and stores it as an imported run. Answers 201 with the new run's address, or a validation problem naming each faulty field.");
+
+        return group;
+    }
+
+    // Query values arrive as text and are parsed here, so a bad one is a validation problem naming it, not a bare 400.
+    internal static async Task<Results<Ok<RunPage>, ValidationProblem>> ListAsync(
+        [Description("Page number, from 1 (default 1).")] string? page,
+        [Description("Runs per page, 1–200 (default 20).")] string? pageSize,
+        [Description("Only runs with this status: Queued, Running, Completed, Cancelled, Failed or Interrupted.")] string? status,
+        IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
+    {
+        var errors = new List<FieldError>();
+        var pageNumber = ParseInt(page, 1, "page", 1, int.MaxValue, errors);
+        var size = ParseInt(pageSize, DefaultPageSize, "pageSize", 1, MaxPageSize, errors);
+        RunStatus? statusFilter = null;
+        if (!string.IsNullOrWhiteSpace(status))
+        {
+            if (Enum.TryParse<RunStatus>(status, ignoreCase: true, out var parsed) && Enum.IsDefined(parsed) && !int.TryParse(status, out _))
+            {
+                statusFilter = parsed;
+            }
+            else
+            {
+                errors.Add(new("status", $"'{status}' is not a status: use one of {string.Join(", ", Enum.GetNames<RunStatus>())}."));
+            }
+        }
+
+        if (errors.Count > 0)
+        {
+            return ApiJson.Invalid(errors);
+        }
+
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        var query = db.Runs.AsNoTracking();
+        if (statusFilter is { } wanted)
+        {
+            query = query.Where(r => r.Status == wanted);
+        }
+
+        var total = await query.CountAsync(cancellationToken);
+        var runs = await query.OrderByDescending(r => r.QueuedAt).ThenByDescending(r => r.Id)
+            .Skip((int)Math.Min((long)(pageNumber - 1) * size, int.MaxValue)).Take(size)
+            .ToListAsync(cancellationToken);
+        return TypedResults.Ok(new RunPage(runs.Select(RunListItem.From).ToList(), pageNumber, size, total));
+    }
+
+    internal static async Task<Results<Ok<RunDetails>, ProblemHttpResult>> GetAsync(long id, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken) =>
+        await FindAsync(databases, id, cancellationToken) is { } details
+            ? TypedResults.Ok(details)
+            : NoSuchRun(id);
+
+    internal static async Task<Results<Accepted<RunDetails>, ValidationProblem>> StartAsync(
+        HttpRequest request, RunService runs, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
+    {
+        var (body, problem) = await ApiJson.ReadAsync<StartRunRequest>(request, cancellationToken);
+        if (problem is not null)
+        {
+            return problem;
+        }
+
+        if ((body!.ProfileId is null) == (body.Plan is null))
+        {
+            return ApiJson.Invalid([new FieldError("ProfileId", "Give either profileId (a saved profile) or plan (an inline plan), not both and not neither.")]);
+        }
+
+        RunPlan plan;
+        long? profileId = null;
+        string? presetId = null;
+        if (body.ProfileId is { } id)
+        {
+            await using var db = await databases.CreateDbContextAsync(cancellationToken);
+            if (await db.Profiles.AsNoTracking().SingleOrDefaultAsync(p => p.Id == id, cancellationToken) is not { } profile)
+            {
+                return ApiJson.Invalid([new FieldError("ProfileId", $"Profile {id} does not exist.")]);
+            }
+
+            plan = RunPlan.FromJson(profile.PlanJson);
+            profileId = profile.Id;
+            presetId = profile.PresetId;
+        }
+        else
+        {
+            plan = body.Plan!;
+        }
+
+        try
+        {
+            var runId = await runs.StartAsync(plan, profileId, presetId, cancellationToken);
+            return TypedResults.Accepted($"{Path}/{runId}", await FindAsync(databases, runId, cancellationToken));
+        }
+        catch (RunPlanValidationException ex)
+        {
+            return ApiJson.Invalid(ex.Errors);
+        }
+    }
+
+    internal static async Task<Results<Accepted<RunDetails>, ProblemHttpResult>> CancelAsync(
+        long id, RunService runs, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
+    {
+        if (await FindAsync(databases, id, cancellationToken) is not { } before)
+        {
+            return NoSuchRun(id);
+        }
+
+        if (!await runs.CancelAsync(id, cancellationToken))
+        {
+            var ended = await FindAsync(databases, id, cancellationToken) ?? before;
+            return TypedResults.Problem(
+                statusCode: StatusCodes.Status409Conflict,
+                title: "The run has already ended.",
+                detail: $"Run {id} ended as {ended.Status}; there is nothing to cancel.");
+        }
+
+        return TypedResults.Accepted($"{Path}/{id}", await FindAsync(databases, id, cancellationToken));
+    }
+
+    internal static async Task<Results<FileContentHttpResult, ProblemHttpResult>> ExportJsonAsync(long id, RunTransfer transfer, CancellationToken cancellationToken) =>
+        await transfer.ExportAsync(id, cancellationToken) is { } export
+            ? TypedResults.File(Encoding.UTF8.GetBytes(RunTransfer.ToJson(export)), "application/json", $"run-{id}.json")
+            : NoSuchRun(id);
+
+    internal static async Task<Results<FileContentHttpResult, ProblemHttpResult>> ExportCsvAsync(long id, RunTransfer transfer, CancellationToken cancellationToken)
+    {
+        if (await transfer.ExportAsync(id, cancellationToken) is not { } export)
+        {
+            return NoSuchRun(id);
+        }
+
+        await using var text = new StringWriter(CultureInfo.InvariantCulture);
+        await RunTransfer.WriteCsvAsync(export, text, cancellationToken);
+        return TypedResults.File(Encoding.UTF8.GetBytes(text.ToString()), "text/csv", $"run-{id}.csv");
+    }
+
+    internal static async Task<Results<Created<RunDetails>, ValidationProblem>> ImportAsync(
+        HttpRequest request, RunTransfer transfer, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
+    {
+        var (document, problem) = await ApiJson.ReadAsync<RunExport>(request, cancellationToken);
+        if (problem is not null)
+        {
+            return problem;
+        }
+
+        var errors = RunTransfer.Validate(document!);
+        if (errors.Count > 0)
+        {
+            return ApiJson.Invalid(errors, "The run export cannot be imported.");
+        }
+
+        var runId = await transfer.ImportAsync(document!, cancellationToken);
+        return TypedResults.Created($"{Path}/{runId}", await FindAsync(databases, runId, cancellationToken));
+    }
+
+    private static async Task<RunDetails?> FindAsync(IDbContextFactory<BenchDbContext> databases, long id, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        var run = await db.Runs.AsNoTracking().SingleOrDefaultAsync(r => r.Id == id, cancellationToken);
+        return run is null ? null : RunDetails.From(run, await db.RunSeconds.CountAsync(s => s.RunId == id, cancellationToken));
+    }
+
+    private static ProblemHttpResult NoSuchRun(long id) => ApiJson.NotFound($"Run {id} does not exist.");
+
+    private static int ParseInt(string? text, int fallback, string field, int min, int max, List<FieldError> errors)
+    {
+        if (string.IsNullOrWhiteSpace(text))
+        {
+            return fallback;
+        }
+
+        if (int.TryParse(text, NumberStyles.Integer, CultureInfo.InvariantCulture, out var value) && value >= min && value <= max)
+        {
+            return value;
+        }
+
+        errors.Add(new(field, $"'{text}' is not a whole number from {min} to {max}."));
+        return fallback;
+    }
+}

@@ -1,0 +1,315 @@
+using System.Globalization;
+using System.Text.Json;
+using BenchEngine.Metrics;
+using BenchEngine.Running;
+using BenchWeb.Data;
+using CsvHelper;
+using Microsoft.EntityFrameworkCore;
+
+namespace BenchWeb.Runs;
+
+/// <summary>Moves runs between installations: exports a run as a JSON document (and its seconds as CSV), and
+/// imports such a document after checking that it is whole and consistent. Stored secrets never travel: plans
+/// hold only the names of secrets.</summary>
+public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, TimeProvider time)
+{
+    /// <summary>The CSV columns, one row per second.</summary>
+    public static readonly IReadOnlyList<string> CsvColumns =
+    [
+        "second", "elapsed_s", "duration_s", "ok", "ok_per_s", "throttled", "throttled_per_s", "errors", "ru", "ru_per_s",
+        "bytes", "p50_ms", "p95_ms", "p99_ms", "max_ms", "in_flight", "cpu_percent",
+    ];
+
+    private static readonly RunStatus[] TerminalStatuses = [RunStatus.Completed, RunStatus.Cancelled, RunStatus.Failed, RunStatus.Interrupted];
+
+    /// <summary>The run as an export document, or null when it does not exist.</summary>
+    public async Task<RunExport?> ExportAsync(long runId, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        var run = await db.Runs.AsNoTracking().SingleOrDefaultAsync(r => r.Id == runId, cancellationToken);
+        if (run is null)
+        {
+            return null;
+        }
+
+        var seconds = await db.RunSeconds.AsNoTracking().Where(s => s.RunId == runId).OrderBy(s => s.Index).ToListAsync(cancellationToken);
+        return new RunExport
+        {
+            ExportedAt = time.GetUtcNow(),
+            ExportedFrom = Environment.MachineName,
+            RunId = run.Id,
+            ProfileName = run.ProfileName,
+            PresetId = run.PresetId,
+            Status = run.Status,
+            TargetKind = run.TargetKind,
+            QueuedAt = run.QueuedAt,
+            StartedAt = run.StartedAt,
+            EndedAt = run.EndedAt,
+            TargetDescription = run.TargetDescription,
+            TargetIsModel = run.TargetIsModel,
+            ProvisionedRequestUnits = run.ProvisionedRequestUnits,
+            StopReason = run.StopReason,
+            FailureReason = run.FailureReason,
+            FirstError = run.FirstError,
+            AbandonedRequests = run.AbandonedRequests,
+            Notes = run.Notes,
+            Tags = RunTags.Parse(run.Tags),
+            SteadyStateFirst = run.SteadyStateFirst,
+            SteadyStateLast = run.SteadyStateLast,
+            ImportedFrom = run.ImportedFrom,
+            Plan = RunPlan.FromJson(run.PlanJson),
+            Environment = Read<ClientEnvironment>(run.EnvironmentJson),
+            Summary = Read<RunSummary>(run.SummaryJson),
+            Verdict = Read<Verdict>(run.VerdictJson),
+            Seconds = seconds.Select(ToExport).ToList(),
+        };
+    }
+
+    /// <summary>The document as JSON, in the plan's own conventions (camelCase, enums as names).</summary>
+    public static string ToJson(RunExport export) => JsonSerializer.Serialize(export, RunPlan.JsonOptions);
+
+    /// <summary>The seconds as CSV, one row per second, numbers in the invariant culture.</summary>
+    public static async Task WriteCsvAsync(RunExport export, TextWriter writer, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(export);
+        await using var csv = new CsvWriter(writer, CultureInfo.InvariantCulture, leaveOpen: true);
+        foreach (var column in CsvColumns)
+        {
+            csv.WriteField(column);
+        }
+
+        await csv.NextRecordAsync();
+        foreach (var second in export.Seconds)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            var duration = second.DurationSeconds;
+            csv.WriteField(second.Index);
+            csv.WriteField(second.ElapsedSeconds);
+            csv.WriteField(duration);
+            csv.WriteField(second.Ok);
+            csv.WriteField(PerSecond(second.Ok, duration));
+            csv.WriteField(second.Throttled);
+            csv.WriteField(PerSecond(second.Throttled, duration));
+            csv.WriteField(second.Errors);
+            csv.WriteField(second.RequestUnits);
+            csv.WriteField(PerSecond(second.RequestUnits, duration));
+            csv.WriteField(second.Bytes);
+            csv.WriteField(second.LatencyP50Ms);
+            csv.WriteField(second.LatencyP95Ms);
+            csv.WriteField(second.LatencyP99Ms);
+            csv.WriteField(second.LatencyMaxMs);
+            csv.WriteField(second.InFlight);
+            csv.WriteField(second.ClientCpuPercent);
+            await csv.NextRecordAsync();
+        }
+
+        await csv.FlushAsync();
+    }
+
+    /// <summary>Reads an export document; malformed JSON gives one error saying where.</summary>
+    public static async Task<(RunExport? Document, IReadOnlyList<FieldError> Errors)> ReadAsync(Stream json, CancellationToken cancellationToken)
+    {
+        try
+        {
+            var document = await JsonSerializer.DeserializeAsync<RunExport>(json, RunPlan.JsonOptions, cancellationToken);
+            return document is null
+                ? (null, [new FieldError("$", "The document is empty (null).")])
+                : (document, []);
+        }
+        catch (JsonException ex)
+        {
+            return (null, [new FieldError(ex.Path ?? "$", $"Not a run export: {ex.Message}")]);
+        }
+    }
+
+    /// <summary>Every reason the document cannot be imported, each naming its field. Empty when it can.</summary>
+    public static IReadOnlyList<FieldError> Validate(RunExport document)
+    {
+        ArgumentNullException.ThrowIfNull(document);
+        var errors = new List<FieldError>();
+        if (document.FormatVersion != RunExport.CurrentFormatVersion)
+        {
+            errors.Add(new(nameof(RunExport.FormatVersion), document.FormatVersion > RunExport.CurrentFormatVersion
+                ? $"Format version {document.FormatVersion} was written by a newer BenchWeb; this one reads version {RunExport.CurrentFormatVersion}."
+                : $"Unknown format version {document.FormatVersion}; this BenchWeb reads version {RunExport.CurrentFormatVersion}."));
+        }
+
+        if (document.Plan is null)
+        {
+            errors.Add(new(nameof(RunExport.Plan), "The run's plan is missing."));
+        }
+        else
+        {
+            errors.AddRange(document.Plan.Validate().Select(e => e with { Field = $"{nameof(RunExport.Plan)}.{e.Field}" }));
+            if (document.Plan.Target.Kind != document.TargetKind)
+            {
+                errors.Add(new(nameof(RunExport.TargetKind), $"The run says {document.TargetKind} but its plan targets {document.Plan.Target.Kind}."));
+            }
+        }
+
+        if (!TerminalStatuses.Contains(document.Status))
+        {
+            errors.Add(new(nameof(RunExport.Status), $"Only ended runs can be imported ({string.Join(", ", TerminalStatuses)}); this one is {document.Status}."));
+        }
+
+        var seconds = document.Seconds ?? [];
+        for (var i = 0; i < seconds.Count; i++)
+        {
+            var second = seconds[i];
+            var field = $"{nameof(RunExport.Seconds)}[{i}]";
+            if (second is null)
+            {
+                errors.Add(new(field, "A second is null."));
+                break;
+            }
+
+            if (second.Index != i)
+            {
+                errors.Add(new($"{field}.{nameof(RunExportSecond.Index)}",
+                    $"Expected second {i} but found {second.Index}: seconds must be numbered 0, 1, 2… with none missing or repeated."));
+                break;
+            }
+
+            if (second.Ok < 0 || second.OkRequests < 0 || second.Throttled < 0 || second.Errors < 0 || second.Bytes < 0 || second.DurationSeconds < 0)
+            {
+                errors.Add(new(field, "Counts and the duration cannot be negative."));
+            }
+        }
+
+        if (document.Summary is null)
+        {
+            if (seconds.Count > 0)
+            {
+                errors.Add(new(nameof(RunExport.Summary), "The run has seconds but no summary."));
+            }
+        }
+        else if (errors.All(e => !e.Field.StartsWith(nameof(RunExport.Seconds), StringComparison.Ordinal)))
+        {
+            var sum = seconds.Sum(s => s.Ok);
+            if (sum != document.Summary.TotalOk)
+            {
+                errors.Add(new($"{nameof(RunExport.Summary)}.{nameof(RunSummary.TotalOk)}",
+                    $"The seconds add up to {sum:N0} documents but the summary says {document.Summary.TotalOk:N0}: the document was changed or is incomplete."));
+            }
+        }
+
+        if (document.SteadyStateFirst is { } first && document.SteadyStateLast is { } last && (first < 0 || last >= seconds.Count || first > last))
+        {
+            errors.Add(new(nameof(RunExport.SteadyStateFirst), $"The steady-state window {first}–{last} is not within the run's {seconds.Count} seconds."));
+        }
+
+        return errors;
+    }
+
+    /// <summary>Stores the run as an imported one and returns its new number.</summary>
+    /// <exception cref="ArgumentException">The document is not valid (see <see cref="Validate"/>).</exception>
+    public async Task<long> ImportAsync(RunExport document, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(document);
+        var errors = Validate(document);
+        if (errors.Count > 0)
+        {
+            throw new ArgumentException("The run export is invalid: " + string.Join("; ", errors), nameof(document));
+        }
+
+        var plan = document.Plan!;
+        var summary = document.Summary;
+        var run = new RunEntity
+        {
+            ProfileName = string.IsNullOrWhiteSpace(document.ProfileName) ? plan.Name : document.ProfileName,
+            PresetId = document.PresetId,
+            PlanJson = plan.ToJson(),
+            Status = document.Status,
+            TargetKind = plan.Target.Kind,
+            QueuedAt = document.QueuedAt,
+            StartedAt = document.StartedAt,
+            EndedAt = document.EndedAt,
+            TargetDescription = document.TargetDescription,
+            TargetIsModel = document.TargetIsModel,
+            ProvisionedRequestUnits = document.ProvisionedRequestUnits,
+            EnvironmentJson = Write(document.Environment),
+            SummaryJson = Write(summary),
+            StopReason = document.StopReason,
+            FailureReason = document.FailureReason,
+            FirstError = document.FirstError,
+            AbandonedRequests = document.AbandonedRequests,
+            ElapsedSeconds = summary?.Elapsed.TotalSeconds,
+            AverageThroughput = summary?.AverageThroughput,
+            P99LatencyMs = summary?.Latency.P99Ms,
+            ThrottledFraction = summary?.ThrottledFraction,
+            Verdict = document.Verdict is null ? null : document.Verdict.Passed ? "Passed" : "Failed",
+            VerdictJson = Write(document.Verdict),
+            Notes = document.Notes,
+            Tags = RunTags.Normalize(string.Join(',', document.Tags ?? [])),
+            SteadyStateFirst = document.SteadyStateFirst,
+            SteadyStateLast = document.SteadyStateLast,
+            ImportedAt = time.GetUtcNow(),
+            ImportedFrom = DescribeOrigin(document),
+        };
+        run.Seconds.AddRange(document.Seconds.Select(ToEntity));
+
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        db.Runs.Add(run);
+        await db.SaveChangesAsync(cancellationToken);
+        return run.Id;
+    }
+
+    /// <summary>Where an imported run came from, e.g. "build-agent-7, run #12, exported 2026-03-01 14:05 UTC".</summary>
+    public static string DescribeOrigin(RunExport document)
+    {
+        ArgumentNullException.ThrowIfNull(document);
+        var machine = string.IsNullOrWhiteSpace(document.ExportedFrom) ? "an unnamed machine" : document.ExportedFrom.Trim();
+        var origin = string.Create(CultureInfo.InvariantCulture, $"{machine}, run #{document.RunId}, exported {document.ExportedAt.UtcDateTime:yyyy-MM-dd HH:mm} UTC");
+        return document.ImportedFrom is { Length: > 0 } first ? $"{origin} (imported there from {first})" : origin;
+    }
+
+    private static double PerSecond(double value, double duration) => duration > 0 ? value / duration : 0;
+
+    private static T? Read<T>(string? json)
+        where T : class => json is null ? null : JsonSerializer.Deserialize<T>(json, RunPlan.JsonOptions);
+
+    private static string? Write<T>(T? value)
+        where T : class => value is null ? null : JsonSerializer.Serialize(value, RunPlan.JsonOptions);
+
+    private static RunExportSecond ToExport(RunSecondEntity second) => new()
+    {
+        Index = second.Index,
+        ElapsedSeconds = second.ElapsedSeconds,
+        DurationSeconds = second.DurationSeconds,
+        Ok = second.Ok,
+        OkRequests = second.OkRequests,
+        Throttled = second.Throttled,
+        Errors = second.Errors,
+        ErrorsByStatus = second.ErrorsByStatusJson is { } json ? JsonSerializer.Deserialize<Dictionary<int, long>>(json) : null,
+        RequestUnits = second.RequestUnits,
+        Bytes = second.Bytes,
+        LatencyP50Ms = second.LatencyP50Ms,
+        LatencyP95Ms = second.LatencyP95Ms,
+        LatencyP99Ms = second.LatencyP99Ms,
+        LatencyMaxMs = second.LatencyMaxMs,
+        InFlight = second.InFlight,
+        ClientCpuPercent = second.ClientCpuPercent,
+        ClosedAt = second.ClosedAt,
+    };
+
+    private static RunSecondEntity ToEntity(RunExportSecond second) => new()
+    {
+        Index = second.Index,
+        ElapsedSeconds = second.ElapsedSeconds,
+        DurationSeconds = second.DurationSeconds,
+        Ok = second.Ok,
+        OkRequests = second.OkRequests,
+        Throttled = second.Throttled,
+        Errors = second.Errors,
+        ErrorsByStatusJson = second.ErrorsByStatus is { Count: > 0 } byStatus ? JsonSerializer.Serialize(byStatus) : null,
+        RequestUnits = second.RequestUnits,
+        Bytes = second.Bytes,
+        LatencyP50Ms = second.LatencyP50Ms,
+        LatencyP95Ms = second.LatencyP95Ms,
+        LatencyP99Ms = second.LatencyP99Ms,
+        LatencyMaxMs = second.LatencyMaxMs,
+        InFlight = second.InFlight,
+        ClientCpuPercent = second.ClientCpuPercent,
+        ClosedAt = second.ClosedAt,
+    };
+}

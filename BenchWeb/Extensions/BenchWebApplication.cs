@@ -36,6 +36,7 @@ public static class BenchWebApplication
         app.MapHub<RunsHub>(RunsHub.Path);
         app.MapJobsPage();
         app.MapBenchWebApis();
+        app.MapCompareApi();
         app.MapRazorComponents<App>().AddInteractiveServerRenderMode();
         return app;
     }

@@ -1,0 +1,130 @@
+using System.Collections.Concurrent;
+using System.Globalization;
+using System.Net;
+using BenchWeb.Tests.Support;
+using CsvHelper;
+using Microsoft.Playwright;
+using static Microsoft.Playwright.Assertions;
+
+namespace BenchWeb.Tests.E2E;
+
+/// <summary>Two runs made in the browser, then compared: overlaid charts, the configuration diff, the results
+/// table and the CSV downloads. Leaves <c>TestResults/screenshots/compare.png</c> beside the other screenshots.</summary>
+[Collection(DashboardBrowserCollection.Name)]
+public sealed class CompareBrowserTests(DashboardBrowserFixture fixture) : IAsyncLifetime
+{
+    private static readonly TimeSpan RunTimeout = TimeSpan.FromSeconds(120);
+
+    private readonly ConcurrentQueue<string> _browserErrors = new();
+    private IBrowserContext? _context;
+    private IPage? _page;
+
+    private IPage Page => _page ?? throw new InvalidOperationException("No page yet.");
+
+    public async Task InitializeAsync()
+    {
+        SetDefaultExpectTimeout(30_000);
+        _context = await fixture.Browser.NewContextAsync(new BrowserNewContextOptions { ViewportSize = new ViewportSize { Width = 1280, Height = 900 } });
+        _context.SetDefaultTimeout(30_000);
+        _page = await _context.NewPageAsync();
+        _page.PageError += (_, error) => _browserErrors.Enqueue($"page error: {error}");
+        _page.Console += (_, message) =>
+        {
+            if (message.Type == "error")
+            {
+                _browserErrors.Enqueue($"console error: {message.Text}");
+            }
+        };
+    }
+
+    public async Task DisposeAsync()
+    {
+        if (_context is not null)
+        {
+            await _context.CloseAsync();
+        }
+    }
+
+    [Fact]
+    public async Task Compare_TwoRunsMadeInTheBrowser_OverlaysTheirChartsAndListsTheConcurrencyDifference()
+    {
+        try
+        {
+            var first = await RunAsync("E2E compare 4 workers", concurrency: 4, seconds: 3);
+            var second = await RunAsync("E2E compare 8 workers", concurrency: 8, seconds: 4);
+
+            await DashboardPages.GotoAsync(Page, new Uri(fixture.App.BaseAddress, $"compare?runs={first},{second}"));
+
+            var charts = Page.Locator("#compare-charts");
+            await Expect(charts).ToHaveAttributeAsync("data-series", "2");
+            await Expect(charts.Locator("canvas")).ToHaveCountAsync(4);
+            Assert.True(int.Parse(await charts.GetAttributeAsync("data-points") ?? "0", CultureInfo.InvariantCulture) >= 6, "Fewer points than the runs had seconds.");
+            Assert.True(await Page.EvaluateAsync<bool>("() => [...document.querySelectorAll('#compare-charts canvas')].every(c => window.Chart.getChart(c)?.data.datasets.length === 2)"));
+
+            var concurrency = Page.Locator("#config-diff tr[data-path='load.concurrency'] td");
+            await Expect(concurrency).ToHaveTextAsync(["Load", "4", "8"]);
+            await Expect(Page.Locator("#comparison-table tr[data-row='avg-throughput'] .change")).ToHaveCountAsync(1);
+            await Expect(Page.Locator("#share-url")).ToHaveValueAsync(new Uri(fixture.App.BaseAddress, $"compare?runs={first},{second}").ToString());
+
+            Directory.CreateDirectory(DashboardBrowserTests.ScreenshotDirectory);
+            var screenshot = Path.Combine(DashboardBrowserTests.ScreenshotDirectory, "compare.png");
+            await Page.ScreenshotAsync(new PageScreenshotOptions { Path = screenshot, FullPage = true });
+            Assert.True(new FileInfo(screenshot).Length > 10_000, "The screenshot is (nearly) empty.");
+
+            await Page.Locator("#results-link").ClickAsync();
+            await Page.WaitForURLAsync($"**/results?runs={first},{second}");
+            await Expect(Page.Locator("#results-table tbody tr")).ToHaveCountAsync(2);
+            Assert.StartsWith("| Run | Target |", await Page.Locator("#results-markdown").InputValueAsync(), StringComparison.Ordinal);
+
+            await AssertDownloadsAsync(first, second);
+            Assert.True(_browserErrors.IsEmpty, string.Join('\n', _browserErrors));
+        }
+        catch (Exception ex) when (_page is not null)
+        {
+            Directory.CreateDirectory(DashboardBrowserTests.ScreenshotDirectory);
+            var screenshot = Path.Combine(DashboardBrowserTests.ScreenshotDirectory, "compare-failure.png");
+            await _page.ScreenshotAsync(new PageScreenshotOptions { Path = screenshot, FullPage = true });
+            var output = fixture.App.Output;
+            throw new InvalidOperationException(
+                $"{ex.Message}\nPage: {_page.Url}\nScreenshot: {screenshot}\nBrowser errors: {string.Join('\n', _browserErrors)}\n" +
+                $"Dashboard output (end):\n{output[Math.Max(0, output.Length - 6_000)..]}", ex);
+        }
+    }
+
+    private async Task<long> RunAsync(string name, int concurrency, int seconds)
+    {
+        var runId = await DashboardPages.SaveAndRunNewProfileAsync(Page, fixture.App.BaseAddress, $"{name} {Guid.NewGuid().ToString("N")[..8]}", new Dictionary<string, string>
+        {
+            ["Load.Concurrency"] = concurrency.ToString(CultureInfo.InvariantCulture),
+            ["Stop.DurationSeconds"] = seconds.ToString(CultureInfo.InvariantCulture),
+        });
+        await DashboardPages.WaitForStatusAsync(Page, "Completed", RunTimeout);
+        return runId;
+    }
+
+    private async Task AssertDownloadsAsync(long first, long second)
+    {
+        using var http = new HttpClient { BaseAddress = fixture.App.BaseAddress };
+
+        using var compare = await http.GetAsync(new Uri($"compare.csv?runs={first},{second}", UriKind.Relative));
+        Assert.Equal(HttpStatusCode.OK, compare.StatusCode);
+        Assert.Equal("text/csv", compare.Content.Headers.ContentType?.MediaType);
+        using (var csv = new CsvReader(new StringReader(await compare.Content.ReadAsStringAsync()), CultureInfo.InvariantCulture))
+        {
+            var runs = csv.GetRecords<dynamic>().Cast<IDictionary<string, object>>().Select(r => long.Parse((string)r["RunId"], CultureInfo.InvariantCulture)).ToList();
+            Assert.Equal([first, second], runs.Distinct().ToArray());
+        }
+
+        using var results = await http.GetAsync(new Uri($"results.csv?runs={first},{second}", UriKind.Relative));
+        Assert.Equal(HttpStatusCode.OK, results.StatusCode);
+        Assert.Equal(3, (await results.Content.ReadAsStringAsync()).Split('\n', StringSplitOptions.RemoveEmptyEntries).Length);
+
+        using var tooFew = await http.GetAsync(new Uri($"compare.csv?runs={first}", UriKind.Relative));
+        Assert.Equal(HttpStatusCode.BadRequest, tooFew.StatusCode);
+        Assert.Equal("application/problem+json", tooFew.Content.Headers.ContentType?.MediaType);
+        Assert.Contains("Choose 2 to 5 runs", await tooFew.Content.ReadAsStringAsync(), StringComparison.Ordinal);
+
+        using var unknown = await http.GetAsync(new Uri("results.csv?runs=987654", UriKind.Relative));
+        Assert.Equal(HttpStatusCode.NotFound, unknown.StatusCode);
+    }
+}

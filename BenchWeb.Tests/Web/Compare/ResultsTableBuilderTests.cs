@@ -1,0 +1,127 @@
+using System.Globalization;
+using BenchEngine.Metrics;
+using BenchEngine.Running;
+using BenchEngine.Targets;
+using BenchWeb.Runs;
+using BenchWeb.Tests.Support.Components;
+using CsvHelper;
+
+namespace BenchWeb.Tests.Web.Compare;
+
+public sealed class ResultsTableBuilderTests
+{
+    [Fact]
+    public async Task Markdown_MatchesTheSnapshot_ForTwoSeededRuns()
+    {
+        await using var context = new ComponentTestContext();
+        var table = await BuildAsync(context);
+
+        const string Expected =
+            "| Run | Target | Connection | Bulk | Concurrency | Load model | Batch | RU/s | Avg latency (ms) | P99 latency (ms) | Avg inserts/s | P99 of per-second inserts/s | RU/insert | Throttled % | Est. cost/month ($) |\n" +
+            "| --- | --- | --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n" +
+            "| #1 G1 Gateway \\| 2 cores | Cosmos DB SQL | Gateway | no | 10 | ClosedLoop | 1 | 10,000 | 16.4 | 41.3 | 602 | 655 | 6.20 | 1.23 | 584.00 |\n" +
+            "| #2 J1 open loop | Simulated Cosmos DB (model) | — | — | 4 | OpenLoop 10/s | 1 | 400 | 5.9 | 15.0 | 10 | 11 | 5.71 | 0.00 | 23.36 |\n";
+        Assert.Equal(Expected, table.ToMarkdown());
+    }
+
+    [Fact]
+    public async Task Csv_ParsesBackWithCsvHelper_WithInvariantNumbers_WhateverTheCulture()
+    {
+        await using var context = new ComponentTestContext();
+        var table = await BuildAsync(context);
+        var previous = CultureInfo.CurrentCulture;
+        CultureInfo.CurrentCulture = CultureInfo.GetCultureInfo("fr-FR");
+        string text;
+        try
+        {
+            text = table.ToCsv();
+        }
+        finally
+        {
+            CultureInfo.CurrentCulture = previous;
+        }
+
+        using var csv = new CsvReader(new StringReader(text), CultureInfo.InvariantCulture);
+        Assert.True(csv.Read());
+        csv.ReadHeader();
+        Assert.Equal(ResultsTableBuilder.CsvHeaders, csv.HeaderRecord);
+        Assert.True(csv.Read());
+        Assert.Equal(1, csv.GetField<long>("Run id"));
+        Assert.Equal("G1 Gateway | 2 cores", csv.GetField("Profile"));
+        Assert.Equal("Gateway", csv.GetField("Connection"));
+        Assert.Equal(10_000, csv.GetField<double>("RU/s"));
+        Assert.Equal(16.43, csv.GetField<double>("Avg latency (ms)"));
+        Assert.Equal(602.4, csv.GetField<double>("Avg inserts/s"));
+        Assert.Equal(1.23, csv.GetField<double>("Throttled %"));
+        Assert.Equal(584, csv.GetField<double>("Est. cost/month ($)"));
+        Assert.True(csv.Read());
+        Assert.Equal("J1 open loop", csv.GetField("Profile"));
+        Assert.Equal("", csv.GetField("Connection"));
+        Assert.Equal("OpenLoop 10/s", csv.GetField("Load model"));
+        Assert.Equal(9.98, csv.GetField<double>("Avg inserts/s"));
+        Assert.Equal(23.36, csv.GetField<double>("Est. cost/month ($)"));
+        Assert.False(csv.Read());
+    }
+
+    [Fact]
+    public async Task Rows_ShowDashes_ForARunStillGoing()
+    {
+        await using var context = new ComponentTestContext();
+        var id = await CompareSeed.AddRunAsync(context.Databases, new RunPlan { Name = "going", Stop = new StopOptions { DurationSeconds = 60 } }, null, null, status: RunStatus.Running);
+        await using var db = await context.Databases.CreateDbContextAsync();
+        var table = new ResultsTableBuilder((await RunComparison.LoadAsync(db, [id], includeSeconds: false, CancellationToken.None)).Runs);
+
+        var cells = ResultsTableBuilder.DisplayCells(table.Rows.Single());
+
+        Assert.Equal("#1 going", cells[0]);
+        Assert.Equal("10,000", cells[7]);
+        Assert.All(cells.Skip(8), cell => Assert.Equal("—", cell));
+    }
+
+    private static async Task<ResultsTableBuilder> BuildAsync(ComponentTestContext context)
+    {
+        var g1 = await CompareSeed.AddRunAsync(context.Databases,
+            new RunPlan
+            {
+                Name = "G1 Gateway | 2 cores",
+                Target = new TargetOptions { Kind = TargetKind.CosmosSql, Cosmos = new CosmosOptions { ConnectionMode = CosmosConnectionMode.Gateway, RequestUnits = 10_000 } },
+                Load = new LoadOptions { Concurrency = 10 },
+                Stop = new StopOptions { DocumentsPerWorker = 100_000 },
+            },
+            CompareSeed.Environment(),
+            new RunSummary
+            {
+                Elapsed = TimeSpan.FromSeconds(1_660),
+                AverageThroughput = 602.4,
+                P99PerSecondThroughput = 655,
+                Latency = new LatencySummary { MeanMs = 16.43, P99Ms = 41.27 },
+                RequestUnitsPerInsert = 6.2,
+                ThrottledFraction = 0.0123,
+                ProvisionedRequestUnitsPerSecond = 10_000,
+                EstimatedCostPerMonth = 584,
+            });
+        var j1 = await CompareSeed.AddRunAsync(context.Databases,
+            new RunPlan
+            {
+                Name = "J1 open loop",
+                Target = new TargetOptions { Simulator = new SimulatorOptions { ProvisionedRequestUnits = 400 } },
+                Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 10, Concurrency = 4 },
+                Stop = new StopOptions { DurationSeconds = 60 },
+            },
+            CompareSeed.Environment(),
+            new RunSummary
+            {
+                Elapsed = TimeSpan.FromSeconds(60),
+                AverageThroughput = 9.98,
+                P99PerSecondThroughput = 11,
+                Latency = new LatencySummary { MeanMs = 5.9, P99Ms = 15 },
+                RequestUnitsPerInsert = 5.71,
+                ThrottledFraction = 0,
+                ProvisionedRequestUnitsPerSecond = 400,
+                EstimatedCostPerMonth = 23.36,
+            });
+        Assert.Equal((1, 2), (g1, j1));
+        await using var db = await context.Databases.CreateDbContextAsync();
+        return new ResultsTableBuilder((await RunComparison.LoadAsync(db, [g1, j1], includeSeconds: false, CancellationToken.None)).Runs);
+    }
+}

@@ -1,0 +1,149 @@
+using System.Text.RegularExpressions;
+using BenchEngine.Targets;
+using BenchWeb.Components.Pages.Compare;
+using ComparePage = BenchWeb.Components.Pages.Compare.Compare;
+using BenchWeb.Runs;
+using BenchWeb.Tests.Support.Components;
+using BenchWeb.Tests.Web.Compare;
+using Microsoft.AspNetCore.Components;
+
+namespace BenchWeb.Tests.Web.Components;
+
+public sealed class CompareTests
+{
+    [Fact]
+    public async Task Compare_RendersTableAndDiff_AndDrawsTwoSeriesAlignedAtZero()
+    {
+        await using var context = new ComponentTestContext();
+        var (gateway, direct) = await SeedTwoRunsAsync(context);
+        context.Navigation.NavigateTo($"compare?runs={gateway},{direct}");
+        var module = context.JS.PlanModule(ComparePage.ModulePath).Plan("draw").Plan("release");
+
+        var page = await context.RenderAsync<ComparePage>();
+
+        var markup = Tight(page.Markup);
+        Assert.Contains("id=\"comparison-table\"", markup, StringComparison.Ordinal);
+        Assert.Contains("data-change=\"+12.3 %\"", markup, StringComparison.Ordinal);
+        Assert.Contains("+12.3 % (+123.0)", markup, StringComparison.Ordinal);
+        Assert.Contains("class=\"change better\"", markup, StringComparison.Ordinal);
+        Assert.Contains("<tr data-path=\"target.cosmos.connectionMode\"><td>Cosmos DB</td><th>Connection mode</th><td>Gateway</td><td>Direct</td></tr>", markup, StringComparison.Ordinal);
+        Assert.Contains("<tr data-path=\"load.concurrency\"><td>Load</td><th>Concurrency</th><td>20</td><td>50</td></tr>", markup, StringComparison.Ordinal);
+        Assert.Contains("<tr data-path=\"environment.processorCount\"><td>Client environment</td><th>Processor count</th><td>2</td><td>8</td></tr>", markup, StringComparison.Ordinal);
+        Assert.Contains($"value=\"http://localhost/compare?runs={gateway},{direct}\"", markup, StringComparison.Ordinal);
+        Assert.Contains($"href=\"compare.csv?runs={gateway},{direct}\"", markup, StringComparison.Ordinal);
+        Assert.Contains($"href=\"results?runs={gateway},{direct}\"", markup, StringComparison.Ordinal);
+
+        Assert.Equal(["import", "module ./js/compare.js.draw"], context.JS.Calls.Select(c => c.Identifier).ToArray());
+        Assert.Equal(ComparePage.ModulePath, context.JS.Calls[0].Arguments.Single());
+        var draw = context.JS.Calls[1].Arguments;
+        Assert.IsType<ElementReference>(draw[0]);
+        var series = Assert.IsAssignableFrom<IReadOnlyList<ComparisonSeries>>(draw[1]);
+        Assert.Equal([gateway, direct], series.Select(s => s.RunId).ToArray());
+        Assert.Equal([$"#{gateway} G1 gateway", $"#{direct} G4 direct"], series.Select(s => s.Label).ToArray());
+        Assert.All(series, s => Assert.Equal(0, s.Time[0]));
+        Assert.Equal(3, series[0].Time.Count);
+        Assert.Equal(4, series[1].Time.Count);
+        Assert.False(module.Disposed);
+    }
+
+    [Fact]
+    public async Task Compare_CopyLink_CopiesTheCurrentAddressThroughTheModule()
+    {
+        await using var context = new ComponentTestContext();
+        var (gateway, direct) = await SeedTwoRunsAsync(context);
+        context.Navigation.NavigateTo($"compare?runs={gateway},{direct}");
+        context.JS.PlanModule(ComparePage.ModulePath).Plan("draw").Plan("release").Plan("copyText", _ => true);
+        var page = await context.RenderAsync<ComparePage>();
+
+        await page.ClickAsync("copy-link");
+
+        var copy = context.JS.Calls.Single(c => c.Identifier.EndsWith(".copyText", StringComparison.Ordinal));
+        Assert.Equal($"http://localhost/compare?runs={gateway},{direct}", copy.Arguments[0]);
+        Assert.Contains("Link copied.", page.Markup, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("compare", "Choose 2 to 5 runs: add them to the address, e.g. ?runs=12,15.")]
+    [InlineData("compare?runs=1", "Choose 2 to 5 runs; 1 was given.")]
+    [InlineData("compare?runs=1,2,3,4,5,6", "At most 5 runs at a time; 6 were given.")]
+    [InlineData("compare?runs=1,x", "“x” is not a run number.")]
+    [InlineData("compare?runs=1,404", "Run #404 does not exist.")]
+    public async Task Compare_ShowsAMessageAndCallsNoScript_WhenTheQueryIsBad(string address, string message)
+    {
+        await using var context = new ComponentTestContext();
+        await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("only"), null, null);
+        context.Navigation.NavigateTo(address);
+
+        var page = await context.RenderAsync<ComparePage>();
+
+        Assert.Contains("id=\"compare-error\"", page.Markup, StringComparison.Ordinal);
+        Assert.Contains(System.Net.WebUtility.HtmlEncode(message), page.Markup, StringComparison.Ordinal);
+        Assert.DoesNotContain("comparison-table", page.Markup, StringComparison.Ordinal);
+        Assert.Empty(context.JS.Calls);
+    }
+
+    [Fact]
+    public async Task Compare_SaysSo_WhenTheRunsHaveTheSameSettings()
+    {
+        await using var context = new ComponentTestContext();
+        var a = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("a"), CompareSeed.Environment(), null);
+        var b = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("b"), CompareSeed.Environment(), null);
+        context.Navigation.NavigateTo($"compare?runs={a},{b}");
+        context.JS.PlanModule(ComparePage.ModulePath).Plan("draw").Plan("release");
+
+        var page = await context.RenderAsync<ComparePage>();
+
+        Assert.Contains("id=\"config-same\"", page.Markup, StringComparison.Ordinal);
+        Assert.DoesNotContain("id=\"config-diff\"", page.Markup, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Results_ShowsTheTableAndItsMarkdown_AndCopiesIt()
+    {
+        await using var context = new ComponentTestContext();
+        var (gateway, direct) = await SeedTwoRunsAsync(context);
+        context.Navigation.NavigateTo($"results?runs={direct},{gateway}");
+        context.JS.PlanModule(ComparePage.ModulePath).Plan("copyText", _ => false);
+
+        var page = await context.RenderAsync<ResultsTable>();
+
+        var markup = Tight(page.Markup);
+        Assert.Contains($"<tr data-run=\"{direct}\"><td><a href=\"runs/{direct}\">#{direct} G4 direct</a></td><td>Cosmos DB SQL</td><td>Direct</td>", markup, StringComparison.Ordinal);
+        Assert.Contains($"href=\"results.csv?runs={direct},{gateway}\"", markup, StringComparison.Ordinal);
+        Assert.Contains($"href=\"compare?runs={direct},{gateway}\"", markup, StringComparison.Ordinal);
+        Assert.Contains("| Run | Target |", markup, StringComparison.Ordinal);
+        Assert.Empty(context.JS.Calls);
+
+        await page.ClickAsync("copy-markdown");
+
+        var copy = context.JS.Calls.Single(c => c.Identifier.EndsWith(".copyText", StringComparison.Ordinal));
+        Assert.StartsWith("| Run | Target |", (string)copy.Arguments[0]!, StringComparison.Ordinal);
+        Assert.Contains("the Markdown is selected below", page.Markup, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("results", "Choose 1 to 100 runs: add them to the address, e.g. ?runs=12,15.")]
+    [InlineData("results?runs=9", "Run #9 does not exist.")]
+    public async Task Results_ShowsAMessage_WhenTheQueryIsBad(string address, string message)
+    {
+        await using var context = new ComponentTestContext();
+        context.Navigation.NavigateTo(address);
+
+        var page = await context.RenderAsync<ResultsTable>();
+
+        Assert.Contains("id=\"results-error\"", page.Markup, StringComparison.Ordinal);
+        Assert.Contains(message, page.Markup, StringComparison.Ordinal);
+    }
+
+    // Markup without the layout whitespace between elements.
+    private static string Tight(string markup) => Regex.Replace(markup, @">\s+<", "><");
+
+    private static async Task<(long Gateway, long Direct)> SeedTwoRunsAsync(ComponentTestContext context)
+    {
+        var gateway = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("G1 gateway", CosmosConnectionMode.Gateway, 20), CompareSeed.Environment(processors: 2),
+            RunComparisonTests.Summary(throughput: 1_000, p99: 50, throttled: 0), CompareSeed.Seconds(3, ok: 1_000), targetDescription: "Cosmos DB SQL · 10,000 RU/s");
+        var direct = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("G4 direct", CosmosConnectionMode.Direct, 50), CompareSeed.Environment(processors: 8),
+            RunComparisonTests.Summary(throughput: 1_123, p99: 48, throttled: 0), CompareSeed.Seconds(4, ok: 1_123), targetDescription: "Cosmos DB SQL · 10,000 RU/s");
+        return (gateway, direct);
+    }
+}

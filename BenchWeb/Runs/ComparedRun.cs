@@ -1,0 +1,50 @@
+using System.Text.Json;
+using BenchEngine.Metrics;
+using BenchEngine.Running;
+using BenchEngine.Targets;
+using BenchWeb.Data;
+
+namespace BenchWeb.Runs;
+
+/// <summary>One run of a comparison or results table: its row, its summary (null until it has ended) and its seconds.</summary>
+public sealed class ComparedRun
+{
+    public ComparedRun(RunEntity run, IReadOnlyList<RunSecondEntity> seconds)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        ArgumentNullException.ThrowIfNull(seconds);
+        Run = run;
+        Seconds = seconds;
+        Summary = run.SummaryJson is { } json ? JsonSerializer.Deserialize<RunSummary>(json, RunPlan.JsonOptions) : null;
+        try
+        {
+            Plan = RunPlan.FromJson(run.PlanJson);
+        }
+        catch (RunPlanValidationException)
+        {
+            // An imported run may carry a plan this version cannot read; its figures still compare.
+            Plan = null;
+        }
+    }
+
+    public RunEntity Run { get; }
+
+    public long Id => Run.Id;
+
+    /// <summary>"#12 G1 Gateway": how charts' legends and tables name the run.</summary>
+    public string Label => $"#{Run.Id} {Run.ProfileName}";
+
+    public RunPlan? Plan { get; }
+
+    public RunSummary? Summary { get; }
+
+    public IReadOnlyList<RunSecondEntity> Seconds { get; }
+
+    /// <summary>RU/s the cost is based on: what the run recorded, else what its plan provisions.</summary>
+    public double? ProvisionedRequestUnits => Summary?.ProvisionedRequestUnitsPerSecond ?? Run.ProvisionedRequestUnits ?? Plan?.Target.Kind switch
+    {
+        TargetKind.Simulated => Plan.Target.Simulator.ProvisionedRequestUnits,
+        TargetKind.CosmosSql => Plan.Target.Cosmos.RequestUnits,
+        _ => null,
+    };
+}

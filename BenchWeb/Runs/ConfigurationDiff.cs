@@ -1,0 +1,281 @@
+using System.Globalization;
+using System.Text;
+using System.Text.Json;
+using BenchWeb.Data;
+
+namespace BenchWeb.Runs;
+
+/// <summary>
+/// What differs between runs' settings (the plan as launched) and client environments. Each run's plan and
+/// environment are flattened into path → display value (<c>load.concurrency</c> → <c>20</c>,
+/// <c>environment.processorCount</c> → <c>2</c>); only paths whose values are not the same for every run are kept.
+/// Runs of different profiles on different machines are the normal case, so a value one run lacks shows as "—".
+/// </summary>
+public sealed class ConfigurationDiff
+{
+    /// <summary>How a run without the value shows.</summary>
+    public const string Missing = "—";
+
+    private const string EnvironmentPrefix = "environment";
+
+    // Names people use for the settings whose property names say less than they should.
+    private static readonly Dictionary<string, string> Labels = new(StringComparer.Ordinal)
+    {
+        ["target.kind"] = "Target",
+        ["target.operation"] = "Write operation",
+        ["target.cosmos.endpoint"] = "Endpoint",
+        ["target.cosmos.bulk"] = "Bulk mode",
+        ["target.cosmos.consistencyLevel"] = "Consistency level",
+        ["target.cosmos.contentResponseOnWrite"] = "Content response on write",
+        ["target.cosmos.throughput"] = "Throughput mode",
+        ["target.cosmos.requestUnits"] = "RU/s",
+        ["target.simulator.provisionedRequestUnits"] = "RU/s",
+        ["target.simulator.medianLatencyMs"] = "Median latency (ms)",
+        ["target.simulator.seed"] = "Latency model seed",
+        ["workload.shape"] = "Document shape",
+        ["workload.targetSizeBytes"] = "Document size (bytes)",
+        ["workload.csvPath"] = "CSV file",
+        ["workload.seed"] = "Data seed",
+        ["workload.partitionKey.strategy"] = "Partition key strategy",
+        ["workload.partitionKey.field"] = "Partition key field",
+        ["workload.partitionKey.keyCount"] = "Partition key count",
+        ["workload.partitionKey.hotKeyFraction"] = "Hot key share",
+        ["load.model"] = "Load model",
+        ["load.ratePerSecond"] = "Rate (requests/s)",
+        ["load.throttling.maxRetries"] = "Retries of a throttled request",
+        ["load.throttling.sharedBackoff"] = "Shared back-off",
+        ["load.throttling.baseDelayMs"] = "Back-off base delay (ms)",
+        ["stop.durationSeconds"] = "Duration (s)",
+        ["stop.autoStop.throttledFractionAbove"] = "Auto-stop: throttled share above",
+        ["stop.autoStop.errorFractionAbove"] = "Auto-stop: error share above",
+        ["stop.autoStop.windowSeconds"] = "Auto-stop window (s)",
+        ["thresholds.maxP99LatencyMs"] = "Max P99 latency (ms)",
+        ["thresholds.baselineRunId"] = "Baseline run",
+        ["environment.totalMemoryBytes"] = "Memory",
+        ["environment.runtime"] = ".NET runtime",
+        ["environment.processArchitecture"] = "Architecture",
+    };
+
+    private static readonly Dictionary<string, string> Groups = new(StringComparer.Ordinal)
+    {
+        ["target.cosmos"] = "Cosmos DB",
+        ["target.tables"] = "Tables",
+        ["target.simulator"] = "Simulator",
+        ["target"] = "Target",
+        ["workload"] = "Workload",
+        ["load"] = "Load",
+        ["stop"] = "Stop",
+        ["thresholds"] = "Thresholds",
+        [EnvironmentPrefix] = "Client environment",
+    };
+
+    private ConfigurationDiff(IReadOnlyList<ConfigurationDiffRow> rows) => Rows = rows;
+
+    /// <summary>The values that differ, settings first (in the plan's order), then the client environment.</summary>
+    public IReadOnlyList<ConfigurationDiffRow> Rows { get; }
+
+    public static ConfigurationDiff Compare(IReadOnlyList<RunEntity> runs)
+    {
+        ArgumentNullException.ThrowIfNull(runs);
+        var plans = runs.Select(r => FlattenPlan(r.PlanJson)).ToList();
+        var environments = runs.Select(r => FlattenEnvironment(r.EnvironmentJson)).ToList();
+        return new ConfigurationDiff([.. Differing(plans), .. Differing(environments)]);
+    }
+
+    /// <summary>A run's settings and environment as path → display value (what <see cref="Compare"/> compares).</summary>
+    public static IReadOnlyDictionary<string, string> Flatten(string? planJson, string? environmentJson)
+    {
+        var values = new Dictionary<string, string>(FlattenPlan(planJson), StringComparer.Ordinal);
+        foreach (var (path, value) in FlattenEnvironment(environmentJson))
+        {
+            values[path] = value;
+        }
+
+        return values;
+    }
+
+    private static List<ConfigurationDiffRow> Differing(List<Dictionary<string, string>> runs)
+    {
+        // Every path any run has, in the order first met (dictionaries keep insertion order while only added to).
+        var paths = runs.SelectMany(r => r.Keys).Distinct(StringComparer.Ordinal);
+        var rows = new List<ConfigurationDiffRow>();
+        foreach (var path in paths)
+        {
+            var values = runs.Select(r => r.GetValueOrDefault(path) ?? Missing).ToList();
+            if (values.Distinct(StringComparer.Ordinal).Skip(1).Any())
+            {
+                rows.Add(new ConfigurationDiffRow(path, GroupOf(path), LabelOf(path), values));
+            }
+        }
+
+        return rows;
+    }
+
+    private static Dictionary<string, string> FlattenPlan(string? json)
+    {
+        var values = new Dictionary<string, string>(StringComparer.Ordinal);
+        if (Parse(json) is not { } document)
+        {
+            return values;
+        }
+
+        using (document)
+        {
+            var root = document.RootElement;
+            if (root.ValueKind != JsonValueKind.Object)
+            {
+                return values;
+            }
+
+            var kind = root.TryGetProperty("target", out var target) && target.ValueKind == JsonValueKind.Object
+                && target.TryGetProperty("kind", out var k) && k.ValueKind == JsonValueKind.String ? k.GetString() : null;
+            foreach (var property in root.EnumerateObject())
+            {
+                // The run's name is its label, not a setting.
+                if (!property.NameEquals("name"))
+                {
+                    Walk(property.Value, property.Name, values, kind);
+                }
+            }
+        }
+
+        return values;
+    }
+
+    private static Dictionary<string, string> FlattenEnvironment(string? json)
+    {
+        var values = new Dictionary<string, string>(StringComparer.Ordinal);
+        if (Parse(json) is { } document)
+        {
+            using (document)
+            {
+                Walk(document.RootElement, EnvironmentPrefix, values, kind: null);
+            }
+        }
+
+        return values;
+    }
+
+    private static JsonDocument? Parse(string? json)
+    {
+        if (string.IsNullOrWhiteSpace(json))
+        {
+            return null;
+        }
+
+        try
+        {
+            return JsonDocument.Parse(json, new JsonDocumentOptions { AllowTrailingCommas = true, CommentHandling = JsonCommentHandling.Skip });
+        }
+        catch (JsonException)
+        {
+            // A damaged document compares as absent rather than failing the whole comparison.
+            return null;
+        }
+    }
+
+    private static void Walk(JsonElement element, string path, Dictionary<string, string> values, string? kind)
+    {
+        switch (element.ValueKind)
+        {
+            case JsonValueKind.Object:
+                foreach (var property in element.EnumerateObject())
+                {
+                    var child = path + "." + property.Name;
+                    if (Skipped(child, property.Name, kind))
+                    {
+                        continue;
+                    }
+
+                    Walk(property.Value, child, values, kind);
+                }
+
+                break;
+            case JsonValueKind.Array:
+                var items = element.EnumerateArray().Select(Display).ToList();
+                values[path] = items.Count == 0 ? "(none)" : string.Join(", ", items);
+                break;
+            case JsonValueKind.Null or JsonValueKind.Undefined:
+                break;
+            default:
+                values[path] = path == "environment.totalMemoryBytes" && element.TryGetInt64(out var bytes)
+                    ? (bytes / (1024.0 * 1024 * 1024)).ToString("N1", CultureInfo.InvariantCulture) + " GiB"
+                    : Display(element);
+                break;
+        }
+    }
+
+    private static bool Skipped(string path, string name, string? kind) =>
+        // Secret names say where a key is kept, not how the run was set up; computed flags repeat other values.
+        name.EndsWith("Secret", StringComparison.OrdinalIgnoreCase)
+        || name == "isEmpty"
+        // Only the settings of the run's own kind of target apply; the others are unused defaults.
+        || path switch
+        {
+            "target.cosmos" => kind != "CosmosSql",
+            "target.tables" => kind is not ("TableStorage" or "CosmosTable"),
+            "target.simulator" => kind != "Simulated",
+            _ => false,
+        };
+
+    private static string Display(JsonElement element) => element.ValueKind switch
+    {
+        JsonValueKind.String => element.GetString() ?? "",
+        JsonValueKind.True => "yes",
+        JsonValueKind.False => "no",
+        JsonValueKind.Null => Missing,
+        _ => element.GetRawText(),
+    };
+
+    private static string GroupOf(string path)
+    {
+        foreach (var (prefix, group) in Groups)
+        {
+            if (path.StartsWith(prefix + ".", StringComparison.Ordinal))
+            {
+                return group;
+            }
+        }
+
+        return "Settings";
+    }
+
+    private static string LabelOf(string path)
+    {
+        if (Labels.TryGetValue(path, out var label))
+        {
+            return label;
+        }
+
+        if (path.StartsWith("environment.appService.", StringComparison.Ordinal))
+        {
+            return "App Service " + path["environment.appService.".Length..];
+        }
+
+        return Humanize(path[(path.LastIndexOf('.') + 1)..]);
+    }
+
+    /// <summary>"processorCount" → "Processor count".</summary>
+    private static string Humanize(string name)
+    {
+        var text = new StringBuilder(name.Length + 4);
+        for (var i = 0; i < name.Length; i++)
+        {
+            var c = name[i];
+            if (i == 0)
+            {
+                text.Append(char.ToUpperInvariant(c));
+            }
+            else if (char.IsUpper(c))
+            {
+                text.Append(' ').Append(char.ToLowerInvariant(c));
+            }
+            else
+            {
+                text.Append(c);
+            }
+        }
+
+        return text.ToString();
+    }
+}

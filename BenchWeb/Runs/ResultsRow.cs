@@ -1,0 +1,43 @@
+namespace BenchWeb.Runs;
+
+/// <summary>One run in a results table: what was run, and the figures the seeds' published tables report.
+/// Numbers are as measured (null when the run has no summary, or the setting does not apply to its target).</summary>
+public sealed record ResultsRow
+{
+    public long RunId { get; init; }
+
+    public required string Profile { get; init; }
+
+    /// <summary>The kind of target, e.g. "Cosmos DB SQL" or "Simulated Cosmos DB (model)".</summary>
+    public required string Target { get; init; }
+
+    /// <summary>Direct or Gateway (Cosmos DB SQL only).</summary>
+    public string? ConnectionMode { get; init; }
+
+    /// <summary>Bulk mode (Cosmos DB SQL only).</summary>
+    public bool? Bulk { get; init; }
+
+    public int? Concurrency { get; init; }
+
+    /// <summary>"ClosedLoop", or "OpenLoop 10/s" with its rate.</summary>
+    public string? LoadModel { get; init; }
+
+    public int? BatchSize { get; init; }
+
+    /// <summary>Provisioned RU/s.</summary>
+    public double? RequestUnits { get; init; }
+
+    public double? AverageLatencyMs { get; init; }
+
+    public double? P99LatencyMs { get; init; }
+
+    public double? AverageThroughput { get; init; }
+
+    public double? P99PerSecondThroughput { get; init; }
+
+    public double? RequestUnitsPerInsert { get; init; }
+
+    public double? ThrottledPercent { get; init; }
+
+    public double? EstimatedCostPerMonth { get; init; }
+}

@@ -1,0 +1,137 @@
+using System.Globalization;
+using BenchEngine.Metrics;
+using BenchWeb.Data;
+using CsvHelper;
+using Microsoft.EntityFrameworkCore;
+
+namespace BenchWeb.Runs;
+
+/// <summary>Runs side by side: the first is the baseline, every figure of the others is also shown as a change from it.</summary>
+public sealed class RunComparison
+{
+    private RunComparison(IReadOnlyList<ComparedRun> runs, IReadOnlyList<long> missingIds)
+    {
+        Runs = runs;
+        MissingIds = missingIds;
+        Rows = BuildRows(runs);
+        Differences = ConfigurationDiff.Compare(runs.Select(r => r.Run).ToList());
+    }
+
+    /// <summary>The runs found, in the order asked for.</summary>
+    public IReadOnlyList<ComparedRun> Runs { get; }
+
+    /// <summary>Ids asked for that are not in the database.</summary>
+    public IReadOnlyList<long> MissingIds { get; }
+
+    /// <summary>The summary table, figure by figure.</summary>
+    public IReadOnlyList<ComparisonRow> Rows { get; }
+
+    /// <summary>The settings and client environment values that differ between the runs.</summary>
+    public ConfigurationDiff Differences { get; }
+
+    /// <summary>"Run #7 does not exist." for the ids not found; null when all were.</summary>
+    public string? MissingMessage => MissingIds.Count switch
+    {
+        0 => null,
+        1 => $"Run #{MissingIds[0]} does not exist.",
+        _ => $"Runs {string.Join(", ", MissingIds.Select(id => $"#{id}"))} do not exist.",
+    };
+
+    /// <summary>Loads the runs (and, for charts and CSV, their seconds) in the order of <paramref name="ids"/>.</summary>
+    public static async Task<RunComparison> LoadAsync(BenchDbContext db, IReadOnlyList<long> ids, bool includeSeconds, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(db);
+        ArgumentNullException.ThrowIfNull(ids);
+        var list = ids.ToList();
+        var found = await db.Runs.AsNoTracking().Where(r => list.Contains(r.Id)).ToDictionaryAsync(r => r.Id, cancellationToken);
+        var seconds = includeSeconds
+            ? (await db.RunSeconds.AsNoTracking().Where(s => list.Contains(s.RunId)).OrderBy(s => s.RunId).ThenBy(s => s.Index).ToListAsync(cancellationToken))
+                .ToLookup(s => s.RunId)
+            : null;
+        var runs = list.Where(found.ContainsKey)
+            .Select(id => new ComparedRun(found[id], seconds?[id].ToList() ?? []))
+            .ToList();
+        return new RunComparison(runs, list.Where(id => !found.ContainsKey(id)).ToList());
+    }
+
+    /// <summary>The per-second series of every run, for the overlaid charts.</summary>
+    public IReadOnlyList<ComparisonSeries> Series() => Runs.Select(run =>
+    {
+        var seconds = run.Seconds;
+        return new ComparisonSeries(
+            run.Id,
+            run.Label,
+            seconds.Select(s => Math.Round(s.ElapsedSeconds - s.DurationSeconds, 3)).ToList(),
+            seconds.Select(s => Rate(s.Ok, s)).ToList(),
+            seconds.Select(s => Rate(s.Throttled, s)).ToList(),
+            seconds.Select(s => Rate(s.RequestUnits, s)).ToList(),
+            seconds.Select(s => s.LatencyP99Ms).ToList());
+    }).ToList();
+
+    /// <summary>One row per run per second: run, profile, second, elapsed, inserts/s, throttled/s, RU/s, p50, p99.</summary>
+    public async Task WriteSecondsCsvAsync(TextWriter writer, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(writer);
+        await using var csv = new CsvWriter(writer, CultureInfo.InvariantCulture, leaveOpen: true);
+        foreach (var header in (string[])["RunId", "Profile", "Second", "ElapsedSeconds", "InsertsPerSecond", "ThrottledPerSecond", "RequestUnitsPerSecond", "LatencyP50Ms", "LatencyP99Ms"])
+        {
+            csv.WriteField(header);
+        }
+
+        await csv.NextRecordAsync();
+        foreach (var run in Runs)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            foreach (var s in run.Seconds)
+            {
+                csv.WriteField(run.Id);
+                csv.WriteField(run.Run.ProfileName);
+                csv.WriteField(s.Index);
+                csv.WriteField(Math.Round(s.ElapsedSeconds, 3));
+                csv.WriteField(Rate(s.Ok, s));
+                csv.WriteField(Rate(s.Throttled, s));
+                csv.WriteField(Rate(s.RequestUnits, s));
+                csv.WriteField(Math.Round(s.LatencyP50Ms, 3));
+                csv.WriteField(Math.Round(s.LatencyP99Ms, 3));
+                await csv.NextRecordAsync();
+            }
+        }
+
+        await csv.FlushAsync();
+    }
+
+    private static double Rate(double count, RunSecondEntity second) =>
+        second.DurationSeconds > 0 ? Math.Round(count / second.DurationSeconds, 3) : 0;
+
+    private static List<ComparisonRow> BuildRows(IReadOnlyList<ComparedRun> runs)
+    {
+        ComparisonRow Text(string key, string label, Func<ComparedRun, string> text) =>
+            new(key, label, runs.Select(text).ToList(), runs.Select(_ => (double?)null).ToList(), runs.Select(_ => (ComparisonChange?)null).ToList(), "", null);
+
+        ComparisonRow Figure(string key, string label, string format, bool? higherIsBetter, Func<RunSummary, double?> value)
+        {
+            var values = runs.Select(r => r.Summary is { } s ? value(s) : null).ToList();
+            var baseline = values.Count > 0 ? values[0] : null;
+            var changes = values.Select((v, i) => i > 0 && v is { } current && baseline is { } first ? ComparisonChange.Between(current, first) : null).ToList();
+            var texts = values.Select(v => v is { } number ? number.ToString(format, CultureInfo.InvariantCulture) : "—").ToList();
+            return new ComparisonRow(key, label, texts, values, changes, format, higherIsBetter);
+        }
+
+        return
+        [
+            Text("target", "Target", r => r.Run.TargetDescription ?? "—"),
+            Text("status", "Status", r => r.Run.Verdict is { } verdict ? $"{r.Run.Status} · {verdict}" : r.Run.Status.ToString()),
+            Figure("elapsed", "Elapsed (s)", "N1", null, s => s.Elapsed.TotalSeconds),
+            Figure("inserted", "Inserted", "N0", null, s => s.TotalOk),
+            Figure("avg-throughput", "Average throughput (inserts/s)", "N1", true, s => s.AverageThroughput),
+            Figure("mean-per-second", "Mean of per-second throughput (/s)", "N1", true, s => s.MeanPerSecondThroughput),
+            Figure("p99-per-second", "P99 of per-second throughput (/s)", "N1", true, s => s.P99PerSecondThroughput),
+            Figure("latency-p50", "Latency P50 (ms)", "N1", false, s => s.Latency.P50Ms),
+            Figure("latency-p99", "Latency P99 (ms)", "N1", false, s => s.Latency.P99Ms),
+            Figure("ru-per-second", "RU/s", "N0", null, s => s.RequestUnitsPerSecond),
+            Figure("ru-per-insert", "RU per insert", "N2", false, s => s.RequestUnitsPerInsert),
+            Figure("throttled", "Throttled (%)", "N2", false, s => s.ThrottledFraction * 100),
+            Figure("cost-per-month", "Estimated cost per month ($)", "N2", false, s => s.EstimatedCostPerMonth),
+        ];
+    }
+}

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Runs the benchmarks against local servers it starts on loopback, and stops them after.
-# Usage: tools/bench.sh [engine-cost|goodput|scaling|memory|dashboard-overhead|push-latency|all] [memory document count]
+# Usage: tools/bench.sh [engine-cost|goodput|scaling|memory|dashboard-overhead|push-latency|history-page|all] [memory document count]
 # The dashboard benchmarks start the dashboard themselves and watch it with Debian's Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The history page needs neither the local servers nor a browser.
+if [ "${1:-all}" = history-page ]; then
+  exec dotnet run --project tools/Benchmarks -c Release -- history-page
+fi
 servers=tools/servers
 [ -d "$servers/node_modules/azurite" ] || (cd "$servers" && npm ci --no-audit --no-fund --loglevel=error)
 

@@ -1,3 +1,4 @@
+using System.Text.RegularExpressions;
 using System.Collections.Concurrent;
 using System.Globalization;
 using System.Net;
@@ -53,7 +54,13 @@ public sealed class CompareBrowserTests(DashboardBrowserFixture fixture) : IAsyn
             var first = await RunAsync("E2E compare 4 workers", concurrency: 4, seconds: 3);
             var second = await RunAsync("E2E compare 8 workers", concurrency: 8, seconds: 4);
 
-            await DashboardPages.GotoAsync(Page, new Uri(fixture.App.BaseAddress, $"compare?runs={first},{second}"));
+            // As a user does it: tick the two runs in the history list, baseline first, and press Compare.
+            await DashboardPages.GotoAsync(Page, new Uri(fixture.App.BaseAddress, "runs"));
+            await Page.Locator($"[data-select-run='{first}']").CheckAsync();
+            await Page.Locator($"[data-select-run='{second}']").CheckAsync();
+            await Page.Locator("#compare-selected").ClickAsync();
+            await Page.WaitForURLAsync(new Regex("/compare\\?runs="));
+            await DashboardPages.WaitForInteractiveAsync(Page);
 
             var charts = Page.Locator("#compare-charts");
             await Expect(charts).ToHaveAttributeAsync("data-series", "2");

@@ -57,7 +57,8 @@ public sealed class RunComparison
     /// <summary>The per-second series of every run, for the overlaid charts.</summary>
     public IReadOnlyList<ComparisonSeries> Series() => Runs.Select(run =>
     {
-        var seconds = run.Seconds;
+        // A last, partial second of a few milliseconds is no rate; like the live charts, the overlay leaves it out.
+        var seconds = run.Seconds.Where(s => s.DurationSeconds >= RunLiveState.ShortestRateSecond).ToList();
         return new ComparisonSeries(
             run.Id,
             run.Label,

@@ -1,7 +1,7 @@
 namespace BenchWeb.Runs;
 
 /// <summary>Run tags as typed ("gateway, 2 cores") and as stored (<c>,gateway,2 cores,</c>: lower case, trimmed,
-/// unique, comma-delimited at both ends so that a filter on one tag is <c>LIKE '%,tag,%'</c>).</summary>
+/// unique, comma-delimited at both ends so that a filter on one tag looks for <c>,tag,</c> and never matches a longer tag).</summary>
 public static class RunTags
 {
     public static string? Normalize(string? typed)
@@ -15,7 +15,4 @@ public static class RunTags
             .Select(t => t.ToLowerInvariant())
             .Distinct(StringComparer.Ordinal)
             .ToList();
-
-    /// <summary>The LIKE pattern that finds runs carrying this tag.</summary>
-    public static string Pattern(string tag) => "%," + tag.Trim().ToLowerInvariant() + ",%";
 }

@@ -221,9 +221,10 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Tim
             PlanJson = plan.ToJson(),
             Status = document.Status,
             TargetKind = plan.Target.Kind,
-            QueuedAt = document.QueuedAt,
-            StartedAt = document.StartedAt,
-            EndedAt = document.EndedAt,
+            // Stored times are UTC: the database orders them by their clock reading, not by the instant.
+            QueuedAt = document.QueuedAt.ToUniversalTime(),
+            StartedAt = document.StartedAt?.ToUniversalTime(),
+            EndedAt = document.EndedAt?.ToUniversalTime(),
             TargetDescription = document.TargetDescription,
             TargetIsModel = document.TargetIsModel,
             ProvisionedRequestUnits = document.ProvisionedRequestUnits,
@@ -310,6 +311,6 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Tim
         LatencyMaxMs = second.LatencyMaxMs,
         InFlight = second.InFlight,
         ClientCpuPercent = second.ClientCpuPercent,
-        ClosedAt = second.ClosedAt,
+        ClosedAt = second.ClosedAt.ToUniversalTime(),
     };
 }

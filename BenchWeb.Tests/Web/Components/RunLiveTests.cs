@@ -111,7 +111,7 @@ public sealed class RunLiveTests
     private static (StrictJSObject Module, StrictJSObject View) PlanChartModule(ComponentTestContext context)
     {
         var module = context.JS.PlanModule(RunLive.ModulePath);
-        var view = new StrictJSObject(context.JS, "view").Plan("stop").Plan("setProvisioned");
+        var view = new StrictJSObject(context.JS, "view").Plan("stop").Plan("setProvisioned").Plan("setWindow");
         module.Plan("start", _ => view);
         return (module, view);
     }

@@ -4,10 +4,12 @@
 // (wwwroot/lib, from npm), so this works offline.
 
 const CLIENT_BOUND_CPU = 85;
+const SHORTEST_RATE_SECOND = 0.5;
 
 const palette = {
     inserts: '#1f6feb', average: '#0b2e66', throttled: '#cf222e', ru: '#8250df', provisioned: '#6e7781',
     p50: '#1a7f37', p99: '#bc4c00', cpu: '#57606a', limit: '#cf222e',
+    window: '#1a7f37', windowFill: 'rgba(26, 127, 55, 0.10)',
 };
 
 // Each dataset draws from its own `source` array: once a series is long, Chart.js's decimation plugin replaces
@@ -22,9 +24,37 @@ function guide(label, color) {
     return line(label, color, { borderDash: [6, 4], borderWidth: 1.2 });
 }
 
-function chart(canvas, title, unit, datasets) {
+// The steady-state window as a shaded band with edge lines, drawn under the data. Second i spans the time
+// from i to i + 1 (its point sits at its end), so the band of seconds first..last runs from first to last + 1.
+const windowBand = {
+    id: 'benchWebWindow',
+    beforeDatasetsDraw(c) {
+        const w = c.$benchWebWindow;
+        if (!w) return;
+        const { ctx, chartArea: area, scales: { x } } = c;
+        const left = Math.max(x.getPixelForValue(w.first), area.left);
+        const right = Math.min(x.getPixelForValue(w.last + 1), area.right);
+        if (right <= left) return;
+        ctx.save();
+        ctx.fillStyle = palette.windowFill;
+        ctx.fillRect(left, area.top, right - left, area.bottom - area.top);
+        ctx.strokeStyle = palette.window;
+        ctx.lineWidth = 1;
+        ctx.setLineDash([4, 3]);
+        ctx.beginPath();
+        for (const edge of [left, right]) {
+            ctx.moveTo(edge, area.top);
+            ctx.lineTo(edge, area.bottom);
+        }
+        ctx.stroke();
+        ctx.restore();
+    },
+};
+
+function chart(canvas, title, unit, datasets, plugins = []) {
     return new window.Chart(canvas, {
         type: 'line',
+        plugins,
         data: { datasets },
         options: {
             animation: false,
@@ -59,9 +89,10 @@ class LiveView {
         this.pending = false;
         this.totalOk = 0;
         this.stopped = false;
+        this.drawnLive = [];
         const canvas = name => root.querySelector(`canvas[data-chart="${name}"]`);
         this.charts = {
-            inserts: chart(canvas('inserts'), 'Inserts per second', 'inserts/s', [line('inserts/s', palette.inserts), guide('average', palette.average)]),
+            inserts: chart(canvas('inserts'), 'Inserts per second', 'inserts/s', [line('inserts/s', palette.inserts), guide('average', palette.average)], [windowBand]),
             throttled: chart(canvas('throttled'), 'Throttled per second (429 / 503)', 'responses/s', [line('throttled/s', palette.throttled)]),
             ru: chart(canvas('ru'), 'Request units per second', 'RU/s', [line('RU/s', palette.ru), guide('provisioned', palette.provisioned)]),
             latency: chart(canvas('latency'), 'Latency', 'ms', [line('p50', palette.p50), line('p99', palette.p99)]),
@@ -84,6 +115,10 @@ class LiveView {
         connection.on('second', second => this.receive(second));
         connection.on('status', change => this.dotnet.invokeMethodAsync('OnStatus', change));
         connection.onreconnected(() => this.join());
+        // Automatic reconnection gave up: say so rather than leave a page that silently stopped moving.
+        connection.onclose(error => {
+            if (!this.stopped) this.dotnet.invokeMethodAsync('OnConnectionLost', error ? String(error) : null);
+        });
         await connection.start();
         await this.join();
     }
@@ -102,6 +137,9 @@ class LiveView {
             this.buffer = [];
         }
         this.root.dataset.connected = 'true';
+        // A status change pushed while this page was away (e.g. the run ended during a reconnect) is not sent
+        // again: the page reloads the run's row after every join.
+        if (!this.stopped) await this.dotnet.invokeMethodAsync('OnStatus', { runId: this.options.runId, status: 'Running', message: null });
     }
 
     receive(second) {
@@ -113,6 +151,7 @@ class LiveView {
     }
 
     add(seconds, live) {
+        if (this.stopped) return;
         let outOfOrder = false;
         const fresh = [];
         for (const s of seconds) {
@@ -122,7 +161,7 @@ class LiveView {
             if (s.index < this.lastIndex) outOfOrder = true;
             this.lastIndex = Math.max(this.lastIndex, s.index);
             fresh.push(s);
-            if (live) window.benchWeb.pushLatencies.push(Date.now() - s.closedAt);
+            if (live) this.drawnLive.push(s.closedAt);
         }
         if (fresh.length === 0) return;
         if (outOfOrder) {
@@ -141,9 +180,13 @@ class LiveView {
 
     append(s) {
         const x = s.elapsed;
-        this.charts.inserts.data.datasets[0].source.push({ x, y: s.okPerSecond });
-        this.charts.throttled.data.datasets[0].source.push({ x, y: s.throttledPerSecond });
-        this.charts.ru.data.datasets[0].source.push({ x, y: s.requestUnitsPerSecond });
+        // A last, partial second of a few milliseconds is no rate (13 documents in 7 ms are not 1,857/s): its
+        // counts are in the totals, not on the rate charts.
+        if (s.duration >= SHORTEST_RATE_SECOND) {
+            this.charts.inserts.data.datasets[0].source.push({ x, y: s.okPerSecond });
+            this.charts.throttled.data.datasets[0].source.push({ x, y: s.throttledPerSecond });
+            this.charts.ru.data.datasets[0].source.push({ x, y: s.requestUnitsPerSecond });
+        }
         this.charts.latency.data.datasets[0].source.push({ x, y: s.p50 });
         this.charts.latency.data.datasets[1].source.push({ x, y: s.p99 });
         this.charts.cpu.data.datasets[0].source.push({ x, y: s.cpu });
@@ -172,19 +215,32 @@ class LiveView {
         this.pending = true;
         requestAnimationFrame(() => {
             this.pending = false;
+            if (this.stopped) return;
             const started = performance.now();
             for (const c of Object.values(this.charts)) {
                 for (const d of c.data.datasets) d.data = d.source;
                 c.update('none');
             }
             window.benchWeb.drawMs.push(performance.now() - started);
-            this.root.dataset.points = String(this.charts.inserts.data.datasets[0].source.length);
+            // Push latency as the user sees it: from the engine closing a second to its point being drawn.
+            const drawnAt = Date.now();
+            for (const closedAt of this.drawnLive) window.benchWeb.pushLatencies.push(drawnAt - closedAt);
+            this.drawnLive = [];
+            this.root.dataset.points = String(this.seconds.size);
         });
     }
 
     setProvisioned(requestUnits) {
         this.options.provisionedRequestUnits = requestUnits;
         this.updateGuides();
+        this.scheduleDraw();
+    }
+
+    // Shades the steady-state window (0-based seconds, inclusive) on the inserts/s chart; null clears it.
+    setWindow(first, last) {
+        const shown = first != null && last != null && last >= first;
+        this.charts.inserts.$benchWebWindow = shown ? { first, last } : null;
+        this.root.dataset.window = shown ? `${first}-${last}` : '';
         this.scheduleDraw();
     }
 

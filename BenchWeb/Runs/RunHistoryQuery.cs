@@ -1,0 +1,141 @@
+using System.Linq.Expressions;
+using BenchWeb.Data;
+using Microsoft.EntityFrameworkCore;
+
+namespace BenchWeb.Runs;
+
+/// <summary>The run history as one database query: filters, sort and paging run in SQL on the headline columns
+/// (and their indexes), so the first page of 10,000 runs costs a count and one page of rows.</summary>
+public static class RunHistoryQuery
+{
+    private const string LikeEscape = "\\";
+
+    /// <param name="db">The database.</param>
+    /// <param name="filter">Filters, sort and page.</param>
+    /// <param name="timeZone">The zone the filter's days are in (the list shows times in it); the server's by default.</param>
+    /// <param name="cancellationToken">Cancels the query.</param>
+    public static async Task<RunHistoryPage> ExecuteAsync(BenchDbContext db, RunHistoryFilter filter, TimeZoneInfo? timeZone, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(db);
+        ArgumentNullException.ThrowIfNull(filter);
+        var pageSize = Math.Clamp(filter.PageSize, 1, RunHistoryFilter.MaxPageSize);
+        var runs = Filter(db.Runs.AsNoTracking(), filter, timeZone ?? TimeZoneInfo.Local);
+
+        var total = await runs.CountAsync(cancellationToken);
+        var pageCount = total == 0 ? 1 : (total + pageSize - 1) / pageSize;
+        var page = Math.Clamp(filter.Page, 1, pageCount);
+        var rows = await Sort(runs, filter.Sort, filter.Descending)
+            .Skip((page - 1) * pageSize)
+            .Take(pageSize)
+            .Select(r => new RunHistoryRow
+            {
+                Id = r.Id,
+                ProfileName = r.ProfileName,
+                TargetKind = r.TargetKind,
+                TargetDescription = r.TargetDescription,
+                TargetIsModel = r.TargetIsModel,
+                Status = r.Status,
+                QueuedAt = r.QueuedAt,
+                ElapsedSeconds = r.ElapsedSeconds,
+                AverageThroughput = r.AverageThroughput,
+                P99LatencyMs = r.P99LatencyMs,
+                ThrottledFraction = r.ThrottledFraction,
+                Verdict = r.Verdict,
+                Tags = r.Tags,
+                HasNotes = r.Notes != null && r.Notes != "",
+                ImportedAt = r.ImportedAt,
+                ImportedFrom = r.ImportedFrom,
+            })
+            .ToListAsync(cancellationToken);
+        return new RunHistoryPage(rows, total, page, pageSize);
+    }
+
+    private static IQueryable<RunEntity> Filter(IQueryable<RunEntity> runs, RunHistoryFilter filter, TimeZoneInfo timeZone)
+    {
+        if (!string.IsNullOrWhiteSpace(filter.Profile))
+        {
+            var pattern = Contains(filter.Profile);
+            runs = runs.Where(r => EF.Functions.Like(r.ProfileName, pattern, LikeEscape));
+        }
+
+        if (filter.TargetKind is { } kind)
+        {
+            runs = runs.Where(r => r.TargetKind == kind);
+        }
+
+        if (filter.Status is { } status)
+        {
+            runs = runs.Where(r => r.Status == status);
+        }
+
+        // Times are stored as UTC instants; a day is the span from its midnight to the next in the list's zone.
+        if (filter.From is { } from)
+        {
+            var start = StartOfDay(from, timeZone);
+            runs = runs.Where(r => r.QueuedAt >= start);
+        }
+
+        if (filter.To is { } to)
+        {
+            var end = StartOfDay(to.AddDays(1), timeZone);
+            runs = runs.Where(r => r.QueuedAt < end);
+        }
+
+        // Tags are stored ",a,b,": a whole tag is the text between two commas, so "gate" never matches "gateway".
+        foreach (var tag in RunTags.Parse(filter.Tag))
+        {
+            var delimited = "," + tag + ",";
+            runs = runs.Where(r => r.Tags != null && r.Tags.Contains(delimited));
+        }
+
+        if (!string.IsNullOrWhiteSpace(filter.Notes))
+        {
+            var pattern = Contains(filter.Notes);
+            runs = runs.Where(r => r.Notes != null && EF.Functions.Like(r.Notes, pattern, LikeEscape));
+        }
+
+        return runs;
+    }
+
+    // Runs without a figure (still running, failed before a second) come last in either direction; ties by id.
+    private static IOrderedQueryable<RunEntity> Sort(IQueryable<RunEntity> runs, RunHistorySort sort, bool descending) => sort switch
+    {
+        // Names sort as people read them ("gateway" beside "Gateway"), not by character code.
+        RunHistorySort.Profile => By(runs, r => EF.Functions.Collate(r.ProfileName, "NOCASE"), descending),
+        RunHistorySort.Target => By(runs, r => r.TargetKind, descending).ThenBy(r => r.TargetDescription).ThenByDescending(r => r.Id),
+        RunHistorySort.Status => By(runs, r => r.Status, descending),
+        RunHistorySort.Queued => By(runs, r => r.QueuedAt, descending),
+        RunHistorySort.Duration => NullsLast(runs, r => r.ElapsedSeconds, descending),
+        RunHistorySort.Throughput => NullsLast(runs, r => r.AverageThroughput, descending),
+        RunHistorySort.P99 => NullsLast(runs, r => r.P99LatencyMs, descending),
+        RunHistorySort.Throttled => NullsLast(runs, r => r.ThrottledFraction, descending),
+        _ => descending ? runs.OrderByDescending(r => r.Id) : runs.OrderBy(r => r.Id),
+    };
+
+    private static IOrderedQueryable<RunEntity> By<TKey>(IQueryable<RunEntity> runs, Expression<Func<RunEntity, TKey>> key, bool descending) =>
+        (descending ? runs.OrderByDescending(key) : runs.OrderBy(key)).ThenByDescending(r => r.Id);
+
+    private static IOrderedQueryable<RunEntity> NullsLast(IQueryable<RunEntity> runs, Expression<Func<RunEntity, double?>> key, bool descending)
+    {
+        var isNull = Expression.Lambda<Func<RunEntity, bool>>(Expression.Equal(key.Body, Expression.Constant(null, typeof(double?))), key.Parameters);
+        var ordered = runs.OrderBy(isNull);
+        return (descending ? ordered.ThenByDescending(key) : ordered.ThenBy(key)).ThenByDescending(r => r.Id);
+    }
+
+    private static DateTimeOffset StartOfDay(DateOnly day, TimeZoneInfo timeZone)
+    {
+        var midnight = day.ToDateTime(TimeOnly.MinValue, DateTimeKind.Unspecified);
+        // A midnight skipped by a clock change starts the day an hour later.
+        while (timeZone.IsInvalidTime(midnight))
+        {
+            midnight = midnight.AddMinutes(30);
+        }
+
+        return new DateTimeOffset(midnight, timeZone.GetUtcOffset(midnight)).ToUniversalTime();
+    }
+
+    private static string Contains(string text) =>
+        "%" + text.Trim().Replace(LikeEscape, LikeEscape + LikeEscape, StringComparison.Ordinal)
+            .Replace("%", LikeEscape + "%", StringComparison.Ordinal)
+            .Replace("_", LikeEscape + "_", StringComparison.Ordinal) + "%";
+}

@@ -1,0 +1,41 @@
+using BenchEngine.Running;
+using BenchEngine.Targets;
+
+namespace BenchWeb.Runs;
+
+/// <summary>One run in the history list: the row's headline columns only (no plan, summary or seconds).</summary>
+public sealed record RunHistoryRow
+{
+    public long Id { get; init; }
+
+    public required string ProfileName { get; init; }
+
+    public TargetKind TargetKind { get; init; }
+
+    public string? TargetDescription { get; init; }
+
+    public bool TargetIsModel { get; init; }
+
+    public RunStatus Status { get; init; }
+
+    public DateTimeOffset QueuedAt { get; init; }
+
+    public double? ElapsedSeconds { get; init; }
+
+    public double? AverageThroughput { get; init; }
+
+    public double? P99LatencyMs { get; init; }
+
+    public double? ThrottledFraction { get; init; }
+
+    public string? Verdict { get; init; }
+
+    /// <summary>As stored (<c>,a,b,</c>); <see cref="RunTags.Parse"/> lists them.</summary>
+    public string? Tags { get; init; }
+
+    public bool HasNotes { get; init; }
+
+    public DateTimeOffset? ImportedAt { get; init; }
+
+    public string? ImportedFrom { get; init; }
+}

@@ -79,6 +79,8 @@ public sealed partial class DashboardBrowserTests(DashboardBrowserFixture fixtur
         var totalOk = long.Parse(await Page.Locator("[data-tile='total-ok']").InnerTextAsync(), NumberStyles.AllowThousands, CultureInfo.InvariantCulture);
         Assert.True(totalOk > 0, "The run completed with no insert on the tiles.");
         Assert.True(await DashboardPages.ChartPointsAsync(Page) >= later.Points);
+        // The live view started once and stayed up: no "live updates are not available" or connection message.
+        await Expect(Page.Locator("main p.error")).ToHaveCountAsync(0);
 
         Directory.CreateDirectory(ScreenshotDirectory);
         var screenshot = Path.Combine(ScreenshotDirectory, "run-live.png");
@@ -167,6 +169,7 @@ public sealed partial class DashboardBrowserTests(DashboardBrowserFixture fixtur
         await DashboardPages.WaitForStatusAsync(Page, "Completed", RunTimeout);
         await Page.WaitForFunctionAsync("n => Number(document.querySelector('#run-charts')?.dataset.points ?? 0) >= n", await SavedSecondsAsync(runId));
         Assert.Equal(await SavedSecondsAsync(runId), await DashboardPages.ChartPointsAsync(Page));
+        await Expect(Page.Locator("main p.error")).ToHaveCountAsync(0);
         AssertNoBrowserErrors();
     });
 

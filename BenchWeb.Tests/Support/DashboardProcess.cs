@@ -73,6 +73,8 @@ public sealed class DashboardProcess : IAsyncDisposable
         start.Environment["BenchWeb__DataDirectory"] = dataDirectory;
         // As deployed: not Development, whatever the caller's environment says.
         start.Environment["ASPNETCORE_ENVIRONMENT"] = "Production";
+        // A failing browser test then shows the server exception behind a circuit error, not a generic message.
+        start.Environment["DetailedErrors"] = "true";
         start.Environment.Remove("DOTNET_ENVIRONMENT");
         start.Environment.Remove("ASPNETCORE_URLS");
 

@@ -179,14 +179,13 @@ class LiveView {
     }
 
     append(s) {
+        // A last, partial second of a few milliseconds is no rate (13 documents in 7 ms are not 1,857/s), and its
+        // handful of latencies is no percentile: its counts are in the totals, not on the charts.
+        if (s.duration < SHORTEST_RATE_SECOND) return;
         const x = s.elapsed;
-        // A last, partial second of a few milliseconds is no rate (13 documents in 7 ms are not 1,857/s): its
-        // counts are in the totals, not on the rate charts.
-        if (s.duration >= SHORTEST_RATE_SECOND) {
-            this.charts.inserts.data.datasets[0].source.push({ x, y: s.okPerSecond });
-            this.charts.throttled.data.datasets[0].source.push({ x, y: s.throttledPerSecond });
-            this.charts.ru.data.datasets[0].source.push({ x, y: s.requestUnitsPerSecond });
-        }
+        this.charts.inserts.data.datasets[0].source.push({ x, y: s.okPerSecond });
+        this.charts.throttled.data.datasets[0].source.push({ x, y: s.throttledPerSecond });
+        this.charts.ru.data.datasets[0].source.push({ x, y: s.requestUnitsPerSecond });
         this.charts.latency.data.datasets[0].source.push({ x, y: s.p50 });
         this.charts.latency.data.datasets[1].source.push({ x, y: s.p99 });
         this.charts.cpu.data.datasets[0].source.push({ x, y: s.cpu });

@@ -1,0 +1,63 @@
+using BenchEngine.Running;
+using BenchWeb.Headless;
+
+namespace BenchWeb.Tests.Web.Headless;
+
+public sealed class HeadlessCommandTests : IDisposable
+{
+    private readonly string _directory = Directory.CreateTempSubdirectory("benchweb-headless-").FullName;
+
+    [Fact]
+    public async Task Run_ThresholdsMet_ExitsZero()
+    {
+        var (code, output) = await RunAsync(new ThresholdOptions { MinThroughput = 1 });
+
+        Assert.Equal(HeadlessCommand.ExitCompleted, code);
+        Assert.Contains("Thresholds: Passed (2 checks)", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Run_ThresholdMissed_ExitsThreeNamingTheCheck()
+    {
+        var (code, output) = await RunAsync(new ThresholdOptions { MinThroughput = 100_000_000 });
+
+        Assert.Equal(HeadlessCommand.ExitThresholdsFailed, code);
+        Assert.Contains("FAIL  average throughput", output, StringComparison.Ordinal);
+        Assert.Contains("< 100,000,000.0/s", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Run_BaselineFromAnEarlierResult_DecidesTheShareCheck()
+    {
+        var (first, _) = await RunAsync(null, "baseline");
+        Assert.Equal(HeadlessCommand.ExitCompleted, first);
+
+        var (code, output) = await RunAsync(new ThresholdOptions { MinShareOfBaseline = 5 }, "second", "--baseline", Path.Combine(_directory, "baseline.result.json"));
+
+        Assert.Equal(HeadlessCommand.ExitThresholdsFailed, code);
+        Assert.Contains("of the baseline's", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Run_UnreadableBaseline_IsInvalidInput()
+    {
+        await File.WriteAllTextAsync(Path.Combine(_directory, "broken.json"), "{ not json");
+
+        var (code, _) = await RunAsync(new ThresholdOptions { MinShareOfBaseline = 0.9 }, "second", "--baseline", Path.Combine(_directory, "broken.json"));
+
+        Assert.Equal(HeadlessCommand.ExitInvalidInput, code);
+    }
+
+    private async Task<(int Code, string Output)> RunAsync(ThresholdOptions? thresholds, string name = "profile", params string[] extra)
+    {
+        var plan = new RunPlan { Name = name, Load = new LoadOptions { Concurrency = 4 }, Stop = new StopOptions { DurationSeconds = 1 }, Thresholds = thresholds };
+        var profile = Path.Combine(_directory, name + ".json");
+        await File.WriteAllTextAsync(profile, plan.ToJson());
+        using var output = new StringWriter();
+        using var error = new StringWriter();
+        var code = await HeadlessCommand.RunAsync([profile, "--summary", Path.Combine(_directory, name + ".result.json"), .. extra], output, error, CancellationToken.None);
+        return (code, output + error.ToString());
+    }
+
+    public void Dispose() => Directory.Delete(_directory, recursive: true);
+}

@@ -19,6 +19,12 @@ public static class ThresholdEvaluator
             new("completed", status == RunStatus.Completed, status == RunStatus.Completed ? "the run completed" : $"the run did not complete ({status})"),
         };
 
+        // A run where nothing landed meets no limit, however low its throttling or latency look.
+        if (summary.TotalOk == 0)
+        {
+            checks.Add(new("landed", false, Text($"no document landed ({summary.TotalErrors:N0} errors)")));
+        }
+
         if (thresholds.MinThroughput is { } minimum)
         {
             var actual = summary.AverageThroughput;
@@ -28,7 +34,9 @@ public static class ThresholdEvaluator
         if (thresholds.MaxP99LatencyMs is { } maxLatency)
         {
             var actual = summary.Latency.P99Ms;
-            checks.Add(new("p99 latency", actual <= maxLatency, Text($"p99 latency {actual:N1} ms {(actual <= maxLatency ? "≤" : ">")} {maxLatency:N1} ms")));
+            checks.Add(summary.Latency.Count == 0
+                ? new("p99 latency", false, "no successful operation: no latency to check")
+                : new("p99 latency", actual <= maxLatency, Text($"p99 latency {actual:N1} ms {(actual <= maxLatency ? "≤" : ">")} {maxLatency:N1} ms")));
         }
 
         if (thresholds.MaxThrottledPercent is { } maxThrottled)

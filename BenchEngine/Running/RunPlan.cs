@@ -22,6 +22,8 @@ public sealed record RunPlan
         WriteIndented = true,
         DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
         AllowTrailingCommas = true,
+        // A null for a setting that cannot be null ("target": null) is a bad document, reported with its path.
+        RespectNullableAnnotations = true,
         ReadCommentHandling = JsonCommentHandling.Skip,
         UnmappedMemberHandling = JsonUnmappedMemberHandling.Disallow,
     };
@@ -56,6 +58,33 @@ public sealed record RunPlan
         }
 
         Check(string.IsNullOrWhiteSpace(Name), "Name", "Give the plan a name.");
+
+        // JSON accepts enum values as numbers too; one that names no choice is an error, not a crash later.
+        void CheckChoice<TEnum>(TEnum value, string field)
+            where TEnum : struct, Enum => Check(!Enum.IsDefined(value), field, $"Not one of {string.Join(", ", Enum.GetNames<TEnum>())}.");
+        CheckChoice(Target.Kind, "Target.Kind");
+        CheckChoice(Target.Operation, "Target.Operation");
+        CheckChoice(Target.Cosmos.ConnectionMode, "Target.Cosmos.ConnectionMode");
+        CheckChoice(Target.Cosmos.Indexing, "Target.Cosmos.Indexing");
+        CheckChoice(Target.Cosmos.Throughput, "Target.Cosmos.Throughput");
+        if (Target.Cosmos.ConsistencyLevel is { } consistency)
+        {
+            CheckChoice(consistency, "Target.Cosmos.ConsistencyLevel");
+        }
+
+        CheckChoice(Target.Simulator.Indexing, "Target.Simulator.Indexing");
+        CheckChoice(Workload.Shape, "Workload.Shape");
+        if (Workload.PartitionKey is { } key)
+        {
+            CheckChoice(key.Strategy, "Workload.PartitionKey.Strategy");
+        }
+
+        CheckChoice(Load.Model, "Load.Model");
+        if (errors.Count > 0 && errors.Exists(e => e.Message.StartsWith("Not one of", StringComparison.Ordinal)))
+        {
+            // The other rules read these choices; with one undefined they would only add noise.
+            return errors;
+        }
         ValidateTarget(Check);
         foreach (var (field, message) in DocumentSourceFactory.Validate(Workload))
         {

@@ -151,6 +151,22 @@ public sealed class RunsApiTests
         Assert.Contains("Cancelled", conflict["detail"]!.GetValue<string>(), StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("api/runs", "{ \"plan\": { \"target\": null } }")]
+    [InlineData("api/profiles", "{ \"name\": \"n\", \"plan\": { \"stop\": null } }")]
+    [InlineData("api/runs", "{ \"plan\": { \"target\": { \"kind\": 99 } } }")]
+    [InlineData("api/runs", "{ \"plan\": { \"load\": { \"model\": 7 } } }")]
+    public async Task Post_NullOrUndefinedChoice_Returns400NotA500(string path, string body)
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = Client(host);
+
+        using var response = await http.PostAsync(path, new StringContent(body, Encoding.UTF8, "application/json"));
+
+        await AssertProblemAsync(response, HttpStatusCode.BadRequest);
+        Assert.Equal(0, (await GetJsonAsync(http, "api/runs"))["total"]!.GetValue<int>());
+    }
+
     [Fact]
     public async Task UnknownRunOrAddress_Returns404Problem()
     {

@@ -30,6 +30,8 @@ public static class BenchWebApplication
             app.UseExceptionHandler("/Error", createScopeForErrors: true);
         }
 
+        // API clients get problem details for an unexpected failure, never the HTML error page.
+        app.UseWhen(context => context.Request.Path.StartsWithSegments("/api"), api => api.UseExceptionHandler());
         app.UseStatusCodePagesWithReExecute("/not-found", createScopeForStatusCodePages: true);
         app.UseAntiforgery();
         app.MapStaticAssets();

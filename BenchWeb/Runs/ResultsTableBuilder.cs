@@ -50,7 +50,7 @@ public sealed class ResultsTableBuilder
     public string ToCsv()
     {
         using var text = new StringWriter(CultureInfo.InvariantCulture);
-        using (var csv = new CsvWriter(text, CultureInfo.InvariantCulture))
+        using (var csv = new CsvWriter(text, CsvFormat.Configuration))
         {
             foreach (var header in CsvHeaders)
             {

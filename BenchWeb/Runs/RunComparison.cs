@@ -63,9 +63,9 @@ public sealed class RunComparison
             run.Id,
             run.Label,
             seconds.Select(s => Math.Round(s.ElapsedSeconds - s.DurationSeconds, 3)).ToList(),
-            seconds.Select(s => Rate(s.Ok, s)).ToList(),
-            seconds.Select(s => Rate(s.Throttled, s)).ToList(),
-            seconds.Select(s => Rate(s.RequestUnits, s)).ToList(),
+            seconds.Select(s => Rate(s.Ok, s) ?? 0).ToList(),
+            seconds.Select(s => Rate(s.Throttled, s) ?? 0).ToList(),
+            seconds.Select(s => Rate(s.RequestUnits, s) ?? 0).ToList(),
             seconds.Select(s => s.LatencyP99Ms).ToList());
     }).ToList();
 
@@ -73,7 +73,7 @@ public sealed class RunComparison
     public async Task WriteSecondsCsvAsync(TextWriter writer, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(writer);
-        await using var csv = new CsvWriter(writer, CultureInfo.InvariantCulture, leaveOpen: true);
+        await using var csv = new CsvWriter(writer, CsvFormat.Configuration, leaveOpen: true);
         foreach (var header in (string[])["RunId", "Profile", "Second", "ElapsedSeconds", "InsertsPerSecond", "ThrottledPerSecond", "RequestUnitsPerSecond", "LatencyP50Ms", "LatencyP99Ms"])
         {
             csv.WriteField(header);
@@ -101,8 +101,8 @@ public sealed class RunComparison
         await csv.FlushAsync();
     }
 
-    private static double Rate(double count, RunSecondEntity second) =>
-        second.DurationSeconds > 0 ? Math.Round(count / second.DurationSeconds, 3) : 0;
+    private static double? Rate(double count, RunSecondEntity second) =>
+        second.DurationSeconds >= RunLiveState.ShortestRateSecond ? Math.Round(count / second.DurationSeconds, 3) : null;
 
     private static List<ComparisonRow> BuildRows(IReadOnlyList<ComparedRun> runs)
     {

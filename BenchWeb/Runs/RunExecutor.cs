@@ -128,8 +128,9 @@ public sealed partial class RunExecutor(
 
         if (plan?.Thresholds is { IsEmpty: false } thresholds)
         {
+            // Only a completed run is a baseline: a failed or cancelled one would make any share easy to reach.
             var baseline = thresholds.BaselineRunId is { } baselineId
-                ? await db.Runs.Where(r => r.Id == baselineId).Select(r => r.AverageThroughput).SingleOrDefaultAsync(CancellationToken.None)
+                ? await db.Runs.Where(r => r.Id == baselineId && r.Status == RunStatus.Completed).Select(r => r.AverageThroughput).SingleOrDefaultAsync(CancellationToken.None)
                 : null;
             var verdict = ThresholdEvaluator.Evaluate(status, result.Summary, thresholds, baseline);
             run.Verdict = verdict.Passed ? "Passed" : "Failed";

@@ -8,6 +8,11 @@ namespace BenchWeb.Runs;
 /// (and their indexes), so the first page of 10,000 runs costs a count and one page of rows.</summary>
 public static class RunHistoryQuery
 {
+    /// <summary>Dates outside these years are no filter: the day bounds would overflow the calendar.</summary>
+    public const int FirstYear = 1900;
+
+    public const int LastYear = 9998;
+
     private const string LikeEscape = "\\";
 
     /// <param name="db">The database.</param>
@@ -69,13 +74,13 @@ public static class RunHistoryQuery
         }
 
         // Times are stored as UTC instants; a day is the span from its midnight to the next in the list's zone.
-        if (filter.From is { } from)
+        if (filter.From is { } from && from.Year is >= FirstYear and <= LastYear)
         {
             var start = StartOfDay(from, timeZone);
             runs = runs.Where(r => r.QueuedAt >= start);
         }
 
-        if (filter.To is { } to)
+        if (filter.To is { } to && to.Year is >= FirstYear and <= LastYear)
         {
             var end = StartOfDay(to.AddDays(1), timeZone);
             runs = runs.Where(r => r.QueuedAt < end);

@@ -72,7 +72,7 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Tim
     public static async Task WriteCsvAsync(RunExport export, TextWriter writer, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(export);
-        await using var csv = new CsvWriter(writer, CultureInfo.InvariantCulture, leaveOpen: true);
+        await using var csv = new CsvWriter(writer, CsvFormat.Configuration, leaveOpen: true);
         foreach (var column in CsvColumns)
         {
             csv.WriteField(column);
@@ -121,6 +121,9 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Tim
             return (null, [new FieldError(ex.Path ?? "$", $"Not a run export: {ex.Message}")]);
         }
     }
+
+    private const int MaxNameLength = 200;
+    private const int MaxNotesLength = 10_000;
 
     /// <summary>Every reason the document cannot be imported, each naming its field. Empty when it can.</summary>
     public static IReadOnlyList<FieldError> Validate(RunExport document)
@@ -191,6 +194,26 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Tim
                 errors.Add(new($"{nameof(RunExport.Summary)}.{nameof(RunSummary.TotalOk)}",
                     $"The seconds add up to {sum:N0} documents but the summary says {document.Summary.TotalOk:N0}: the document was changed or is incomplete."));
             }
+        }
+
+        if (document.Summary is { } summary && (summary.Latency is null || summary.SteadyState is null))
+        {
+            errors.Add(new(nameof(RunExport.Summary), "The summary lacks its latency or steady-state part."));
+        }
+
+        if (document.SteadyStateFirst is null != document.SteadyStateLast is null)
+        {
+            errors.Add(new(nameof(RunExport.SteadyStateFirst), "A steady-state window needs both its first and its last second, or neither."));
+        }
+
+        if (document.Plan is { } named && named.Name.Length > MaxNameLength)
+        {
+            errors.Add(new("Plan.Name", $"At most {MaxNameLength} characters."));
+        }
+
+        if (document.Notes is { Length: > MaxNotesLength })
+        {
+            errors.Add(new(nameof(RunExport.Notes), $"At most {MaxNotesLength:N0} characters."));
         }
 
         if (document.SteadyStateFirst is { } first && document.SteadyStateLast is { } last && (first < 0 || last >= seconds.Count || first > last))
@@ -264,7 +287,8 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Tim
         return document.ImportedFrom is { Length: > 0 } first ? $"{origin} (imported there from {first})" : origin;
     }
 
-    private static double PerSecond(double value, double duration) => duration > 0 ? value / duration : 0;
+    // A last second of a few milliseconds is no rate: the cell stays empty, its counts and duration are in the row.
+    private static double? PerSecond(double value, double duration) => duration >= RunLiveState.ShortestRateSecond ? value / duration : null;
 
     private static T? Read<T>(string? json)
         where T : class => json is null ? null : JsonSerializer.Deserialize<T>(json, RunPlan.JsonOptions);

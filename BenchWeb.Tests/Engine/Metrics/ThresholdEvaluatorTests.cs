@@ -7,9 +7,10 @@ public sealed class ThresholdEvaluatorTests
 {
     private static readonly RunSummary Summary = new()
     {
+        TotalOk = 60_000,
         AverageThroughput = 1_000,
         ThrottledFraction = 0.02,
-        Latency = new LatencySummary { P99Ms = 40 },
+        Latency = new LatencySummary { Count = 60_000, P99Ms = 40 },
     };
 
     [Fact]
@@ -64,6 +65,27 @@ public sealed class ThresholdEvaluatorTests
 
         Assert.False(verdict.Passed);
         Assert.Equal($"Failed: the run did not complete ({status})", verdict.Describe());
+    }
+
+    [Fact]
+    public void Evaluate_NothingLanded_FailsEvenWithNoThrottlingAndNoLatency()
+    {
+        var nothing = new RunSummary { TotalOk = 0, TotalErrors = 5_000, ThrottledFraction = 0, Latency = new LatencySummary() };
+
+        var verdict = ThresholdEvaluator.Evaluate(RunStatus.Completed, nothing, new ThresholdOptions { MaxP99LatencyMs = 50, MaxThrottledPercent = 5 }, null);
+
+        Assert.False(verdict.Passed);
+        Assert.Equal("Failed: no document landed (5,000 errors); no successful operation: no latency to check", verdict.Describe());
+    }
+
+    [Fact]
+    public void Validate_UndefinedChoice_IsAnErrorNotACrash()
+    {
+        var plan = new RunPlan { Target = new BenchEngine.Targets.TargetOptions { Kind = (BenchEngine.Targets.TargetKind)99 } };
+
+        var error = Assert.Single(plan.Validate());
+        Assert.Equal("Target.Kind", error.Field);
+        Assert.StartsWith("Not one of Simulated, CosmosSql", error.Message, StringComparison.Ordinal);
     }
 
     [Fact]

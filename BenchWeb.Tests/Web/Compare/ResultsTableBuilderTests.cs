@@ -64,6 +64,21 @@ public sealed class ResultsTableBuilderTests
     }
 
     [Fact]
+    public async Task Csv_ProfileNameLikeAFormula_IsEscapedForSpreadsheets()
+    {
+        await using var context = new ComponentTestContext();
+        var id = await CompareSeed.AddRunAsync(context.Databases, new RunPlan { Name = "=HYPERLINK(\"http://evil\",\"x\")" }, CompareSeed.Environment(),
+            new RunSummary { Elapsed = TimeSpan.FromSeconds(10), AverageThroughput = 1 });
+        await using var db = await context.Databases.CreateDbContextAsync();
+        var table = new ResultsTableBuilder((await RunComparison.LoadAsync(db, [id], includeSeconds: false, CancellationToken.None)).Runs);
+
+        var text = table.ToCsv();
+
+        Assert.DoesNotContain(",=HYPERLINK", text, StringComparison.Ordinal);
+        Assert.DoesNotContain(",\"=HYPERLINK", text, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Rows_ShowDashes_ForARunStillGoing()
     {
         await using var context = new ComponentTestContext();

@@ -51,6 +51,19 @@ public sealed class RunListTests
     }
 
     [Fact]
+    public async Task List_DatesAtTheEndsOfTheCalendar_AreIgnoredWithAMessageNotACrash()
+    {
+        await using var context = new ComponentTestContext("runs?from=0001-01-01&to=9999-12-31");
+        await AddAsync(context, "One", TargetKind.Simulated, RunStatus.Completed);
+
+        var page = await context.RenderAsync<RunList>();
+
+        var markup = page.Markup;
+        Assert.Contains("“9999-12-31” for “to” is outside the years 1900–9998; it is ignored.", markup, StringComparison.Ordinal);
+        Assert.Single(RunIds(markup));
+    }
+
+    [Fact]
     public async Task List_BadQueryValues_SayWhatIsWrongAndShowTheRest()
     {
         await using var context = new ComponentTestContext("runs?status=Finished&from=11/02/2026&page=x");

@@ -36,6 +36,9 @@ public sealed class HeadlessCommandTests : IDisposable
 
         Assert.Equal(HeadlessCommand.ExitThresholdsFailed, code);
         Assert.Contains("of the baseline's", output, StringComparison.Ordinal);
+
+        var (passing, _) = await RunAsync(new ThresholdOptions { MinShareOfBaseline = 0.01 }, "third", "--baseline", Path.Combine(_directory, "baseline.result.json"));
+        Assert.Equal(HeadlessCommand.ExitCompleted, passing);
     }
 
     [Fact]

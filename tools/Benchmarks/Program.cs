@@ -444,7 +444,9 @@ async Task HistoryPageAsync()
     static double NearestRank(List<double> sorted, double p) => sorted[Math.Max(0, (int)Math.Ceiling(p * sorted.Count) - 1)];
 }
 
-// Runs as the run job leaves them (headline columns filled in), through EF in one transaction.
+// Runs as the run job leaves them — headline columns filled in, and the plan, summary, environment and verdict
+// JSON a real run carries (a few KB a row, so the table's pages are as full as in real use) — through EF in one
+// transaction.
 static async Task SeedRunsAsync(string databasePath, int count)
 {
     var options = new DbContextOptionsBuilder<BenchDbContext>().UseSqlite($"Data Source={databasePath}").Options;
@@ -453,7 +455,8 @@ static async Task SeedRunsAsync(string databasePath, int count)
     var kinds = new[] { TargetKind.Simulated, TargetKind.CosmosSql, TargetKind.TableStorage, TargetKind.CosmosTable };
     var statuses = new[] { RunStatus.Completed, RunStatus.Completed, RunStatus.Completed, RunStatus.Failed, RunStatus.Cancelled };
     var tags = new[] { ",gateway,2 cores,", ",direct,8 cores,", ",baseline,", null, null };
-    var planJson = new RunPlan { Name = "seeded" }.ToJson();
+    var plans = BenchEngine.Presets.SeedPresets.All.Select(p => p.Plan.ToJson()).ToArray();
+    var environmentJson = JsonSerializer.Serialize(BenchEngine.Metrics.ClientEnvironment.Capture(), RunPlan.JsonOptions);
     var start = DateTimeOffset.UtcNow.AddDays(-365);
     db.ChangeTracker.AutoDetectChangesEnabled = false;
     await using var transaction = await db.Database.BeginTransactionAsync();
@@ -464,7 +467,20 @@ static async Task SeedRunsAsync(string databasePath, int count)
         db.Runs.Add(new BenchWeb.Data.RunEntity
         {
             ProfileName = $"Profile {i % 40}",
-            PlanJson = planJson,
+            PlanJson = plans[i % plans.Length],
+            EnvironmentJson = environmentJson,
+            SummaryJson = JsonSerializer.Serialize(new BenchEngine.Metrics.RunSummary
+            {
+                Elapsed = TimeSpan.FromSeconds(300),
+                TotalOk = (long)(throughput * 300),
+                AverageThroughput = throughput,
+                MeanPerSecondThroughput = throughput,
+                P99PerSecondThroughput = throughput * 1.2,
+                Latency = new BenchEngine.Metrics.LatencySummary { Count = (long)(throughput * 300), MeanMs = 8, P50Ms = 6, P95Ms = 20, P96Ms = 22, P99Ms = 40, P999Ms = 80, MaxMs = 300 },
+                RequestUnitsPerInsert = 6,
+                ErrorsByStatus = new Dictionary<int, long> { [409] = 3 },
+            }, RunPlan.JsonOptions),
+            VerdictJson = i % 3 == 0 ? """{"passed":true,"checks":[{"name":"completed","passed":true,"message":"the run completed"}]}""" : null,
             Status = status,
             TargetKind = kinds[i % kinds.Length],
             TargetDescription = $"Seeded target {i % 7}",

@@ -81,6 +81,8 @@ public sealed partial class DashboardBrowserTests(DashboardBrowserFixture fixtur
         Assert.True(await DashboardPages.ChartPointsAsync(Page) >= later.Points);
         // The live view started once and stayed up: no "live updates are not available" or connection message.
         await Expect(Page.Locator("main p.error")).ToHaveCountAsync(0);
+        // The run was queued when the page opened; its provisioned RU/s line appeared once it started.
+        Assert.True(await Page.EvaluateAsync<bool>("() => window.benchWeb.view.charts.ru.data.datasets[1].source.length === 2"), "No provisioned RU/s line on the RU/s chart.");
 
         Directory.CreateDirectory(ScreenshotDirectory);
         var screenshot = Path.Combine(ScreenshotDirectory, "run-live.png");

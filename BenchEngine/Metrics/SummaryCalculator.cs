@@ -9,7 +9,12 @@ public static class SummaryCalculator
     /// <summary>Client CPU at or above this share of all cores marks a run as limited by the client.</summary>
     public const double ClientBoundCpuPercent = 85;
 
-    private const double HoursPerMonth = 730;
+    /// <summary>Hours in the month Azure prices by.</summary>
+    public const double HoursPerMonth = 730;
+
+    /// <summary>What provisioning this many RU/s costs for this many hours.</summary>
+    public static double ProvisionedCost(double requestUnitsPerSecond, double hours, double dollarsPer100RuHour = DefaultDollarsPer100RuHour) =>
+        requestUnitsPerSecond / 100 * dollarsPer100RuHour * hours;
 
     public static RunSummary Calculate(
         IReadOnlyList<SecondSnapshot> seconds,
@@ -61,8 +66,8 @@ public static class SummaryCalculator
             RequestUnitsPerInsert = ok == 0 ? 0 : ru / ok,
             ThrottledFraction = responses == 0 ? 0 : (double)throttled / responses,
             ProvisionedRequestUnitsPerSecond = provisionedRuPerSecond,
-            EstimatedCostOfRun = provisionedRuPerSecond / 100 * dollarsPer100RuHour * hours,
-            EstimatedCostPerMonth = provisionedRuPerSecond / 100 * dollarsPer100RuHour * HoursPerMonth,
+            EstimatedCostOfRun = provisionedRuPerSecond is { } forRun ? ProvisionedCost(forRun, hours, dollarsPer100RuHour) : null,
+            EstimatedCostPerMonth = provisionedRuPerSecond is { } forMonth ? ProvisionedCost(forMonth, HoursPerMonth, dollarsPer100RuHour) : null,
             SteadyState = FindSteadyState(seconds),
             MaxClientCpuPercent = maxCpu,
             ClientBound = maxCpu >= ClientBoundCpuPercent,

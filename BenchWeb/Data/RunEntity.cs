@@ -1,3 +1,5 @@
+using System.Text.Json;
+using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
 
@@ -87,6 +89,9 @@ public sealed class RunEntity
     public string? ImportedFrom { get; set; }
 
     public List<RunSecondEntity> Seconds { get; } = [];
+
+    /// <summary>The summary, once the run has ended.</summary>
+    public RunSummary? ReadSummary() => SummaryJson is { } json ? JsonSerializer.Deserialize<RunSummary>(json, RunPlan.JsonOptions) : null;
 
     /// <summary>Queued or Running: the run may still change.</summary>
     public bool IsActive => Status is RunStatus.Queued or RunStatus.Running;

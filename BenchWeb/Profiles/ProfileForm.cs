@@ -1,4 +1,3 @@
-using System.Globalization;
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
@@ -334,7 +333,4 @@ public sealed class ProfileForm
     // A secret typed into the form but not stored yet counts as named: it gets its name when saved.
     private static string SecretName(string name, string? typed) =>
         string.IsNullOrWhiteSpace(name) && !string.IsNullOrWhiteSpace(typed) ? "(stored with this profile)" : name.Trim();
-
-    /// <summary>Formats a number for a summary line.</summary>
-    public static string Format(double value) => value.ToString("N0", CultureInfo.InvariantCulture);
 }

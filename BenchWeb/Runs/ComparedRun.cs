@@ -15,7 +15,7 @@ public sealed class ComparedRun
         ArgumentNullException.ThrowIfNull(seconds);
         Run = run;
         Seconds = seconds;
-        Summary = run.SummaryJson is { } json ? JsonSerializer.Deserialize<RunSummary>(json, RunPlan.JsonOptions) : null;
+        Summary = run.ReadSummary();
         try
         {
             Plan = RunPlan.FromJson(run.PlanJson);

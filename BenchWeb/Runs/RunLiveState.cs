@@ -111,10 +111,10 @@ public sealed class RunLiveState
     }
 
     /// <summary>Cost of the provisioned throughput for the time run so far, at the list price.</summary>
-    public double? EstimatedCost => ProvisionedRequestUnits is { } ru ? ru / 100 * SummaryCalculator.DefaultDollarsPer100RuHour * Elapsed / 3600 : null;
+    public double? EstimatedCost => ProvisionedRequestUnits is { } ru ? SummaryCalculator.ProvisionedCost(ru, Elapsed / 3600) : null;
 
     /// <summary>The provisioned throughput's cost for a month (730 h).</summary>
-    public double? EstimatedCostPerMonth => ProvisionedRequestUnits is { } ru ? ru / 100 * SummaryCalculator.DefaultDollarsPer100RuHour * 730 : null;
+    public double? EstimatedCostPerMonth => ProvisionedRequestUnits is { } ru ? SummaryCalculator.ProvisionedCost(ru, SummaryCalculator.HoursPerMonth) : null;
 
     /// <summary>The client's CPU in the last second was at or above the client-bound threshold.</summary>
     public bool ClientBound => Latest?.Cpu >= SummaryCalculator.ClientBoundCpuPercent;

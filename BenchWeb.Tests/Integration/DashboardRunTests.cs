@@ -26,10 +26,10 @@ public class DashboardRunTests(AzuriteServer azurite)
         var (plan, profileId) = await TableProfileAsync(host, new LoadOptions { Concurrency = 8 }, new StopOptions { TotalDocuments = 3_000 });
 
         var runId = await host.Get<RunService>().StartAsync(plan, profileId, null, CancellationToken.None);
-        var run = await WaitUntilEndedAsync(host, runId, RunTimeout);
+        var run = await host.WaitUntilEndedAsync(runId, RunTimeout);
 
         Assert.True(run.Status == RunStatus.Completed, $"{run.Status}: {run.FailureReason}");
-        var seconds = await SecondsAsync(host, runId);
+        var seconds = await host.SecondsAsync(runId);
         Assert.NotEmpty(seconds);
         Assert.Equal(Enumerable.Range(0, seconds.Count), seconds.Select(s => s.Index));
         Assert.Equal(3_000, seconds.Sum(s => s.Ok));
@@ -51,16 +51,16 @@ public class DashboardRunTests(AzuriteServer azurite)
         var (plan, profileId) = await TableProfileAsync(host, new LoadOptions { Concurrency = 4 }, new StopOptions { DurationSeconds = 120 });
         var runs = host.Get<RunService>();
         var runId = await runs.StartAsync(plan, profileId, null, CancellationToken.None);
-        await WaitForAsync(async () => (await SecondsAsync(host, runId)).Count >= 2, RunTimeout, "two seconds saved");
+        await Eventually.TrueAsync(async () => (await host.SecondsAsync(runId)).Count >= 2, RunTimeout, "two seconds saved");
 
         var clock = Stopwatch.StartNew();
         Assert.True(await runs.CancelAsync(runId, CancellationToken.None));
-        var run = await WaitUntilEndedAsync(host, runId, TimeSpan.FromSeconds(10));
+        var run = await host.WaitUntilEndedAsync(runId, TimeSpan.FromSeconds(10));
         clock.Stop();
 
         Assert.True(run.Status == RunStatus.Cancelled, $"{run.Status}: {run.FailureReason}");
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(10), $"ended {clock.Elapsed} after the cancel");
-        var seconds = await SecondsAsync(host, runId);
+        var seconds = await host.SecondsAsync(runId);
         Assert.Equal(Enumerable.Range(0, seconds.Count), seconds.Select(s => s.Index));
         // The last second closes once the load has stopped and in-flight writes returned; both clocks are the app's.
         var stoppedAfter = (seconds[^1].ClosedAt - run.CancelRequestedAt!.Value).TotalSeconds;
@@ -89,7 +89,7 @@ public class DashboardRunTests(AzuriteServer azurite)
 
         await host.Get<RunExecutor>().ExecuteAsync(runId, CancellationToken.None);
 
-        var ended = await RunAsync(host, runId);
+        var ended = await host.RunAsync(runId);
         Assert.Equal(RunStatus.Failed, ended.Status);
         Assert.Contains("DbUpdateException", ended.FailureReason, StringComparison.Ordinal);
         Assert.NotNull(ended.EndedAt);
@@ -105,11 +105,11 @@ public class DashboardRunTests(AzuriteServer azurite)
         await host.Get<RunExecutor>().ExecuteAsync(runId, CancellationToken.None);
         clock.Stop();
 
-        var run = await RunAsync(host, runId);
+        var run = await host.RunAsync(runId);
         Assert.Equal(RunStatus.Interrupted, run.Status);
         Assert.Contains("not re-run", run.FailureReason, StringComparison.Ordinal);
         Assert.NotNull(run.EndedAt);
-        Assert.Empty(await SecondsAsync(host, runId));
+        Assert.Empty(await host.SecondsAsync(runId));
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(5), $"took {clock.Elapsed}");
     }
 
@@ -127,11 +127,11 @@ public class DashboardRunTests(AzuriteServer azurite)
 
             await using var second = await DashboardHost.StartAsync(dataDirectory);
 
-            var run = await RunAsync(second, runId);
+            var run = await second.RunAsync(runId);
             Assert.Equal(RunStatus.Interrupted, run.Status);
             Assert.Equal(RunExecutor.InterruptedByRestart, run.FailureReason);
             Assert.NotNull(run.EndedAt);
-            var seconds = await SecondsAsync(second, runId);
+            var seconds = await second.SecondsAsync(runId);
             Assert.Equal(0, Assert.Single(seconds).Index);
         }
         finally
@@ -147,27 +147,27 @@ public class DashboardRunTests(AzuriteServer azurite)
         var runs = host.Get<RunService>();
         var plan = new RunPlan { Name = "long simulated", Stop = new StopOptions { DurationSeconds = 60 } };
         var firstId = await runs.StartAsync(plan, null, null, CancellationToken.None);
-        await WaitForAsync(async () => (await RunAsync(host, firstId)).Status == RunStatus.Running, RunTimeout, "the first run to start");
+        await Eventually.TrueAsync(async () => (await host.RunAsync(firstId)).Status == RunStatus.Running, RunTimeout, "the first run to start");
         var secondId = await runs.StartAsync(plan, null, null, CancellationToken.None);
 
         Assert.True(await runs.CancelAsync(secondId, CancellationToken.None));
-        var queuedThenCancelled = await RunAsync(host, secondId);
+        var queuedThenCancelled = await host.RunAsync(secondId);
         Assert.Equal(RunStatus.Cancelled, queuedThenCancelled.Status);
         Assert.True(await runs.CancelAsync(firstId, CancellationToken.None));
-        Assert.Equal(RunStatus.Cancelled, (await WaitUntilEndedAsync(host, firstId, TimeSpan.FromSeconds(10))).Status);
+        Assert.Equal(RunStatus.Cancelled, (await host.WaitUntilEndedAsync(firstId, TimeSpan.FromSeconds(10))).Status);
 
         // The second run's job gets its turn once the first ends; it must find the run cancelled and leave it.
         var scheduler = await host.Get<QuartzSchedulerHost>().GetSchedulerAsync(CancellationToken.None);
-        await WaitForAsync(
+        await Eventually.TrueAsync(
             async () => !await scheduler.CheckExists(RunBenchmarkJob.KeyFor(secondId)) && (await scheduler.GetCurrentlyExecutingJobs()).Count == 0,
             TimeSpan.FromSeconds(30),
             "the queued run's job to be done");
-        var second = await RunAsync(host, secondId);
+        var second = await host.RunAsync(secondId);
         Assert.Equal(RunStatus.Cancelled, second.Status);
         Assert.Null(second.StartedAt);
         Assert.NotNull(second.CancelRequestedAt);
         Assert.NotNull(second.EndedAt);
-        Assert.Empty(await SecondsAsync(host, secondId));
+        Assert.Empty(await host.SecondsAsync(secondId));
     }
 
     [Fact]
@@ -193,8 +193,8 @@ public class DashboardRunTests(AzuriteServer azurite)
         var firstId = await first.Get<RunService>().StartAsync(plan, null, null, CancellationToken.None);
         var secondId = await second.Get<RunService>().StartAsync(plan, null, null, CancellationToken.None);
 
-        Assert.Equal(RunStatus.Completed, (await WaitUntilEndedAsync(first, firstId, RunTimeout)).Status);
-        Assert.Equal(RunStatus.Completed, (await WaitUntilEndedAsync(second, secondId, RunTimeout)).Status);
+        Assert.Equal(RunStatus.Completed, (await first.WaitUntilEndedAsync(firstId, RunTimeout)).Status);
+        Assert.Equal(RunStatus.Completed, (await second.WaitUntilEndedAsync(secondId, RunTimeout)).Status);
     }
 
     private static string NewTableName() => "t" + Guid.NewGuid().ToString("N")[..16];
@@ -245,38 +245,5 @@ public class DashboardRunTests(AzuriteServer azurite)
         db.Runs.Add(run);
         await db.SaveChangesAsync();
         return run.Id;
-    }
-
-    private static async Task<RunEntity> RunAsync(DashboardHost host, long runId)
-    {
-        await using var db = await host.OpenDatabaseAsync();
-        return await db.Runs.AsNoTracking().SingleAsync(r => r.Id == runId);
-    }
-
-    private static async Task<List<RunSecondEntity>> SecondsAsync(DashboardHost host, long runId)
-    {
-        await using var db = await host.OpenDatabaseAsync();
-        return await db.RunSeconds.AsNoTracking().Where(s => s.RunId == runId).OrderBy(s => s.Index).ToListAsync();
-    }
-
-    private static async Task<RunEntity> WaitUntilEndedAsync(DashboardHost host, long runId, TimeSpan timeout)
-    {
-        RunEntity? run = null;
-        await WaitForAsync(async () => !(run = await RunAsync(host, runId)).IsActive, timeout, $"run {runId} to end");
-        return run!;
-    }
-
-    private static async Task WaitForAsync(Func<Task<bool>> condition, TimeSpan timeout, string what)
-    {
-        var clock = Stopwatch.StartNew();
-        while (!await condition())
-        {
-            if (clock.Elapsed > timeout)
-            {
-                throw new TimeoutException($"Waited {timeout.TotalSeconds:N0} s for {what}.");
-            }
-
-            await Task.Delay(100);
-        }
     }
 }

@@ -79,6 +79,28 @@ public sealed class DashboardHost : IAsyncDisposable
     public Task<BenchDbContext> OpenDatabaseAsync() =>
         Get<IDbContextFactory<BenchDbContext>>().CreateDbContextAsync(CancellationToken.None);
 
+    /// <summary>The run's row as stored now.</summary>
+    public async Task<RunEntity> RunAsync(long runId)
+    {
+        await using var db = await OpenDatabaseAsync();
+        return await db.Runs.AsNoTracking().SingleAsync(r => r.Id == runId);
+    }
+
+    /// <summary>The run's saved seconds, in order.</summary>
+    public async Task<List<RunSecondEntity>> SecondsAsync(long runId)
+    {
+        await using var db = await OpenDatabaseAsync();
+        return await db.RunSeconds.AsNoTracking().Where(s => s.RunId == runId).OrderBy(s => s.Index).ToListAsync();
+    }
+
+    /// <summary>Waits until the run has ended and returns its row.</summary>
+    public async Task<RunEntity> WaitUntilEndedAsync(long runId, TimeSpan timeout)
+    {
+        RunEntity? run = null;
+        await Eventually.TrueAsync(async () => !(run = await RunAsync(runId)).IsActive, timeout, $"run {runId} to end");
+        return run!;
+    }
+
     /// <summary>Stops the app as a shutdown would (running jobs see the application stopping).</summary>
     public async Task StopAsync()
     {

@@ -4,6 +4,8 @@ using BenchEngine.Targets;
 using BenchEngine.Workloads;
 using BenchWeb.Data;
 using BenchWeb.Jobs;
+using Hangfire;
+using Hangfire.States;
 using BenchWeb.Profiles;
 using BenchWeb.Runs;
 using BenchWeb.Secrets;
@@ -157,11 +159,12 @@ public class DashboardRunTests(AzuriteServer azurite)
         Assert.Equal(RunStatus.Cancelled, (await host.WaitUntilEndedAsync(firstId, TimeSpan.FromSeconds(10))).Status);
 
         // The second run's job gets its turn once the first ends; it must find the run cancelled and leave it.
-        var scheduler = await host.Get<QuartzSchedulerHost>().GetSchedulerAsync(CancellationToken.None);
+        var monitor = host.Get<JobStorage>().GetMonitoringApi();
         await Eventually.TrueAsync(
-            async () => !await scheduler.CheckExists(RunBenchmarkJob.KeyFor(secondId)) && (await scheduler.GetCurrentlyExecutingJobs()).Count == 0,
+            () => Task.FromResult(monitor.ProcessingCount() == 0 && monitor.EnqueuedCount(RunBenchmarkJob.Queue) == 0),
             TimeSpan.FromSeconds(30),
             "the queued run's job to be done");
+        Assert.Equal(DeletedState.StateName, monitor.JobDetails((await host.RunAsync(secondId)).JobId).History[0].StateName);
         var second = await host.RunAsync(secondId);
         Assert.Equal(RunStatus.Cancelled, second.Status);
         Assert.Null(second.StartedAt);

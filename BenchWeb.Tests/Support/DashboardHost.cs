@@ -76,30 +76,13 @@ public sealed class DashboardHost : IAsyncDisposable
     public T Get<T>()
         where T : notnull => Services.GetRequiredService<T>();
 
-    public Task<BenchDbContext> OpenDatabaseAsync() =>
-        Get<IDbContextFactory<BenchDbContext>>().CreateDbContextAsync(CancellationToken.None);
+    public Task<BenchDbContext> OpenDatabaseAsync() => Services.OpenDatabaseAsync();
 
-    /// <summary>The run's row as stored now.</summary>
-    public async Task<RunEntity> RunAsync(long runId)
-    {
-        await using var db = await OpenDatabaseAsync();
-        return await db.Runs.AsNoTracking().SingleAsync(r => r.Id == runId);
-    }
+    public Task<RunEntity> RunAsync(long runId) => Services.RunAsync(runId);
 
-    /// <summary>The run's saved seconds, in order.</summary>
-    public async Task<List<RunSecondEntity>> SecondsAsync(long runId)
-    {
-        await using var db = await OpenDatabaseAsync();
-        return await db.RunSeconds.AsNoTracking().Where(s => s.RunId == runId).OrderBy(s => s.Index).ToListAsync();
-    }
+    public Task<List<RunSecondEntity>> SecondsAsync(long runId) => Services.SecondsAsync(runId);
 
-    /// <summary>Waits until the run has ended and returns its row.</summary>
-    public async Task<RunEntity> WaitUntilEndedAsync(long runId, TimeSpan timeout)
-    {
-        RunEntity? run = null;
-        await Eventually.TrueAsync(async () => !(run = await RunAsync(runId)).IsActive, timeout, $"run {runId} to end");
-        return run!;
-    }
+    public Task<RunEntity> WaitUntilEndedAsync(long runId, TimeSpan timeout) => Services.WaitUntilEndedAsync(runId, timeout);
 
     /// <summary>Stops the app as a shutdown would (running jobs see the application stopping).</summary>
     public async Task StopAsync()

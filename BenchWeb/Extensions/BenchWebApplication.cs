@@ -1,7 +1,6 @@
 using BenchWeb.Apis;
 using BenchWeb.Components;
 using BenchWeb.Hubs;
-using BenchWeb.Jobs;
 
 namespace BenchWeb.Extensions;
 
@@ -36,7 +35,9 @@ public static class BenchWebApplication
         app.UseAntiforgery();
         app.MapStaticAssets();
         app.MapHub<RunsHub>(RunsHub.Path);
-        app.MapJobsPage();
+        app.MapJobsDashboard();
+        // Where the jobs page was before the dashboard moved to Hangfire's.
+        app.MapGet("/jobs", () => TypedResults.Redirect(JobsExtensions.DashboardPath, permanent: true)).ExcludeFromDescription();
         app.MapBenchWebApis();
         app.MapCompareApi();
         app.MapRazorComponents<App>().AddInteractiveServerRenderMode();

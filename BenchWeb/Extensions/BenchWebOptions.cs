@@ -17,6 +17,10 @@ public sealed class BenchWebOptions
     [Range(1, 16)]
     public int MaxConcurrentRuns { get; set; } = 1;
 
+    /// <summary>Where Hangfire keeps its jobs: <c>InMemory</c> (default; the run rows are the durable record). A
+    /// storage shared by several instances is chosen here too, once the build knows one.</summary>
+    public string JobStorage { get; set; } = "InMemory";
+
     /// <summary>Environment variables a profile may name as its key or connection string (besides any
     /// <c>BENCHWEB_*</c> variable), for secrets set on the host rather than stored in the dashboard.</summary>
     public IList<string> EnvironmentSecrets { get; } = ["COSMOS_KEY", "TABLES_CONNECTION_STRING"];

@@ -2,7 +2,6 @@ using System.Text.Json.Serialization;
 using BenchEngine.Running;
 using BenchWeb.Data;
 using BenchWeb.Hubs;
-using BenchWeb.Jobs;
 using BenchWeb.Profiles;
 using BenchWeb.Runs;
 using BenchWeb.Secrets;
@@ -11,8 +10,8 @@ using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Extensions;
 
-/// <summary>The dashboard's services, on the embedded defaults: a SQLite file, the in-process job scheduler
-/// and the simulated target preselected.</summary>
+/// <summary>The dashboard's services, on the embedded defaults: a SQLite file, in-process background jobs
+/// (Hangfire, in-memory storage) and the simulated target preselected.</summary>
 public static class ServiceCollectionExtensions
 {
     public static WebApplicationBuilder AddBenchWeb(this WebApplicationBuilder builder)
@@ -48,13 +47,10 @@ public static class ServiceCollectionExtensions
         services.AddOpenApi();
         services.AddProblemDetails();
         services.ConfigureHttpJsonOptions(json => json.SerializerOptions.Converters.Add(new JsonStringEnumConverter()));
-        services.AddTransient<RunBenchmarkJob>();
 
-        // Order matters: the schema and left-open runs are dealt with before the scheduler starts jobs.
+        // Order matters: the schema and left-open runs are dealt with before the job server starts taking jobs.
         services.AddHostedService<RunRecoveryService>();
-        services.AddSingleton<QuartzSchedulerHost>();
-        services.AddHostedService(sp => sp.GetRequiredService<QuartzSchedulerHost>());
-        services.AddSingleton<IRunJobClient, QuartzRunJobClient>();
+        services.AddRunJobs(options);
 
         services.AddSignalR().AddJsonProtocol(json => json.PayloadSerializerOptions.Converters.Add(new JsonStringEnumConverter()));
         services.AddRazorComponents().AddInteractiveServerComponents();

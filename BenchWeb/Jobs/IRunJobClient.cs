@@ -7,7 +7,7 @@ public interface IRunJobClient
     /// <summary>Enqueues the job that executes a queued run; returns the job's id.</summary>
     Task<string> EnqueueAsync(long runId, CancellationToken cancellationToken);
 
-    /// <summary>Signals the run's job, if it executes in this process, to stop now. Other instances notice the
-    /// run row's cancel request within a second.</summary>
-    Task<bool> InterruptAsync(long runId, CancellationToken cancellationToken);
+    /// <summary>Cancels the job: taken off the queue if it waits, its cancellation token signalled if it executes
+    /// (on whichever server runs it). Returns false when the job had already ended.</summary>
+    Task<bool> CancelAsync(string jobId, CancellationToken cancellationToken);
 }

@@ -67,10 +67,15 @@ public sealed class RunService(IDbContextFactory<BenchDbContext> databases, IRun
             run.StopReason = "cancelled before it started";
             await db.SaveChangesAsync(cancellationToken);
             await publisher.StatusAsync(new RunStatusChange(runId, RunStatus.Cancelled, run.StopReason), cancellationToken);
-            return true;
         }
 
-        await jobs.InterruptAsync(runId, cancellationToken);
+        // Through the job scheduler too: a waiting job leaves the queue, an executing one has its token signalled.
+        // The run row's cancel request above reaches the run even where the scheduler cannot (the job just ended).
+        if (run.JobId is { } jobId)
+        {
+            await jobs.CancelAsync(jobId, cancellationToken);
+        }
+
         return true;
     }
 }

@@ -83,6 +83,6 @@ internal sealed class ComponentTestContext : IAsyncDisposable
             return Task.FromResult($"recorded-{runId}");
         }
 
-        public Task<bool> InterruptAsync(long runId, CancellationToken cancellationToken) => Task.FromResult(false);
+        public Task<bool> CancelAsync(string jobId, CancellationToken cancellationToken) => Task.FromResult(false);
     }
 }

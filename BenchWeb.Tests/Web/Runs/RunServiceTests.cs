@@ -26,6 +26,6 @@ public sealed class RunServiceTests
     {
         public Task<string> EnqueueAsync(long runId, CancellationToken cancellationToken) => throw new InvalidOperationException("The scheduler is shut down.");
 
-        public Task<bool> InterruptAsync(long runId, CancellationToken cancellationToken) => Task.FromResult(false);
+        public Task<bool> CancelAsync(string jobId, CancellationToken cancellationToken) => Task.FromResult(false);
     }
 }

@@ -1,0 +1,49 @@
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Http.Connections;
+using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.AspNetCore.SignalR.Client;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+
+namespace BenchWeb.Tests.Support;
+
+/// <summary>The app hosted in the test process on the framework's test server, with a data folder of its own
+/// (deleted on dispose).</summary>
+public sealed class BenchWebFactory(IReadOnlyDictionary<string, string?>? settings = null) : WebApplicationFactory<Program>
+{
+    public string DataDirectory { get; } = DashboardHost.NewDataDirectory();
+
+    public T Get<T>()
+        where T : notnull => Services.GetRequiredService<T>();
+
+    /// <summary>A SignalR client connected to the app's hub over the test server's WebSockets.</summary>
+    public HubConnection CreateHubConnection(string path) =>
+        new HubConnectionBuilder()
+            .WithUrl(new Uri(Server.BaseAddress, path.TrimStart('/')), options =>
+            {
+                options.Transports = HttpTransportType.WebSockets;
+                options.SkipNegotiation = true;
+                options.WebSocketFactory = (context, cancellationToken) => new ValueTask<System.Net.WebSockets.WebSocket>(Server.CreateWebSocketClient().ConnectAsync(context.Uri, cancellationToken));
+            })
+            .AddJsonProtocol(json => json.PayloadSerializerOptions.Converters.Add(new System.Text.Json.Serialization.JsonStringEnumConverter()))
+            .Build();
+
+    protected override void ConfigureWebHost(IWebHostBuilder builder)
+    {
+        ArgumentNullException.ThrowIfNull(builder);
+        builder.UseEnvironment("Test");
+        builder.UseSetting("BenchWeb:DataDirectory", DataDirectory);
+        foreach (var (key, value) in settings ?? new Dictionary<string, string?>())
+        {
+            builder.UseSetting(key, value);
+        }
+
+        builder.ConfigureLogging(logging => logging.ClearProviders());
+    }
+
+    public override async ValueTask DisposeAsync()
+    {
+        await base.DisposeAsync();
+        DashboardHost.DeleteDataDirectory(DataDirectory);
+    }
+}

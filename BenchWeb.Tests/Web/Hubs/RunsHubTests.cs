@@ -1,0 +1,125 @@
+using System.Collections.Concurrent;
+using BenchEngine.Running;
+using BenchWeb.Hubs;
+using BenchWeb.Runs;
+using BenchWeb.Tests.Support;
+using Microsoft.AspNetCore.SignalR.Client;
+
+namespace BenchWeb.Tests.Web.Hubs;
+
+/// <summary>The hub as a .NET SignalR client sees it, with the app hosted in-process and a real run executing
+/// through its job server.</summary>
+public sealed class RunsHubTests
+{
+    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(60);
+
+    [Fact]
+    public async Task JoinRun_BeforeTheRunStarts_ReceivesEverySecondAndStatusInOrderWithNoGap()
+    {
+        await using var app = new BenchWebFactory(new Dictionary<string, string?> { ["BenchWeb:MaxConcurrentRuns"] = "1" });
+        var runs = app.Get<RunService>();
+
+        // The only worker is busy with a first run, so the watched run waits in the queue while the client joins.
+        var blockerId = await runs.StartAsync(Plan("blocker", durationSeconds: 60), null, null, CancellationToken.None);
+        await using var blocker = await WatchAsync(app, blockerId);
+        await blocker.WaitForAsync(m => m is LiveSecond, "the first run to be under way");
+        var runId = await runs.StartAsync(Plan("watched", durationSeconds: 4), null, null, CancellationToken.None);
+        await using var watched = await WatchAsync(app, runId);
+        Assert.Empty(watched.Saved);
+        Assert.True(await runs.CancelAsync(blockerId, CancellationToken.None));
+
+        var ended = await watched.WaitForAsync(m => m is RunStatusChange { Status: not RunStatus.Running }, "the watched run to end");
+
+        Assert.Equal(RunStatus.Completed, ((RunStatusChange)ended).Status);
+        var messages = watched.Messages.ToList();
+        var seconds = messages.OfType<LiveSecond>().ToList();
+        Assert.Equal(Enumerable.Range(0, seconds.Count), seconds.Select(s => s.Index));
+        Assert.InRange(seconds.Count, 4, 5);
+        var firstSecond = messages.FindIndex(m => m is LiveSecond);
+        Assert.All(messages[..firstSecond], m => Assert.Equal(RunStatus.Running, Assert.IsType<RunStatusChange>(m).Status));
+        Assert.NotEmpty(messages[..firstSecond]);
+        Assert.Same(ended, messages[^1]);
+
+        // What arrived live is what was stored.
+        var stored = await app.Services.SecondsAsync(runId);
+        Assert.Equal(stored.Select(s => (s.Index, s.Ok, s.Throttled, s.Errors)), seconds.Select(s => (s.Index, s.Ok, s.Throttled, s.Errors)));
+        Assert.True(seconds.Sum(s => s.Ok) > 0);
+    }
+
+    [Fact]
+    public async Task JoinRun_MidRun_ReturnsTheSecondsSoFarAndTheRestArriveLive()
+    {
+        await using var app = new BenchWebFactory();
+        var runs = app.Get<RunService>();
+        var runId = await runs.StartAsync(Plan("joined late", durationSeconds: 5), null, null, CancellationToken.None);
+        await using (var early = await WatchAsync(app, runId))
+        {
+            await early.WaitForAsync(m => m is LiveSecond { Index: >= 1 }, "two seconds");
+        }
+
+        await using var late = await WatchAsync(app, runId);
+        await late.WaitForAsync(m => m is RunStatusChange { Status: not RunStatus.Running }, "the run to end");
+
+        Assert.NotEmpty(late.Saved);
+        var merged = late.Saved.Concat(late.Messages.OfType<LiveSecond>()).GroupBy(s => s.Index).Select(g => g.First()).OrderBy(s => s.Index).ToList();
+        Assert.Equal(Enumerable.Range(0, merged.Count), merged.Select(s => s.Index));
+        var stored = await app.Services.SecondsAsync(runId);
+        Assert.Equal(stored.Select(s => (s.Index, s.Ok)), merged.Select(s => (s.Index, s.Ok)));
+    }
+
+    private static RunPlan Plan(string name, int durationSeconds) => new() { Name = name, Stop = new StopOptions { DurationSeconds = durationSeconds } };
+
+    private static async Task<Watcher> WatchAsync(BenchWebFactory app, long runId)
+    {
+        var connection = app.CreateHubConnection(RunsHub.Path);
+        var watcher = new Watcher(connection);
+        connection.On<LiveSecond>(RunsHub.SecondMessage, watcher.Add);
+        connection.On<RunStatusChange>(RunsHub.StatusMessage, watcher.Add);
+        await connection.StartAsync();
+        watcher.Saved = await connection.InvokeAsync<IReadOnlyList<LiveSecond>>(nameof(RunsHub.JoinRun), runId);
+        return watcher;
+    }
+
+    private sealed class Watcher(HubConnection connection) : IAsyncDisposable
+    {
+        private readonly ConcurrentQueue<object> _messages = new();
+        private readonly SemaphoreSlim _arrived = new(0);
+
+        public IReadOnlyList<LiveSecond> Saved { get; set; } = [];
+
+        public IReadOnlyCollection<object> Messages => _messages;
+
+        public void Add(object message)
+        {
+            _messages.Enqueue(message);
+            _arrived.Release();
+        }
+
+        public async Task<object> WaitForAsync(Func<object, bool> match, string what)
+        {
+            using var timeout = new CancellationTokenSource(Timeout);
+            while (true)
+            {
+                if (_messages.FirstOrDefault(match) is { } found)
+                {
+                    return found;
+                }
+
+                try
+                {
+                    await _arrived.WaitAsync(timeout.Token);
+                }
+                catch (OperationCanceledException)
+                {
+                    throw new TimeoutException($"Waited {Timeout.TotalSeconds:N0} s for {what}; received {_messages.Count} messages.");
+                }
+            }
+        }
+
+        public async ValueTask DisposeAsync()
+        {
+            await connection.DisposeAsync();
+            _arrived.Dispose();
+        }
+    }
+}

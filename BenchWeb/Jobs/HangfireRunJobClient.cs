@@ -1,0 +1,15 @@
+using Hangfire;
+using Hangfire.States;
+
+namespace BenchWeb.Jobs;
+
+/// <summary>Runs jobs through Hangfire, on whichever job storage the composition root configured.</summary>
+internal sealed class HangfireRunJobClient(IBackgroundJobClient jobs) : IRunJobClient
+{
+    public Task<string> EnqueueAsync(long runId, CancellationToken cancellationToken) =>
+        Task.FromResult(jobs.Create<RunBenchmarkJob>(job => job.ExecuteAsync(runId, CancellationToken.None), new EnqueuedState(RunBenchmarkJob.Queue)));
+
+    // Deleting a processing job is Hangfire's cancellation: the server that executes it notices the state change
+    // and signals the job's token.
+    public Task<bool> CancelAsync(string jobId, CancellationToken cancellationToken) => Task.FromResult(jobs.Delete(jobId));
+}

@@ -6,16 +6,19 @@ namespace BenchEngine.Metrics;
 /// Collects every response of a run into the current second and into the run-wide latency histogram.
 /// </summary>
 /// <remarks>
-/// One lock guards both: an operation is counted in exactly one second, so the per-second sums equal
-/// the run totals. Contention is negligible at the rates a single client reaches (tens of thousands of
-/// responses per second), and the lock is held for a few array increments only.
+/// One lock guards the second's counts and latencies: an operation is counted in exactly one second, so
+/// the per-second sums equal the run totals. Contention is negligible at the rates a single client reaches
+/// (tens of thousands of responses per second), and the lock is held for a few array increments only.
+/// Each latency is recorded once, into the second's histogram; the run-wide histogram is the merge of the
+/// closed seconds, made outside the lock, so its percentiles are exactly those of every second's values
+/// together.
 /// </remarks>
 public sealed class RunRecorder
 {
     private readonly Lock _gate = new();
-    private readonly LatencyHistogram _total = new();
-    private LatencyHistogram _second = new();
-    private LatencyHistogram _spare = new();
+    private readonly LatencyDistribution _total = new();
+    private LatencyDistribution _second = new();
+    private LatencyDistribution _spare = new();
     private readonly Dictionary<int, long> _errorsByStatus = [];
     private long _ok;
     private long _okRequests;
@@ -25,9 +28,9 @@ public sealed class RunRecorder
     private long _bytes;
     private long _inFlight;
 
-    /// <summary>Latency of every successful operation of the run so far.</summary>
-    /// <remarks>Read it after the run has stopped, or under no concurrent writes.</remarks>
-    public LatencyHistogram Total => _total;
+    /// <summary>Latency of every successful operation of the seconds closed so far.</summary>
+    /// <remarks>Read it after the last <see cref="CloseSecond"/>: it is written there.</remarks>
+    public LatencyDistribution Total => _total;
 
     public long InFlight => Interlocked.Read(ref _inFlight);
 
@@ -52,7 +55,6 @@ public sealed class RunRecorder
                     if (latency is { } value)
                     {
                         _second.Record(value);
-                        _total.Record(value);
                     }
 
                     break;
@@ -68,9 +70,10 @@ public sealed class RunRecorder
     }
 
     /// <summary>Closes the current second and starts the next one.</summary>
+    /// <remarks>Called by one thread at a time (the run's clock), never concurrently with itself.</remarks>
     public SecondSnapshot CloseSecond(int index, TimeSpan elapsed, TimeSpan duration, double clientCpuPercent)
     {
-        LatencyHistogram closed;
+        LatencyDistribution closed;
         SecondSnapshot snapshot;
         lock (_gate)
         {
@@ -96,7 +99,7 @@ public sealed class RunRecorder
             _errorsByStatus.Clear();
         }
 
-        // Percentiles are read outside the lock: the closed histogram is no longer written to.
+        // Read and merged outside the lock: the closed histogram is no longer written to.
         snapshot = snapshot with
         {
             LatencyP50Ms = closed.MillisecondsAtPercentile(50),
@@ -104,6 +107,7 @@ public sealed class RunRecorder
             LatencyP99Ms = closed.MillisecondsAtPercentile(99),
             LatencyMaxMs = closed.MaxMicroseconds / 1000.0,
         };
+        _total.Add(closed);
         closed.Reset();
         _spare = closed;
         return snapshot;

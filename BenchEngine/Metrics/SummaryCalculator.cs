@@ -18,7 +18,7 @@ public static class SummaryCalculator
 
     public static RunSummary Calculate(
         IReadOnlyList<SecondSnapshot> seconds,
-        LatencyHistogram latency,
+        LatencyDistribution latency,
         bool latencyIsPerBatch = false,
         double? provisionedRuPerSecond = null,
         double dollarsPer100RuHour = DefaultDollarsPer100RuHour)
@@ -121,7 +121,7 @@ public static class SummaryCalculator
         return sorted[Math.Clamp(rank, 1, sorted.Length) - 1];
     }
 
-    private static LatencySummary Summarise(LatencyHistogram h) => new()
+    private static LatencySummary Summarise(LatencyDistribution h) => new()
     {
         Count = h.Count,
         MeanMs = h.MeanMicroseconds / 1000,

@@ -51,7 +51,7 @@ public sealed class BenchmarkRunner(TimeProvider time, Func<TargetOptions, Targe
                 TargetIsModel = target.IsModel,
                 StartedAt = startedAt,
                 Environment = environment,
-                Summary = SummaryCalculator.Calculate([], new LatencyHistogram()),
+                Summary = SummaryCalculator.Calculate([], new LatencyDistribution()),
             };
         }
 

@@ -58,4 +58,60 @@ public class RunRecorderTests
         Assert.Equal(400_000, seconds.Sum(s => s.Ok));
         Assert.Equal(400_000, recorder.Total.Count);
     }
+
+    [Fact]
+    public void Total_HasThePercentilesOfEverySecondsValuesTogether_NotAnAverageOfSecondPercentiles()
+    {
+        // Seconds of 1 ms, 100 ms and 10 ms operations: the seconds' P99s average 37 ms; over all 300
+        // operations the P99 is 100 ms.
+        var recorder = new RunRecorder();
+        var seconds = new List<SecondSnapshot>();
+        foreach (var (ms, index) in new[] { 1, 100, 10 }.Select((ms, index) => (ms, index)))
+        {
+            for (var i = 0; i < 100; i++)
+            {
+                recorder.Record(OperationOutcome.Ok(201, 1, 1, 1), TimeSpan.FromMilliseconds(ms));
+            }
+
+            seconds.Add(recorder.CloseSecond(index, TimeSpan.FromSeconds(index + 1), TimeSpan.FromSeconds(1), 0));
+        }
+
+        Assert.Equal([1, 100, 10], seconds.Select(s => s.LatencyP99Ms));
+        Assert.Equal(100, recorder.Total.MillisecondsAtPercentile(99));
+        Assert.InRange(recorder.Total.MillisecondsAtPercentile(50), 10, 10.01);
+        Assert.Equal(300, recorder.Total.Count);
+    }
+
+    [Fact]
+    public void Total_EqualsTheMergeOfTheSeconds_AtEveryReportedPercentile()
+    {
+        var random = new Random(7);
+        var recorder = new RunRecorder();
+        var seconds = new List<LatencyDistribution>();
+        for (var second = 0; second < 5; second++)
+        {
+            var values = new LatencyDistribution();
+            for (var i = 0; i < 2_000 * (second + 1); i++)
+            {
+                var latency = TimeSpan.FromMicroseconds(Math.Exp(random.NextDouble() * 14));
+                recorder.Record(OperationOutcome.Ok(201, 1, 1, 1), latency);
+                values.Record(latency);
+            }
+
+            var snapshot = recorder.CloseSecond(second, TimeSpan.FromSeconds(second + 1), TimeSpan.FromSeconds(1), 0);
+            Assert.Equal(values.MillisecondsAtPercentile(99), snapshot.LatencyP99Ms);
+            seconds.Add(values);
+        }
+
+        var merged = new LatencyDistribution();
+        seconds.ForEach(merged.Add);
+        foreach (var percentile in new[] { 50, 95, 96, 99, 99.9, 100 })
+        {
+            Assert.Equal(merged.ValueAtPercentile(percentile), recorder.Total.ValueAtPercentile(percentile));
+        }
+
+        Assert.Equal(merged.Count, recorder.Total.Count);
+        Assert.Equal(merged.MaxMicroseconds, recorder.Total.MaxMicroseconds);
+        Assert.Equal(merged.MeanMicroseconds, recorder.Total.MeanMicroseconds);
+    }
 }

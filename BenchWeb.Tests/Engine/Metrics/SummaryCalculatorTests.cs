@@ -23,7 +23,7 @@ public class SummaryCalculatorTests
         // 100 full seconds with ok = 1..100: mean 50.5, nearest-rank P99 = 99.
         var seconds = Enumerable.Range(0, 100).Select(i => Second(i, i + 1)).ToList();
 
-        var summary = SummaryCalculator.Calculate(seconds, new LatencyHistogram());
+        var summary = SummaryCalculator.Calculate(seconds, new LatencyDistribution());
 
         Assert.Equal(50.5, summary.MeanPerSecondThroughput, 9);
         Assert.Equal(99, summary.P99PerSecondThroughput);
@@ -36,7 +36,7 @@ public class SummaryCalculatorTests
     {
         var seconds = new List<SecondSnapshot> { Second(0, 100), Second(1, 100), Second(2, 10, duration: 0.1) };
 
-        var summary = SummaryCalculator.Calculate(seconds, new LatencyHistogram());
+        var summary = SummaryCalculator.Calculate(seconds, new LatencyDistribution());
 
         Assert.Equal(210, summary.TotalOk);
         Assert.Equal(100, summary.MeanPerSecondThroughput);
@@ -49,7 +49,7 @@ public class SummaryCalculatorTests
     {
         var seconds = new List<SecondSnapshot> { Second(0, 90, throttled: 8, errors: 2, ru: 450) };
 
-        var summary = SummaryCalculator.Calculate(seconds, new LatencyHistogram(), provisionedRuPerSecond: 10_000);
+        var summary = SummaryCalculator.Calculate(seconds, new LatencyDistribution(), provisionedRuPerSecond: 10_000);
 
         Assert.Equal(0.08, summary.ThrottledFraction, 9);
         Assert.Equal(5, summary.RequestUnitsPerInsert, 9);
@@ -61,8 +61,8 @@ public class SummaryCalculatorTests
     [Fact]
     public void Summary_LatencyPercentiles_AreOverAllOperations_NotAnAverageOfSecondPercentiles()
     {
-        // Second 1: 99 fast operations; second 2: 1 fast, 99 slow. Over all 200, P50 is slow... just.
-        var total = new LatencyHistogram();
+        // 100 fast and 100 slow operations: over all 200, P50 is fast and P96 slow.
+        var total = new LatencyDistribution();
         for (var i = 0; i < 100; i++)
         {
             total.RecordMicroseconds(1_000);
@@ -79,6 +79,29 @@ public class SummaryCalculatorTests
         Assert.InRange(summary.Latency.P96Ms, 100, 100.1);
         Assert.InRange(summary.Latency.P99Ms, 100, 100.1);
         Assert.Equal(200, summary.Latency.Count);
+    }
+
+    [Fact]
+    public void Summary_LatencyMaxAndMean_AreExact_NotBucketValues()
+    {
+        var total = new LatencyDistribution();
+        total.RecordMicroseconds(1_000_001);
+        total.RecordMicroseconds(2_000_003);
+
+        var latency = SummaryCalculator.Calculate([Second(0, 2)], total).Latency;
+
+        Assert.Equal(2_000.003, latency.MaxMs, 9);
+        Assert.Equal(2_000.003, latency.P999Ms, 9);
+        Assert.Equal(1_500.002, latency.MeanMs, 9);
+        Assert.InRange(latency.P50Ms, 1_000.001, 1_001.001);
+    }
+
+    [Fact]
+    public void Summary_Latency_IsZero_WhenNoOperationSucceeded()
+    {
+        var latency = SummaryCalculator.Calculate([Second(0, 0, errors: 5)], new LatencyDistribution()).Latency;
+
+        Assert.Equal(new LatencySummary(), latency);
     }
 
     [Fact]
@@ -99,7 +122,7 @@ public class SummaryCalculatorTests
     {
         var seconds = new List<SecondSnapshot> { Second(0, 10) with { ClientCpuPercent = 86 } };
 
-        Assert.True(SummaryCalculator.Calculate(seconds, new LatencyHistogram()).ClientBound);
-        Assert.False(SummaryCalculator.Calculate([Second(0, 10) with { ClientCpuPercent = 60 }], new LatencyHistogram()).ClientBound);
+        Assert.True(SummaryCalculator.Calculate(seconds, new LatencyDistribution()).ClientBound);
+        Assert.False(SummaryCalculator.Calculate([Second(0, 10) with { ClientCpuPercent = 60 }], new LatencyDistribution()).ClientBound);
     }
 }

@@ -1,6 +1,6 @@
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
-using BenchWeb.Tests.Support;
+using Microsoft.Extensions.Time.Testing;
 
 namespace BenchWeb.Tests.Engine.Targets;
 
@@ -12,7 +12,7 @@ public class SimulatedCosmosTargetTests
     [Fact]
     public async Task WriteAsync_Throttles_OnceThePartitionsBudgetForTheSecondIsSpent()
     {
-        var time = new ManualTimeProvider();
+        var time = new FakeTimeProvider();
         await using var target = new SimulatedCosmosTarget(new SimulatorOptions { ProvisionedRequestUnits = 1_000, Indexing = IndexingMode.None }, time);
         var charge = target.ChargeFor(Doc("a"));
         var fits = (int)(1_000 / charge);
@@ -33,7 +33,7 @@ public class SimulatedCosmosTargetTests
     [Fact]
     public async Task WriteAsync_RefillsTheBudget_EachSecond()
     {
-        var time = new ManualTimeProvider();
+        var time = new FakeTimeProvider();
         await using var target = new SimulatedCosmosTarget(new SimulatorOptions { ProvisionedRequestUnits = 400, Indexing = IndexingMode.None }, time);
 
         async Task<int> OkInOneSecondAsync()
@@ -51,7 +51,7 @@ public class SimulatedCosmosTargetTests
     [Fact]
     public async Task ChargeFor_FollowsTheDocumentedCosts()
     {
-        var time = new ManualTimeProvider();
+        var time = new FakeTimeProvider();
         await using var indexed = new SimulatedCosmosTarget(new SimulatorOptions { Indexing = IndexingMode.Consistent }, time);
         await using var unindexed = new SimulatedCosmosTarget(new SimulatorOptions { Indexing = IndexingMode.None }, time);
         var fields = Enumerable.Range(0, 9).Select(i => new KeyValuePair<string, object?>("f" + i, new string('v', 100))).ToList();
@@ -64,7 +64,7 @@ public class SimulatedCosmosTargetTests
     [Fact]
     public void Partitions_SplitProvisionedThroughput_AtMost10000RuEach()
     {
-        var time = new ManualTimeProvider();
+        var time = new FakeTimeProvider();
 
         Assert.Equal(1, new SimulatedCosmosTarget(new SimulatorOptions { ProvisionedRequestUnits = 5_000 }, time).PartitionCount);
         Assert.Equal(3, new SimulatedCosmosTarget(new SimulatorOptions { ProvisionedRequestUnits = 25_000 }, time).PartitionCount);

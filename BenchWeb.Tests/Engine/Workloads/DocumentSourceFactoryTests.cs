@@ -1,4 +1,5 @@
 using BenchEngine.Workloads;
+using Microsoft.Extensions.Time.Testing;
 
 namespace BenchWeb.Tests.Engine.Workloads;
 
@@ -44,7 +45,7 @@ public sealed class DocumentSourceFactoryTests
     [InlineData(DocumentShape.BulkRecord, "CreatedAt")]
     public void TimeFields_ComeFromTheTimeProvider(DocumentShape shape, string field)
     {
-        var documents = new WorkloadOptions { Shape = shape }.Generate(20, new FixedTimeProvider(WorkloadTestExtensions.FixedNow));
+        var documents = new WorkloadOptions { Shape = shape }.Generate(20, new FakeTimeProvider(WorkloadTestExtensions.FixedNow));
 
         Assert.All(documents, d => Assert.Equal(WorkloadTestExtensions.FixedNow, d.Field(field)));
     }

@@ -1,4 +1,5 @@
 using BenchEngine.Workloads;
+using Microsoft.Extensions.Time.Testing;
 
 namespace BenchWeb.Tests.Engine.Workloads;
 
@@ -9,7 +10,7 @@ internal static class WorkloadTestExtensions
     /// <summary>The first <paramref name="count"/> documents of the workload (fewer if the source ends).</summary>
     public static List<Document> Generate(this WorkloadOptions options, int count, TimeProvider? timeProvider = null)
     {
-        using var source = DocumentSourceFactory.Create(options, timeProvider ?? new FixedTimeProvider(FixedNow));
+        using var source = DocumentSourceFactory.Create(options, timeProvider ?? new FakeTimeProvider(FixedNow));
         return source.Take(count);
     }
 

@@ -1,0 +1,78 @@
+using HdrHistogram;
+
+namespace BenchEngine.Metrics;
+
+/// <summary>
+/// Latencies in microseconds, counted by an HdrHistogram <c>LongHistogram</c> with three significant
+/// digits (relative error under 0.1 %) up to one hour.
+/// </summary>
+/// <remarks>
+/// The package's histogram does the counting and the percentiles. This wrapper adds what its API lacks
+/// for the figures the engine reports: out-of-range values are clamped instead of throwing; an empty
+/// histogram reads 0 instead of throwing; the exact maximum and mean are kept, because
+/// <c>GetMaxValue</c> and <c>GetMean</c> report bucket values (the maximum can read up to 0.1 % above the
+/// slowest operation) and walk every bucket with allocations; and a percentile, which the package reports
+/// as the highest value of its bucket, is never reported above that maximum. Recording allocates nothing.
+/// Not thread-safe: <see cref="RunRecorder"/> serialises writes.
+/// </remarks>
+public sealed class LatencyDistribution
+{
+    /// <summary>The largest value kept apart (one hour); larger values are clamped to it.</summary>
+    public const long HighestTrackableMicroseconds = 3_600_000_000;
+
+    /// <summary>Values that differ in their first three digits are never counted together.</summary>
+    public const int SignificantDigits = 3;
+
+    private readonly LongHistogram _histogram = new(HighestTrackableMicroseconds, SignificantDigits);
+    private long _sumMicroseconds;
+
+    public long Count => _histogram.TotalCount;
+
+    /// <summary>The slowest value recorded, exactly (after clamping); 0 when empty.</summary>
+    public long MaxMicroseconds { get; private set; }
+
+    public double MeanMicroseconds => Count == 0 ? 0 : (double)_sumMicroseconds / Count;
+
+    public void Record(TimeSpan latency) => RecordMicroseconds(latency.Ticks / TimeSpan.TicksPerMicrosecond);
+
+    public void RecordMicroseconds(long value)
+    {
+        value = Math.Clamp(value, 0, HighestTrackableMicroseconds);
+        _histogram.RecordValue(value);
+        _sumMicroseconds += value;
+        if (value > MaxMicroseconds)
+        {
+            MaxMicroseconds = value;
+        }
+    }
+
+    /// <summary>Adds every value of <paramref name="other"/> to this distribution.</summary>
+    public void Add(LatencyDistribution other)
+    {
+        ArgumentNullException.ThrowIfNull(other);
+        if (other.Count == 0)
+        {
+            return;
+        }
+
+        _histogram.Add(other._histogram);
+        _sumMicroseconds += other._sumMicroseconds;
+        MaxMicroseconds = Math.Max(MaxMicroseconds, other.MaxMicroseconds);
+    }
+
+    public void Reset()
+    {
+        _histogram.Reset();
+        _sumMicroseconds = 0;
+        MaxMicroseconds = 0;
+    }
+
+    /// <summary>
+    /// The value at <paramref name="percentile"/> (0–100) over all recorded values, as HdrHistogram computes
+    /// it, capped at <see cref="MaxMicroseconds"/>; 0 when empty.
+    /// </summary>
+    public long ValueAtPercentile(double percentile) =>
+        Count == 0 ? 0 : Math.Min(_histogram.GetValueAtPercentile(percentile), MaxMicroseconds);
+
+    public double MillisecondsAtPercentile(double percentile) => ValueAtPercentile(percentile) / 1000.0;
+}

@@ -21,4 +21,6 @@ fi
 export BENCHWEB_CHROMIUM="${BENCHWEB_CHROMIUM:-$(command -v chromium)}"
 
 export BENCHWEB_SERVERS_DIR="$PWD/$servers"
+# Tests talk to loopback only; without this the Cosmos SDK probes the Azure VM metadata address (169.254.169.254).
+export COSMOS_DISABLE_IMDS_ACCESS=true
 dotnet test BenchWeb.sln --configuration Release --logger "console;verbosity=normal" "$@"

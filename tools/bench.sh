@@ -4,6 +4,8 @@
 # The dashboard benchmarks start the dashboard themselves and watch it with Debian's Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Benchmarks talk to loopback only; without this the Cosmos SDK probes the Azure VM metadata address (169.254.169.254).
+export COSMOS_DISABLE_IMDS_ACCESS=true
 # The history page needs neither the local servers nor a browser.
 if [ "${1:-all}" = history-page ]; then
   exec dotnet run --project tools/Benchmarks -c Release -- history-page

@@ -76,6 +76,7 @@ public sealed class DashboardProcess : IAsyncDisposable
         // A failing browser test then shows the server exception behind a circuit error, not a generic message.
         start.Environment["DetailedErrors"] = "true";
         start.Environment.Remove("DOTNET_ENVIRONMENT");
+        start.Environment[LoopbackOnly.DisableCloudMetadataProbe] = "true";
         start.Environment.Remove("ASPNETCORE_URLS");
 
         var process = Process.Start(start) ?? throw new InvalidOperationException("Could not start the dashboard.");

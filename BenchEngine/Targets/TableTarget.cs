@@ -1,28 +1,27 @@
-extern alias CosmosTable;
-
-using System.Net;
+using System.Globalization;
+using Azure;
+using Azure.Data.Tables;
+using BenchEngine.Running;
 using BenchEngine.Workloads;
-using CosmosTable::Microsoft.Azure.Cosmos.Table;
 
 namespace BenchEngine.Targets;
 
 /// <summary>
-/// Azure Table Storage or the Cosmos DB Table API, through Microsoft.Azure.Cosmos.Table (the registry this
-/// project builds from has no Azure.Data.Tables). The SDK's retries are off so that every throttle is counted:
-/// Table Storage throttles with 503 (and 500 "operation timed out"), the Cosmos DB Table API with 429.
+/// Azure Table Storage or the Cosmos DB Table API, through Azure.Data.Tables. The SDK's retries are off so that
+/// every throttle is counted: Table Storage throttles with 503 (and 500 "operation timed out"), the Cosmos DB
+/// Table API with 429.
 /// </summary>
 internal sealed class TableTarget : IInsertTarget
 {
-    private static readonly TableRequestOptions RequestOptions = new()
-    {
-        RetryPolicy = new CosmosTable::Microsoft.Azure.Cosmos.Table.NoRetry(),
-        PayloadFormat = TablePayloadFormat.JsonNoMetadata,
-    };
+    /// <summary>The Cosmos DB Table API reports each request's RU charge here; Table Storage sends no such header.</summary>
+    private const string RequestChargeHeader = "x-ms-request-charge";
+
+    private const string RetryAfterMsHeader = "x-ms-retry-after-ms";
 
     private readonly TableOptions _options;
     private readonly TargetContext _context;
     private readonly TargetKind _kind;
-    private CloudTable? _table;
+    private TableClient? _table;
 
     public TableTarget(TargetKind kind, TableOptions options, TargetContext context)
     {
@@ -41,99 +40,193 @@ internal sealed class TableTarget : IInsertTarget
     public async Task InitializeAsync(CancellationToken cancellationToken)
     {
         var connectionString = _context.RequireSecret(_options.ConnectionStringSecret);
-        if (!CloudStorageAccount.TryParse(connectionString, out var account))
+        TableServiceClient service;
+        try
         {
+            service = new TableServiceClient(connectionString, CreateClientOptions());
+        }
+        catch (Exception ex) when (ex is FormatException or ArgumentException or InvalidOperationException)
+        {
+            // The parser's messages quote parts of the string, account key included: none of it is passed on.
             throw new TargetConfigurationException($"The secret '{_options.ConnectionStringSecret}' is not a valid storage connection string.");
         }
 
-        _table = account.CreateCloudTableClient().GetTableReference(_options.TableName);
+        // Scheme, host and path only: whatever credential form the connection string uses, none of it reaches a message.
+        var endpoint = service.Uri.GetLeftPart(UriPartial.Path);
+        var table = service.GetTableClient(_options.TableName);
         try
         {
             if (_options.CreateIfMissing)
             {
-                await _table.CreateIfNotExistsAsync(RequestOptions, null, cancellationToken).ConfigureAwait(false);
+                await table.CreateIfNotExistsAsync(cancellationToken).ConfigureAwait(false);
             }
-            else if (!await _table.ExistsAsync(RequestOptions, null, cancellationToken).ConfigureAwait(false))
+            else if (!await ExistsAsync(service, _options.TableName, cancellationToken).ConfigureAwait(false))
             {
                 throw new TargetConfigurationException($"Table '{_options.TableName}' does not exist and creating it is off.");
             }
         }
-        catch (StorageException ex)
+        catch (RequestFailedException ex) when (ex.Status == 0 && cancellationToken.IsCancellationRequested)
         {
-            throw new TargetConfigurationException($"Cannot open table '{_options.TableName}' at {account.TableEndpoint}: {ex.Message}", ex);
+            throw new OperationCanceledException("Opening the table was cancelled.", ex, cancellationToken);
         }
+        catch (RequestFailedException ex)
+        {
+            throw new TargetConfigurationException($"Cannot open table '{_options.TableName}' at {endpoint}: {FirstLine(ex.Message)}", ex);
+        }
+
+        _table = table;
     }
 
     public async Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken)
     {
         var table = _table ?? throw new InvalidOperationException("InitializeAsync first.");
+        if (documents.Count > 1 && CheckTransaction(documents) is { } invalid)
+        {
+            // Nothing was sent, so no status: the real services refuse such a transaction with a 400, but Azurite
+            // accepts mixed partition keys and answers more than 100 entities with a response the SDK cannot read.
+            return OperationOutcome.Failed(0, 0, invalid);
+        }
+
         long bytes = 0;
         try
         {
             if (documents.Count == 1)
             {
                 var entity = ToEntity(documents[0], ref bytes);
-                var single = operation == WriteOperation.Upsert ? TableOperation.InsertOrReplace(entity) : TableOperation.Insert(entity, echoContent: false);
-                var result = await table.ExecuteAsync(single, RequestOptions, null, cancellationToken).ConfigureAwait(false);
-                return OperationOutcome.Ok(result.HttpStatusCode, 1, result.RequestCharge ?? 0, bytes);
+                using var response = operation == WriteOperation.Upsert
+                    ? await table.UpsertEntityAsync(entity, TableUpdateMode.Replace, cancellationToken).ConfigureAwait(false)
+                    : await table.AddEntityAsync(entity, cancellationToken).ConfigureAwait(false);
+                return OperationOutcome.Ok(response.Status, 1, RequestCharge(response), bytes);
             }
 
-            var batch = new TableBatchOperation();
+            var actionType = operation == WriteOperation.Upsert ? TableTransactionActionType.UpsertReplace : TableTransactionActionType.Add;
+            var actions = new List<TableTransactionAction>(documents.Count);
             foreach (var document in documents)
             {
-                var entity = ToEntity(document, ref bytes);
-                if (operation == WriteOperation.Upsert)
-                {
-                    batch.InsertOrReplace(entity);
-                }
-                else
-                {
-                    batch.Insert(entity, echoContent: false);
-                }
+                actions.Add(new TableTransactionAction(actionType, ToEntity(document, ref bytes)));
             }
 
-            var results = await table.ExecuteBatchAsync(batch, RequestOptions, null, cancellationToken).ConfigureAwait(false);
-            return OperationOutcome.Ok(202, documents.Count, results.RequestCharge ?? 0, bytes);
+            var result = await table.SubmitTransactionAsync(actions, cancellationToken).ConfigureAwait(false);
+            using var raw = result.GetRawResponse();
+            return OperationOutcome.Ok(raw.Status, documents.Count, RequestCharge(raw), bytes);
         }
-        catch (StorageException ex) when (!cancellationToken.IsCancellationRequested || ex.RequestInformation.HttpStatusCode != 0)
+        catch (RequestFailedException ex) when (ex.Status == 0 && cancellationToken.IsCancellationRequested)
         {
-            var status = ex.RequestInformation.HttpStatusCode;
-            var charge = ex.RequestInformation.RequestCharge ?? 0;
-            if (IsThrottle(status))
+            // A request cut off by the run's stop is abandoned, not failed: the executor counts it from this exception.
+            throw new OperationCanceledException("The write was cancelled in flight.", ex, cancellationToken);
+        }
+        catch (RequestFailedException ex)
+        {
+            // TableTransactionFailedException (a failed transaction) is one of these, with the failing entity's status and code.
+            var response = ex.GetRawResponse();
+            var charge = response is null ? 0 : RequestCharge(response);
+            if (IsThrottle(_kind, ex.Status))
             {
-                return OperationOutcome.Throttled(status, charge, retryAfter: null);
+                return OperationOutcome.Throttled(ex.Status, charge, RetryAfter(response));
             }
 
-            var code = ex.RequestInformation.ExtendedErrorInformation?.ErrorCode ?? ex.RequestInformation.HttpStatusMessage;
-            return OperationOutcome.Failed(status, charge, $"{status} {code}: {ex.Message.Split('\n', 2)[0].Trim()}");
+            return ex.Status == 0
+                ? OperationOutcome.Failed(0, charge, $"no response: {FirstLine(ex.Message)}")
+                : OperationOutcome.Failed(ex.Status, charge, $"{ex.Status} {ex.ErrorCode ?? response?.ReasonPhrase}: {FirstLine(ex.Message)}");
+        }
+        catch (OperationCanceledException ex) when (!cancellationToken.IsCancellationRequested)
+        {
+            // Azure.Core reports its own network timeout as a cancellation; the run did not cancel this request.
+            return OperationOutcome.Failed(0, 0, $"no response: {FirstLine(ex.Message)}");
         }
     }
 
     public async Task<long> CountAsync(CancellationToken cancellationToken)
     {
         var table = _table ?? throw new InvalidOperationException("InitializeAsync first.");
-        var query = new TableQuery<DynamicTableEntity>().Select(["PartitionKey"]);
+        var pages = table.QueryAsync<TableEntity>(filter: (string?)null, maxPerPage: 1000, select: [nameof(ITableEntity.PartitionKey)], cancellationToken: cancellationToken);
         long count = 0;
-        TableContinuationToken? token = null;
-        do
+        await foreach (var page in pages.AsPages().ConfigureAwait(false))
         {
-            var segment = await table.ExecuteQuerySegmentedAsync(query, token, RequestOptions, null, cancellationToken).ConfigureAwait(false);
-            count += segment.Results.Count;
-            token = segment.ContinuationToken;
+            count += page.Values.Count;
         }
-        while (token is not null);
+
         return count;
     }
 
     public ValueTask DisposeAsync() => ValueTask.CompletedTask;
 
-    private bool IsThrottle(int status) => _kind == TargetKind.CosmosTable
+    /// <summary>Whether a status is the service asking the client to slow down (retried and counted as a throttle)
+    /// rather than a failure. Table Storage says "server busy" with 503 and "operation timed out" with 500; the
+    /// Cosmos DB Table API throttles with 429 only, so a 503 from it is an outage.</summary>
+    internal static bool IsThrottle(TargetKind kind, int status) => kind == TargetKind.CosmosTable
         ? status == 429
-        : status is (int)HttpStatusCode.ServiceUnavailable or (int)HttpStatusCode.InternalServerError or 429;
+        : status is 503 or 500 or 429;
 
-    private static DynamicTableEntity ToEntity(Document document, ref long bytes)
+    /// <summary>Why <paramref name="documents"/> cannot be one entity-group transaction, or null when they can.</summary>
+    internal static string? CheckTransaction(IReadOnlyList<Document> documents)
     {
-        var entity = new DynamicTableEntity(document.PartitionKey, document.Id);
+        if (documents.Count > RunPlan.MaxTableBatch)
+        {
+            return $"An entity-group transaction holds at most {RunPlan.MaxTableBatch} entities; this one has {documents.Count}.";
+        }
+
+        var partitionKey = documents[0].PartitionKey;
+        for (var i = 1; i < documents.Count; i++)
+        {
+            if (!string.Equals(documents[i].PartitionKey, partitionKey, StringComparison.Ordinal))
+            {
+                return $"The entities of an entity-group transaction must share one partition key; '{partitionKey}' and '{documents[i].PartitionKey}' differ.";
+            }
+        }
+
+        return null;
+    }
+
+    private static TableClientOptions CreateClientOptions()
+    {
+        var options = new TableClientOptions();
+
+        // The engine retries throttled writes itself (honouring retry-after), so that each throttle is seen and counted.
+        options.Retry.MaxRetries = 0;
+        options.Diagnostics.ApplicationId = "BenchWeb";
+        return options;
+    }
+
+    private static async Task<bool> ExistsAsync(TableServiceClient service, string tableName, CancellationToken cancellationToken)
+    {
+        var filter = TableServiceClient.CreateQueryFilter($"TableName eq {tableName}");
+        await foreach (var _ in service.QueryAsync(filter, maxPerPage: 1, cancellationToken).ConfigureAwait(false))
+        {
+            return true;
+        }
+
+        return false;
+    }
+
+    private static double RequestCharge(Response response) =>
+        response.Headers.TryGetValue(RequestChargeHeader, out var value)
+        && double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out var charge)
+            ? charge
+            : 0;
+
+    private static TimeSpan? RetryAfter(Response? response)
+    {
+        if (response is null)
+        {
+            return null;
+        }
+
+        if (response.Headers.TryGetValue(RetryAfterMsHeader, out var ms)
+            && double.TryParse(ms, NumberStyles.Float, CultureInfo.InvariantCulture, out var milliseconds))
+        {
+            return TimeSpan.FromMilliseconds(milliseconds);
+        }
+
+        return response.Headers.TryGetValue("Retry-After", out var seconds)
+            && int.TryParse(seconds, NumberStyles.None, CultureInfo.InvariantCulture, out var wholeSeconds)
+                ? TimeSpan.FromSeconds(wholeSeconds)
+                : null;
+    }
+
+    private static TableEntity ToEntity(Document document, ref long bytes)
+    {
+        var entity = new TableEntity(document.PartitionKey, document.Id);
         bytes += document.PartitionKey.Length + document.Id.Length;
         foreach (var (name, value) in document.Fields)
         {
@@ -142,25 +235,21 @@ internal sealed class TableTarget : IInsertTarget
                 continue;
             }
 
-            var property = ToProperty(value);
-            entity.Properties[name] = property;
+            entity[name] = ToValue(value);
             bytes += name.Length + (value is string s ? s.Length : 8);
         }
 
         return entity;
     }
 
-    private static EntityProperty ToProperty(object? value) => value switch
+    /// <summary>A value of a type the table service stores (string, Int32, Int64, Double, Boolean, DateTime, Guid);
+    /// anything else, a JSON template's nested object for one, is stored as its text.</summary>
+    private static object? ToValue(object? value) => value switch
     {
-        null => EntityProperty.GeneratePropertyForString(null),
-        string s => EntityProperty.GeneratePropertyForString(s),
-        int i => EntityProperty.GeneratePropertyForInt(i),
-        long l => EntityProperty.GeneratePropertyForLong(l),
-        double d => EntityProperty.GeneratePropertyForDouble(d),
-        bool b => EntityProperty.GeneratePropertyForBool(b),
-        DateTimeOffset t => EntityProperty.GeneratePropertyForDateTimeOffset(t),
-        DateTime t => EntityProperty.GeneratePropertyForDateTimeOffset(new DateTimeOffset(t)),
-        Guid g => EntityProperty.GeneratePropertyForGuid(g),
-        _ => EntityProperty.GeneratePropertyForString(Convert.ToString(value, System.Globalization.CultureInfo.InvariantCulture)),
+        null or string or int or long or double or bool or DateTimeOffset or Guid => value,
+        DateTime t => new DateTimeOffset(t),
+        _ => Convert.ToString(value, CultureInfo.InvariantCulture),
     };
+
+    private static string FirstLine(string message) => message.Split('\n', 2)[0].Trim();
 }

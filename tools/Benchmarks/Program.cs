@@ -1,9 +1,8 @@
-extern alias CosmosTable;
-
 using System.Diagnostics;
 using System.Globalization;
 using System.Text;
 using System.Text.Json;
+using Azure.Data.Tables;
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
@@ -13,8 +12,6 @@ using BenchWeb.Data;
 using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Playwright;
-using CosmosTable::Microsoft.Azure.Cosmos.Table;
-using Table = CosmosTable::Microsoft.Azure.Cosmos.Table;
 
 // Benchmarks of the engine itself. Local servers are given by environment variables (tools/bench.sh starts them):
 //   BENCH_TABLES_CONNECTION_STRING  Azurite's connection string
@@ -140,18 +137,20 @@ async Task EngineCostAsync()
 
 async Task<double> BareTablesAsync(int concurrency, int total)
 {
-    var table = Table.CloudStorageAccount.Parse(tables).CreateCloudTableClient().GetTableReference("bare" + Guid.NewGuid().ToString("N")[..12]);
-    var options = new Table.TableRequestOptions { RetryPolicy = new Table.NoRetry(), PayloadFormat = Table.TablePayloadFormat.JsonNoMetadata };
+    var options = new TableClientOptions();
+    options.Retry.MaxRetries = 0;
+    var table = new TableServiceClient(tables, options).GetTableClient("bare" + Guid.NewGuid().ToString("N")[..12]);
     await table.CreateIfNotExistsAsync();
     var stopwatch = Stopwatch.StartNew();
     await Parallel.ForEachAsync(Enumerable.Range(0, total), new ParallelOptions { MaxDegreeOfParallelism = concurrency }, async (i, ct) =>
     {
-        var pk = Guid.NewGuid().ToString();
-        var entity = new Table.DynamicTableEntity(pk, Guid.NewGuid().ToString());
-        entity.Properties["KeyNumber"] = new Table.EntityProperty(i);
-        entity.Properties["SomeText"] = new Table.EntityProperty("Lorem ipsum dolor sit amet, consectetur adipiscing");
-        entity.Properties["SomeCount"] = new Table.EntityProperty(i % 100);
-        await table.ExecuteAsync(Table.TableOperation.Insert(entity, echoContent: false), options, null, ct);
+        var entity = new TableEntity(Guid.NewGuid().ToString(), Guid.NewGuid().ToString())
+        {
+            ["KeyNumber"] = i,
+            ["SomeText"] = "Lorem ipsum dolor sit amet, consectetur adipiscing",
+            ["SomeCount"] = i % 100,
+        };
+        await table.AddEntityAsync(entity, ct);
     });
     return total / stopwatch.Elapsed.TotalSeconds;
 }

@@ -10,7 +10,7 @@ public sealed class ConfigurationDiffTests
     [Fact]
     public async Task Diff_ListsExactlyTheSettingsAndEnvironmentValuesThatDiffer_WhenTwoRunsDifferInThree()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var gateway = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("G1 gateway", CosmosConnectionMode.Gateway, concurrency: 20), CompareSeed.Environment(processors: 2), null);
         var direct = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("G4 direct", CosmosConnectionMode.Direct, concurrency: 50), CompareSeed.Environment(processors: 8), null);
 
@@ -26,7 +26,7 @@ public sealed class ConfigurationDiffTests
     [Fact]
     public async Task Diff_IsEmpty_WhenRunsDifferOnlyInName()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var first = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("one"), CompareSeed.Environment(), null);
         var second = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("two"), CompareSeed.Environment(), null);
 
@@ -38,7 +38,7 @@ public sealed class ConfigurationDiffTests
     [Fact]
     public async Task Diff_OfThreeRuns_ShowsMissingValuesAsDashAndKeepsMachineButNotSecretNames()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var cosmos = CompareSeed.CosmosPlan("cosmos");
         var first = await CompareSeed.AddRunAsync(context.Databases, cosmos, CompareSeed.Environment(machine: "vm-a"), null);
         var otherKey = await CompareSeed.AddRunAsync(context.Databases,
@@ -82,7 +82,7 @@ public sealed class ConfigurationDiffTests
         Assert.DoesNotContain("name", values.Keys);
     }
 
-    private static async Task<ConfigurationDiff> DiffAsync(ComponentTestContext context, params long[] ids)
+    private static async Task<ConfigurationDiff> DiffAsync(BenchWebComponentContext context, params long[] ids)
     {
         await using var db = await context.Databases.CreateDbContextAsync();
         var comparison = await RunComparison.LoadAsync(db, ids, includeSeconds: false, CancellationToken.None);

@@ -13,7 +13,7 @@ public sealed class ResultsTableBuilderTests
     [Fact]
     public async Task Markdown_MatchesTheSnapshot_ForTwoSeededRuns()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var table = await BuildAsync(context);
 
         const string Expected =
@@ -27,7 +27,7 @@ public sealed class ResultsTableBuilderTests
     [Fact]
     public async Task Csv_ParsesBackWithCsvHelper_WithInvariantNumbers_WhateverTheCulture()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var table = await BuildAsync(context);
         var previous = CultureInfo.CurrentCulture;
         CultureInfo.CurrentCulture = CultureInfo.GetCultureInfo("fr-FR");
@@ -66,7 +66,7 @@ public sealed class ResultsTableBuilderTests
     [Fact]
     public async Task Csv_ProfileNameLikeAFormula_IsEscapedForSpreadsheets()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var id = await CompareSeed.AddRunAsync(context.Databases, new RunPlan { Name = "=HYPERLINK(\"http://evil\",\"x\")" }, CompareSeed.Environment(),
             new RunSummary { Elapsed = TimeSpan.FromSeconds(10), AverageThroughput = 1 });
         await using var db = await context.Databases.CreateDbContextAsync();
@@ -81,7 +81,7 @@ public sealed class ResultsTableBuilderTests
     [Fact]
     public async Task Rows_ShowDashes_ForARunStillGoing()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var id = await CompareSeed.AddRunAsync(context.Databases, new RunPlan { Name = "going", Stop = new StopOptions { DurationSeconds = 60 } }, null, null, status: RunStatus.Running);
         await using var db = await context.Databases.CreateDbContextAsync();
         var table = new ResultsTableBuilder((await RunComparison.LoadAsync(db, [id], includeSeconds: false, CancellationToken.None)).Runs);
@@ -93,7 +93,7 @@ public sealed class ResultsTableBuilderTests
         Assert.All(cells.Skip(8), cell => Assert.Equal("—", cell));
     }
 
-    private static async Task<ResultsTableBuilder> BuildAsync(ComponentTestContext context)
+    private static async Task<ResultsTableBuilder> BuildAsync(BenchWebComponentContext context)
     {
         var g1 = await CompareSeed.AddRunAsync(context.Databases,
             new RunPlan

@@ -11,7 +11,7 @@ public sealed class RunComparisonTests
     [Fact]
     public async Task Rows_ShowChangeAgainstTheFirstRun_InPercentAndAbsolute()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var baseline = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("baseline"), CompareSeed.Environment(), Summary(throughput: 1_000, p99: 50, throttled: 0));
         var faster = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("faster"), CompareSeed.Environment(), Summary(throughput: 1_123, p99: 48, throttled: 0.01));
         var slower = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("slower"), CompareSeed.Environment(), Summary(throughput: 850, p99: 50, throttled: 0));
@@ -52,7 +52,7 @@ public sealed class RunComparisonTests
     [Fact]
     public async Task Rows_ShowDash_ForARunWithoutSummary()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var done = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("done"), null, Summary(throughput: 500, p99: 10, throttled: 0));
         var running = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("running"), null, null, status: BenchEngine.Running.RunStatus.Running);
 
@@ -65,7 +65,7 @@ public sealed class RunComparisonTests
     [Fact]
     public async Task Load_KeepsTheOrderAsked_AndNamesTheMissingRuns()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var first = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("first"), null, null);
         var second = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("second"), null, null);
 
@@ -79,7 +79,7 @@ public sealed class RunComparisonTests
     [Fact]
     public async Task Series_StartEveryRunAtZero_WithRatesPerSecond()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var slow = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("slow"), null, null, CompareSeed.Seconds(3, ok: 1_000, throttled: 5, p99: 40));
         var fast = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("fast"), null, null, CompareSeed.Seconds(4, ok: 2_000, p99: 20));
 
@@ -99,7 +99,7 @@ public sealed class RunComparisonTests
     [Fact]
     public async Task SecondsCsv_HasOneRowPerRunPerSecond_WithInvariantNumbers()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var a = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("a, with comma"), null, null, CompareSeed.Seconds(2, ok: 1_001, p99: 12.5));
         var b = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("b"), null, null, CompareSeed.Seconds(3, ok: 10));
         var comparison = await LoadAsync(context, a, b);
@@ -175,7 +175,7 @@ public sealed class RunComparisonTests
 
     private static ComparisonRow Row(RunComparison comparison, string key) => comparison.Rows.Single(r => r.Key == key);
 
-    private static async Task<RunComparison> LoadAsync(ComponentTestContext context, params long[] ids)
+    private static async Task<RunComparison> LoadAsync(BenchWebComponentContext context, params long[] ids)
     {
         await using var db = await context.Databases.CreateDbContextAsync();
         return await RunComparison.LoadAsync(db, ids, includeSeconds: true, CancellationToken.None);

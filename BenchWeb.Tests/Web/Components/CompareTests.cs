@@ -1,11 +1,13 @@
 using System.Text.RegularExpressions;
 using BenchEngine.Targets;
 using BenchWeb.Components.Pages.Compare;
-using ComparePage = BenchWeb.Components.Pages.Compare.Compare;
 using BenchWeb.Runs;
 using BenchWeb.Tests.Support.Components;
 using BenchWeb.Tests.Web.Compare;
+using Bunit;
 using Microsoft.AspNetCore.Components;
+using Microsoft.AspNetCore.Components.Web;
+using ComparePage = BenchWeb.Components.Pages.Compare.Compare;
 
 namespace BenchWeb.Tests.Web.Components;
 
@@ -14,13 +16,14 @@ public sealed class CompareTests
     [Fact]
     public async Task Compare_RendersTableAndDiff_AndDrawsTwoSeriesAlignedAtZero()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var (gateway, direct) = await SeedTwoRunsAsync(context);
-        context.Navigation.NavigateTo($"compare?runs={gateway},{direct}");
-        var module = context.JS.PlanModule(ComparePage.ModulePath).Plan("draw").Plan("release");
+        context.StartAt($"compare?runs={gateway},{direct}");
+        var module = SetUpModule(context);
 
-        var page = await context.RenderAsync<ComparePage>();
+        var page = context.Render<ComparePage>();
 
+        page.WaitForAssertion(() => Assert.Single(module.Interop.Invocations["draw"]));
         var markup = Tight(page.Markup);
         Assert.Contains("id=\"comparison-table\"", markup, StringComparison.Ordinal);
         Assert.Contains("data-change=\"+12.3 %\"", markup, StringComparison.Ordinal);
@@ -33,9 +36,10 @@ public sealed class CompareTests
         Assert.Contains($"href=\"compare.csv?runs={gateway},{direct}\"", markup, StringComparison.Ordinal);
         Assert.Contains($"href=\"results?runs={gateway},{direct}\"", markup, StringComparison.Ordinal);
 
-        Assert.Equal(["import", "module ./js/compare.js.draw"], context.JS.Calls.Select(c => c.Identifier).ToArray());
-        Assert.Equal(ComparePage.ModulePath, context.JS.Calls[0].Arguments.Single());
-        var draw = context.JS.Calls[1].Arguments;
+        // Two calls in all (every call is recorded by the context's interop too): the import, then draw on the module.
+        Assert.Equal(2, context.JSInterop.Invocations.Count);
+        Assert.Equal(ComparePage.ModulePath, Assert.Single(Assert.Single(context.JSInterop.Invocations["import"]).Arguments));
+        var draw = Assert.Single(module.Interop.Invocations["draw"]).Arguments;
         Assert.IsType<ElementReference>(draw[0]);
         var series = Assert.IsAssignableFrom<IReadOnlyList<ComparisonSeries>>(draw[1]);
         Assert.Equal([gateway, direct], series.Select(s => s.RunId).ToArray());
@@ -49,15 +53,17 @@ public sealed class CompareTests
     [Fact]
     public async Task Compare_CopyLink_CopiesTheCurrentAddressThroughTheModule()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var (gateway, direct) = await SeedTwoRunsAsync(context);
-        context.Navigation.NavigateTo($"compare?runs={gateway},{direct}");
-        context.JS.PlanModule(ComparePage.ModulePath).Plan("draw").Plan("release").Plan("copyText", _ => true);
-        var page = await context.RenderAsync<ComparePage>();
+        context.StartAt($"compare?runs={gateway},{direct}");
+        var module = SetUpModule(context);
+        module.Interop.Setup<bool>("copyText", _ => true).SetResult(true);
+        var page = context.Render<ComparePage>();
+        page.WaitForAssertion(() => Assert.Single(module.Interop.Invocations["draw"]));
 
-        await page.ClickAsync("copy-link");
+        await page.Find("#copy-link").ClickAsync(new MouseEventArgs());
 
-        var copy = context.JS.Calls.Single(c => c.Identifier.EndsWith(".copyText", StringComparison.Ordinal));
+        var copy = Assert.Single(module.Interop.Invocations["copyText"]);
         Assert.Equal($"http://localhost/compare?runs={gateway},{direct}", copy.Arguments[0]);
         Assert.Contains("Link copied.", page.Markup, StringComparison.Ordinal);
     }
@@ -70,29 +76,29 @@ public sealed class CompareTests
     [InlineData("compare?runs=1,404", "Run #404 does not exist.")]
     public async Task Compare_ShowsAMessageAndCallsNoScript_WhenTheQueryIsBad(string address, string message)
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("only"), null, null);
-        context.Navigation.NavigateTo(address);
+        context.StartAt(address);
 
-        var page = await context.RenderAsync<ComparePage>();
+        var page = context.Render<ComparePage>();
 
-        Assert.Contains("id=\"compare-error\"", page.Markup, StringComparison.Ordinal);
-        Assert.Contains(System.Net.WebUtility.HtmlEncode(message), page.Markup, StringComparison.Ordinal);
+        Assert.Contains(message, page.WaitForElement("#compare-error").TextContent, StringComparison.Ordinal);
         Assert.DoesNotContain("comparison-table", page.Markup, StringComparison.Ordinal);
-        Assert.Empty(context.JS.Calls);
+        Assert.Empty(context.JSInterop.Invocations);
     }
 
     [Fact]
     public async Task Compare_SaysSo_WhenTheRunsHaveTheSameSettings()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var a = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("a"), CompareSeed.Environment(), null);
         var b = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("b"), CompareSeed.Environment(), null);
-        context.Navigation.NavigateTo($"compare?runs={a},{b}");
-        context.JS.PlanModule(ComparePage.ModulePath).Plan("draw").Plan("release");
+        context.StartAt($"compare?runs={a},{b}");
+        SetUpModule(context);
 
-        var page = await context.RenderAsync<ComparePage>();
+        var page = context.Render<ComparePage>();
 
+        page.WaitForElement("#comparison-table");
         Assert.Contains("id=\"config-same\"", page.Markup, StringComparison.Ordinal);
         Assert.DoesNotContain("id=\"config-diff\"", page.Markup, StringComparison.Ordinal);
     }
@@ -100,23 +106,25 @@ public sealed class CompareTests
     [Fact]
     public async Task Results_ShowsTheTableAndItsMarkdown_AndCopiesIt()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var (gateway, direct) = await SeedTwoRunsAsync(context);
-        context.Navigation.NavigateTo($"results?runs={direct},{gateway}");
-        context.JS.PlanModule(ComparePage.ModulePath).Plan("copyText", _ => false);
+        context.StartAt($"results?runs={direct},{gateway}");
+        var module = JSObjectSetup.Module(context.JSInterop, ComparePage.ModulePath);
+        module.Interop.Setup<bool>("copyText", _ => true).SetResult(false);
 
-        var page = await context.RenderAsync<ResultsTable>();
+        var page = context.Render<ResultsTable>();
 
+        page.WaitForElement("#copy-markdown");
         var markup = Tight(page.Markup);
         Assert.Contains($"<tr data-run=\"{direct}\"><td><a href=\"runs/{direct}\">#{direct} G4 direct</a></td><td>Cosmos DB SQL</td><td>Direct</td>", markup, StringComparison.Ordinal);
         Assert.Contains($"href=\"results.csv?runs={direct},{gateway}\"", markup, StringComparison.Ordinal);
         Assert.Contains($"href=\"compare?runs={direct},{gateway}\"", markup, StringComparison.Ordinal);
         Assert.Contains("| Run | Target |", markup, StringComparison.Ordinal);
-        Assert.Empty(context.JS.Calls);
+        Assert.Empty(context.JSInterop.Invocations);
 
-        await page.ClickAsync("copy-markdown");
+        await page.Find("#copy-markdown").ClickAsync(new MouseEventArgs());
 
-        var copy = context.JS.Calls.Single(c => c.Identifier.EndsWith(".copyText", StringComparison.Ordinal));
+        var copy = Assert.Single(module.Interop.Invocations["copyText"]);
         Assert.StartsWith("| Run | Target |", (string)copy.Arguments[0]!, StringComparison.Ordinal);
         Assert.Contains("the Markdown is selected below", page.Markup, StringComparison.Ordinal);
     }
@@ -126,19 +134,27 @@ public sealed class CompareTests
     [InlineData("results?runs=9", "Run #9 does not exist.")]
     public async Task Results_ShowsAMessage_WhenTheQueryIsBad(string address, string message)
     {
-        await using var context = new ComponentTestContext();
-        context.Navigation.NavigateTo(address);
+        await using var context = new BenchWebComponentContext();
+        context.StartAt(address);
 
-        var page = await context.RenderAsync<ResultsTable>();
+        var page = context.Render<ResultsTable>();
 
-        Assert.Contains("id=\"results-error\"", page.Markup, StringComparison.Ordinal);
-        Assert.Contains(message, page.Markup, StringComparison.Ordinal);
+        Assert.Contains(message, page.WaitForElement("#results-error").TextContent, StringComparison.Ordinal);
     }
 
     // Markup without the layout whitespace between elements.
     private static string Tight(string markup) => Regex.Replace(markup, @">\s+<", "><");
 
-    private static async Task<(long Gateway, long Direct)> SeedTwoRunsAsync(ComponentTestContext context)
+    // The charts' module as the page uses it on first render and when it leaves; each test adds what else it needs.
+    private static JSObjectSetup SetUpModule(BenchWebComponentContext context)
+    {
+        var module = JSObjectSetup.Module(context.JSInterop, ComparePage.ModulePath);
+        module.Interop.SetupVoid("draw", _ => true).SetVoidResult();
+        module.Interop.SetupVoid("release", _ => true).SetVoidResult();
+        return module;
+    }
+
+    private static async Task<(long Gateway, long Direct)> SeedTwoRunsAsync(BenchWebComponentContext context)
     {
         var gateway = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("G1 gateway", CosmosConnectionMode.Gateway, 20), CompareSeed.Environment(processors: 2),
             RunComparisonTests.Summary(throughput: 1_000, p99: 50, throttled: 0), CompareSeed.Seconds(3, ok: 1_000), targetDescription: "Cosmos DB SQL · 10,000 RU/s");

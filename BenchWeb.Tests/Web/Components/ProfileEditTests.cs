@@ -1,8 +1,12 @@
+using BenchEngine.Targets;
 using BenchWeb.Components.Pages.Profiles;
 using BenchWeb.Profiles;
+using BenchWeb.Secrets;
 using BenchWeb.Tests.Support.Components;
+using Bunit;
+using Microsoft.AspNetCore.Components.Web;
 using Microsoft.EntityFrameworkCore;
-using BenchEngine.Targets;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace BenchWeb.Tests.Web.Components;
 
@@ -14,10 +18,12 @@ public sealed class ProfileEditTests
     [Fact]
     public async Task Form_ConcurrencyZero_ShowsTheEngineMessageBesideTheField()
     {
-        await using var context = new ComponentTestContext("profiles/new");
-        var page = await context.RenderAsync<ProfileEdit>();
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("profiles/new");
+        var page = context.Render<ProfileEdit>();
+        page.WaitForElement("#save-profile");
 
-        await page.ChangeAsync("Load.Concurrency", "0");
+        await page.Find(Id("Load.Concurrency")).ChangeAsync("0");
 
         Assert.Contains("<div class=\"validation-message\" data-field=\"Load.Concurrency\">Must be at least 1.</div>", page.Markup, StringComparison.Ordinal);
         Assert.Contains("1 setting to fix before saving.", page.Markup, StringComparison.Ordinal);
@@ -26,11 +32,14 @@ public sealed class ProfileEditTests
     [Fact]
     public async Task Form_NotANumber_NamesTheFieldKeepsTheTextAndRefusesToSave()
     {
-        await using var context = new ComponentTestContext("profiles/new");
-        var page = await context.RenderAsync<ProfileEdit>();
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("profiles/new");
+        var page = context.Render<ProfileEdit>();
+        page.WaitForElement("#save-profile");
 
-        await page.ChangeAsync("Load.Concurrency", "ten");
-        await page.SubmitAsync("save-profile");
+        await page.Find(Id("Load.Concurrency")).ChangeAsync("ten");
+        // As in the browser, the Save button submits the form it is in.
+        await page.Find("#save-profile").ClickAsync(new MouseEventArgs());
 
         var markup = page.Markup;
         Assert.Contains("The Concurrency field must be a number.", markup, StringComparison.Ordinal);
@@ -42,46 +51,51 @@ public sealed class ProfileEditTests
     [Fact]
     public async Task Save_InvalidSettings_SavesNothingAndMarksEveryField()
     {
-        await using var context = new ComponentTestContext("profiles/new");
-        var page = await context.RenderAsync<ProfileEdit>();
-        await page.ChangeAsync("Target.Kind", nameof(TargetKind.CosmosSql));
-        await page.ChangeAsync("Stop.DurationSeconds", "");
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("profiles/new");
+        var page = context.Render<ProfileEdit>();
+        page.WaitForElement("#save-profile");
+        await page.Find(Id("Target.Kind")).ChangeAsync(nameof(TargetKind.CosmosSql));
+        await page.Find(Id("Stop.DurationSeconds")).ChangeAsync("");
 
-        await page.SubmitAsync("save-profile");
+        await page.Find("#save-profile").ClickAsync(new MouseEventArgs());
 
         var markup = page.Markup;
         Assert.Contains("data-field=\"Target.Cosmos.Endpoint\">Give the account endpoint", markup, StringComparison.Ordinal);
         Assert.Contains("data-field=\"Stop\">Say when to stop", markup, StringComparison.Ordinal);
         await using var db = await context.Databases.CreateDbContextAsync();
         Assert.Equal(0, await db.Profiles.CountAsync());
-        Assert.Empty(context.Navigation.History);
+        Assert.Empty(context.NavigatedTo);
     }
 
     [Fact]
     public async Task Save_ValidSettings_StoresTheProfileAndOpensIt()
     {
-        await using var context = new ComponentTestContext("profiles/new");
-        var page = await context.RenderAsync<ProfileEdit>();
-        await page.ChangeAsync("Name", "Forty workers");
-        await page.ChangeAsync("Load.Concurrency", "40");
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("profiles/new");
+        var page = context.Render<ProfileEdit>();
+        page.WaitForElement("#save-profile");
+        await page.Find(Id("Name")).ChangeAsync("Forty workers");
+        await page.Find(Id("Load.Concurrency")).ChangeAsync("40");
 
-        await page.SubmitAsync("save-profile");
+        await page.Find("#save-profile").ClickAsync(new MouseEventArgs());
 
         await using var db = await context.Databases.CreateDbContextAsync();
         var profile = await db.Profiles.SingleAsync();
         Assert.Equal("Forty workers", profile.Name);
         Assert.Equal(40, BenchEngine.Running.RunPlan.FromJson(profile.PlanJson).Load.Concurrency);
-        Assert.Equal([$"profiles/{profile.Id}"], context.Navigation.History);
+        Assert.Equal([$"profiles/{profile.Id}"], context.NavigatedTo);
     }
 
     [Fact]
     public async Task Edit_StoredConnectionString_IsNeverRenderedOnlyThatOneIsSet()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var form = new ProfileForm { Name = "Tables", TargetKind = TargetKind.TableStorage, NewTablesConnectionString = ConnectionStringWithKey };
-        var id = await context.Get<ProfileService>().SaveAsync(0, form, CancellationToken.None);
+        var id = await context.Services.GetRequiredService<ProfileService>().SaveAsync(0, form, CancellationToken.None);
 
-        var page = await context.RenderAsync<ProfileEdit>(new Dictionary<string, object?> { ["Id"] = (long?)id });
+        var page = context.Render<ProfileEdit>(parameters => parameters.Add(p => p.Id, id));
+        page.WaitForElement("#save-profile");
 
         var markup = page.Markup;
         Assert.DoesNotContain("VGhpcyBpcyBhIHNlY3JldCBrZXkgZm9yIHRlc3Rz", markup, StringComparison.Ordinal);
@@ -97,30 +111,38 @@ public sealed class ProfileEditTests
     [Fact]
     public async Task Edit_SecretTypedThenSaved_LeavesTheFormEmpty()
     {
-        await using var context = new ComponentTestContext();
-        var id = await context.Get<ProfileService>().SaveAsync(0, new ProfileForm { Name = "Cosmos", TargetKind = TargetKind.CosmosSql, CosmosEndpoint = "https://acme.documents.azure.com:443/" }, CancellationToken.None);
-        var page = await context.RenderAsync<ProfileEdit>(new Dictionary<string, object?> { ["Id"] = (long?)id });
+        await using var context = new BenchWebComponentContext();
+        var profiles = context.Services.GetRequiredService<ProfileService>();
+        var id = await profiles.SaveAsync(0, new ProfileForm { Name = "Cosmos", TargetKind = TargetKind.CosmosSql, CosmosEndpoint = "https://acme.documents.azure.com:443/" }, CancellationToken.None);
+        var page = context.Render<ProfileEdit>(parameters => parameters.Add(p => p.Id, id));
+        page.WaitForElement("#save-profile");
         Assert.Contains("data-secret-stored=\"false\"", page.Markup, StringComparison.Ordinal);
 
-        await page.ChangeAsync("NewCosmosKey", "c2VjcmV0LWNvc21vcy1rZXk=");
-        await page.SubmitAsync("save-profile");
+        await page.Find(Id("NewCosmosKey")).ChangeAsync("c2VjcmV0LWNvc21vcy1rZXk=");
+        await page.Find("#save-profile").ClickAsync(new MouseEventArgs());
 
         var markup = page.Markup;
         Assert.DoesNotContain("c2VjcmV0LWNvc21vcy1rZXk=", markup, StringComparison.Ordinal);
         Assert.Contains("data-secret-stored=\"true\"", markup, StringComparison.Ordinal);
-        var resolve = await context.Get<BenchWeb.Secrets.SecretStore>().CreateResolverAsync(id, CancellationToken.None);
-        var plan = BenchEngine.Running.RunPlan.FromJson((await context.Get<ProfileService>().FindAsync(id, CancellationToken.None))!.PlanJson);
+        var resolve = await context.Services.GetRequiredService<SecretStore>().CreateResolverAsync(id, CancellationToken.None);
+        var plan = BenchEngine.Running.RunPlan.FromJson((await profiles.FindAsync(id, CancellationToken.None))!.PlanJson);
         Assert.Equal("c2VjcmV0LWNvc21vcy1rZXk=", resolve(plan.Target.Cosmos.KeySecret));
     }
 
     [Fact]
     public async Task New_FromPreset_StartsFromThePresetsRealPlan()
     {
-        await using var context = new ComponentTestContext("profiles/new?preset=G2");
-        var page = await context.RenderAsync<ProfileEdit>();
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("profiles/new?preset=G2");
+
+        var page = context.Render<ProfileEdit>();
+        page.WaitForElement("#save-profile");
 
         var markup = page.Markup;
         Assert.Contains("From preset <strong>G2</strong>", markup, StringComparison.Ordinal);
         Assert.Contains("id=\"Target.Cosmos.Endpoint\"", markup, StringComparison.Ordinal);
     }
+
+    // The form's ids are the engine's field paths, whose dots a CSS id selector would read as classes.
+    private static string Id(string id) => $"[id='{id}']";
 }

@@ -4,6 +4,8 @@ using BenchEngine.Running;
 using BenchWeb.Components.Pages.Runs;
 using BenchWeb.Data;
 using BenchWeb.Tests.Support.Components;
+using Bunit;
+using Microsoft.AspNetCore.Components.Web;
 
 namespace BenchWeb.Tests.Web.Components;
 
@@ -25,14 +27,15 @@ public sealed class RunDetailTests
     [Fact]
     public async Task Annotations_Save_StoresNotesAndNormalisedTags()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var runId = await SeedCompletedRunAsync(context);
-        PlanChartModule(context);
-        var page = await context.RenderAsync<RunLive>(new Dictionary<string, object?> { ["Id"] = runId });
+        var view = SetUpChartModule(context);
+        var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
+        page.WaitForAssertion(() => Assert.NotEmpty(view.Interop.Invocations["setWindow"]));
 
-        await page.ChangeAsync("run-notes", "  Slow start: the container was new.  ");
-        await page.ChangeAsync("run-tags", "Gateway, 2 cores; gateway");
-        await page.ClickAsync("save-annotations");
+        await page.Find("#run-notes").ChangeAsync("  Slow start: the container was new.  ");
+        await page.Find("#run-tags").ChangeAsync("Gateway, 2 cores; gateway");
+        await page.Find("#save-annotations").ClickAsync(new MouseEventArgs());
 
         await using var db = await context.Databases.CreateDbContextAsync();
         var run = await db.Runs.FindAsync(runId);
@@ -46,13 +49,14 @@ public sealed class RunDetailTests
     [Fact]
     public async Task Window_FirstRender_ShowsTheDetectedWindowOnTheChartAndItsSummary()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var runId = await SeedCompletedRunAsync(context);
-        PlanChartModule(context);
+        var view = SetUpChartModule(context);
 
-        var page = await context.RenderAsync<RunLive>(new Dictionary<string, object?> { ["Id"] = runId });
+        var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
+        page.WaitForAssertion(() => Assert.NotEmpty(view.Interop.Invocations["setWindow"]));
 
-        Assert.Equal([1, 4], WindowCalls(context).Single());
+        Assert.Equal([1, 4], WindowCalls(view).Single());
         var markup = Compact(page.Markup);
         // Seconds 1–4: ok 1,000 + 1,200 + 1,100 + 900 over 4 s; RU 25,000 over 4 s; throttled 100 of 4,300 responses;
         // per-second p99 at most 30 ms; per-second p50s 3, 4, 5, 6 → nearest-rank median 4.
@@ -68,15 +72,16 @@ public sealed class RunDetailTests
     [Fact]
     public async Task Window_Changed_RecomputesTheSummarySavesItAndMovesTheBand()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var runId = await SeedCompletedRunAsync(context);
-        PlanChartModule(context);
-        var page = await context.RenderAsync<RunLive>(new Dictionary<string, object?> { ["Id"] = runId });
+        var view = SetUpChartModule(context);
+        var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
+        page.WaitForAssertion(() => Assert.NotEmpty(view.Interop.Invocations["setWindow"]));
 
-        await page.ChangeAsync("window-last", "5");
-        await page.ChangeAsync("window-first", "3");
+        await page.Find("#window-last").ChangeAsync("5");
+        await page.Find("#window-first").ChangeAsync("3");
 
-        Assert.Equal([[1, 4], [1, 5], [3, 5]], WindowCalls(context));
+        Assert.Equal([[1, 4], [1, 5], [3, 5]], WindowCalls(view));
         var markup = Compact(page.Markup);
         // Seconds 3–5: ok 2,100 over 2.5 s; P99 over the full seconds (1,100 and 900); RU 12,600 over 2.5 s;
         // throttled 60 of 2,160 responses; per-second p99 at most 50 ms; p50s 3, 5, 7 → median 5.
@@ -93,9 +98,9 @@ public sealed class RunDetailTests
             Assert.Equal((3, 5), (run!.SteadyStateFirst, run.SteadyStateLast));
         }
 
-        await page.ClickAsync("reset-window");
+        await page.Find("#reset-window").ClickAsync(new MouseEventArgs());
 
-        Assert.Equal([1, 4], WindowCalls(context).Last());
+        Assert.Equal([1, 4], WindowCalls(view).Last());
         Assert.Contains("data-window=\"mean\">1,050.0inserts/s<", Compact(page.Markup), StringComparison.Ordinal);
         await using (var db = await context.Databases.CreateDbContextAsync())
         {
@@ -108,16 +113,17 @@ public sealed class RunDetailTests
     [Fact]
     public async Task Window_OutOfRange_SaysWhyAndKeepsTheSavedWindow()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var runId = await SeedCompletedRunAsync(context, chosen: (2, 3));
-        PlanChartModule(context);
-        var page = await context.RenderAsync<RunLive>(new Dictionary<string, object?> { ["Id"] = runId });
-        Assert.Equal([2, 3], WindowCalls(context).Single());
+        var view = SetUpChartModule(context);
+        var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
+        page.WaitForAssertion(() => Assert.NotEmpty(view.Interop.Invocations["setWindow"]));
+        Assert.Equal([2, 3], WindowCalls(view).Single());
 
-        await page.ChangeAsync("window-last", "9");
+        await page.Find("#window-last").ChangeAsync("9");
 
         Assert.Contains("The window must satisfy 0 ≤ first ≤ last ≤ 5 (the last second of the run); got 2–9.", page.Markup, StringComparison.Ordinal);
-        Assert.Single(WindowCalls(context));
+        Assert.Single(WindowCalls(view));
         await using var db = await context.Databases.CreateDbContextAsync();
         var run = await db.Runs.FindAsync(runId);
         Assert.Equal((2, 3), (run!.SteadyStateFirst, run.SteadyStateLast));
@@ -126,7 +132,7 @@ public sealed class RunDetailTests
     [Fact]
     public async Task Verdict_FailedCheck_IsShownWithItsMessage()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var verdict = new Verdict
         {
             Passed = false,
@@ -138,9 +144,10 @@ public sealed class RunDetailTests
             ],
         };
         var runId = await SeedCompletedRunAsync(context, verdict: verdict);
-        PlanChartModule(context);
+        var view = SetUpChartModule(context);
 
-        var page = await context.RenderAsync<RunLive>(new Dictionary<string, object?> { ["Id"] = runId });
+        var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
+        page.WaitForAssertion(() => Assert.NotEmpty(view.Interop.Invocations["setWindow"]));
 
         var markup = page.Markup;
         Assert.Contains("class=\"verdict failed\" id=\"run-verdict\"", markup, StringComparison.Ordinal);
@@ -153,11 +160,12 @@ public sealed class RunDetailTests
     [Fact]
     public async Task Detail_ImportedRun_ShowsWhereFromAndTheExportLinks()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var runId = await SeedCompletedRunAsync(context, importedFrom: "build-agent-7, exported 2026-11-20");
-        PlanChartModule(context);
+        var view = SetUpChartModule(context);
 
-        var page = await context.RenderAsync<RunLive>(new Dictionary<string, object?> { ["Id"] = runId });
+        var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
+        page.WaitForAssertion(() => Assert.NotEmpty(view.Interop.Invocations["setWindow"]));
 
         var markup = page.Markup;
         Assert.Contains(">imported from build-agent-7, exported 2026-11-20<", markup, StringComparison.Ordinal);
@@ -165,20 +173,26 @@ public sealed class RunDetailTests
         Assert.Contains($"href=\"api/runs/{runId}/export.csv\"", markup, StringComparison.Ordinal);
     }
 
-    private static int[][] WindowCalls(ComponentTestContext context) =>
-        context.JS.Calls.Where(c => c.Identifier == "view.setWindow").Select(c => c.Arguments.Cast<int>().ToArray()).ToArray();
+    private static int[][] WindowCalls(JSObjectSetup view) =>
+        view.Interop.Invocations["setWindow"].Select(c => c.Arguments.Cast<int>().ToArray()).ToArray();
 
     // Formats differ by a space between cultures ("2.33 %"); the figures must not.
     private static string Compact(string markup) => markup.Replace(" ", "", StringComparison.Ordinal).Replace("\u00A0", "", StringComparison.Ordinal);
 
-    private static void PlanChartModule(ComponentTestContext context)
+    // The chart module and the view its start returns, with the functions the page calls on them.
+    private static JSObjectSetup SetUpChartModule(BenchWebComponentContext context)
     {
-        var module = context.JS.PlanModule(RunLive.ModulePath);
-        var view = new StrictJSObject(context.JS, "view").Plan("stop").Plan("setProvisioned").Plan("setWindow");
-        module.Plan("start", _ => view);
+        var module = JSObjectSetup.Module(context.JSInterop, RunLive.ModulePath);
+        var view = JSObjectSetup.ReturnedBy(module.Interop, "start");
+        foreach (var function in new[] { "stop", "setProvisioned", "setWindow" })
+        {
+            view.Interop.SetupVoid(function, _ => true).SetVoidResult();
+        }
+
+        return view;
     }
 
-    private static async Task<long> SeedCompletedRunAsync(ComponentTestContext context, (int First, int Last)? chosen = null, Verdict? verdict = null, string? importedFrom = null)
+    private static async Task<long> SeedCompletedRunAsync(BenchWebComponentContext context, (int First, int Last)? chosen = null, Verdict? verdict = null, string? importedFrom = null)
     {
         await using var db = await context.Databases.CreateDbContextAsync();
         var plan = new RunPlan { Name = "Detail test", Stop = new StopOptions { DurationSeconds = 6 } };

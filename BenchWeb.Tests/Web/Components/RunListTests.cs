@@ -1,9 +1,13 @@
 using System.Text.RegularExpressions;
+using AngleSharp.Dom;
+using AngleSharp.Html.Dom;
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchWeb.Components.Pages.Runs;
 using BenchWeb.Data;
 using BenchWeb.Tests.Support.Components;
+using Bunit;
+using Microsoft.AspNetCore.Components.Web;
 
 namespace BenchWeb.Tests.Web.Components;
 
@@ -14,17 +18,19 @@ public sealed class RunListTests
     [Fact]
     public async Task List_QueryString_FillsTheFiltersAndFiltersTheRows()
     {
-        await using var context = new ComponentTestContext("runs?profile=gate&target=CosmosSql&status=Completed&from=2026-11-01&to=2026-11-30&tag=2%20cores&notes=warm&sort=throughput&dir=asc");
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("runs?profile=gate&target=CosmosSql&status=Completed&from=2026-11-01&to=2026-11-30&tag=2%20cores&notes=warm&sort=throughput&dir=asc");
         var gateway = await AddAsync(context, "Gateway", TargetKind.CosmosSql, RunStatus.Completed, tags: ",gateway,2 cores,", notes: "warm-up was slow");
         await AddAsync(context, "Gateway", TargetKind.CosmosSql, RunStatus.Completed, tags: ",gateway,", notes: "warm-up was slow");
         await AddAsync(context, "Direct", TargetKind.CosmosSql, RunStatus.Completed, tags: ",2 cores,", notes: "warm");
 
-        var page = await context.RenderAsync<RunList>();
+        var page = context.Render<RunList>();
+        page.WaitForAssertion(() => Assert.DoesNotContain("Loading…", page.Markup, StringComparison.Ordinal));
 
         var markup = page.Markup;
         Assert.Contains("id=\"filter-profile\" value=\"gate\"", markup, StringComparison.Ordinal);
-        Assert.Contains("<option value=\"CosmosSql\" selected>", markup, StringComparison.Ordinal);
-        Assert.Contains("<option value=\"Completed\" selected>", markup, StringComparison.Ordinal);
+        Assert.Equal(["CosmosSql"], Selected(page.FindAll("#filter-target option")));
+        Assert.Equal(["Completed"], Selected(page.FindAll("#filter-status option")));
         Assert.Contains("id=\"filter-from\" value=\"2026-11-01\"", markup, StringComparison.Ordinal);
         Assert.Contains("id=\"filter-to\" value=\"2026-11-30\"", markup, StringComparison.Ordinal);
         Assert.Contains("id=\"filter-tag\" value=\"2 cores\"", markup, StringComparison.Ordinal);
@@ -39,24 +45,28 @@ public sealed class RunListTests
     [Fact]
     public async Task List_FilterChanged_NavigatesToTheListWithTheNewQueryOnItsFirstPage()
     {
-        await using var context = new ComponentTestContext("runs?profile=gate&sort=p99&dir=asc&page=2");
-        var page = await context.RenderAsync<RunList>();
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("runs?profile=gate&sort=p99&dir=asc&page=2");
+        var page = context.Render<RunList>();
+        page.WaitForAssertion(() => Assert.DoesNotContain("Loading…", page.Markup, StringComparison.Ordinal));
 
-        await page.ChangeAsync("filter-status", "Failed");
-        await page.ChangeAsync("filter-tag", " 2 cores ");
+        await page.Find("#filter-status").ChangeAsync("Failed");
+        // The list reloads from its new address: the next change starts from it.
+        page.WaitForAssertion(() => Assert.Equal(["Failed"], Selected(page.FindAll("#filter-status option"))));
+        await page.Find("#filter-tag").ChangeAsync(" 2 cores ");
 
-        Assert.Equal("runs?profile=gate&status=Failed&sort=p99&dir=asc", context.Navigation.History[0]);
-        // The page did not reload in the test, so the second change starts from the same query.
-        Assert.Equal("runs?profile=gate&tag=2%20cores&sort=p99&dir=asc", context.Navigation.History[1]);
+        Assert.Equal(["runs?profile=gate&status=Failed&sort=p99&dir=asc", "runs?profile=gate&status=Failed&tag=2%20cores&sort=p99&dir=asc"], context.NavigatedTo);
     }
 
     [Fact]
     public async Task List_DatesAtTheEndsOfTheCalendar_AreIgnoredWithAMessageNotACrash()
     {
-        await using var context = new ComponentTestContext("runs?from=0001-01-01&to=9999-12-31");
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("runs?from=0001-01-01&to=9999-12-31");
         await AddAsync(context, "One", TargetKind.Simulated, RunStatus.Completed);
 
-        var page = await context.RenderAsync<RunList>();
+        var page = context.Render<RunList>();
+        page.WaitForAssertion(() => Assert.DoesNotContain("Loading…", page.Markup, StringComparison.Ordinal));
 
         var markup = page.Markup;
         Assert.Contains("“9999-12-31” for “to” is outside the years 1900–9998; it is ignored.", markup, StringComparison.Ordinal);
@@ -66,10 +76,12 @@ public sealed class RunListTests
     [Fact]
     public async Task List_BadQueryValues_SayWhatIsWrongAndShowTheRest()
     {
-        await using var context = new ComponentTestContext("runs?status=Finished&from=11/02/2026&page=x");
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("runs?status=Finished&from=11/02/2026&page=x");
         await AddAsync(context, "One", TargetKind.Simulated, RunStatus.Completed);
 
-        var page = await context.RenderAsync<RunList>();
+        var page = context.Render<RunList>();
+        page.WaitForAssertion(() => Assert.DoesNotContain("Loading…", page.Markup, StringComparison.Ordinal));
 
         var markup = page.Markup;
         Assert.Contains("Unknown status “Finished” (one of Queued, Running, Completed, Cancelled, Failed, Interrupted); it is ignored.", markup, StringComparison.Ordinal);
@@ -81,13 +93,15 @@ public sealed class RunListTests
     [Fact]
     public async Task List_ManyRuns_ShowsFiftyAPageWithALinkToTheNext()
     {
-        await using var context = new ComponentTestContext("runs");
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("runs");
         for (var i = 0; i < 51; i++)
         {
             await AddAsync(context, $"Run {i}", TargetKind.Simulated, RunStatus.Completed);
         }
 
-        var page = await context.RenderAsync<RunList>();
+        var page = context.Render<RunList>();
+        page.WaitForAssertion(() => Assert.DoesNotContain("Loading…", page.Markup, StringComparison.Ordinal));
 
         var markup = page.Markup;
         Assert.Equal(50, RunIds(markup).Length);
@@ -99,10 +113,12 @@ public sealed class RunListTests
     [Fact]
     public async Task List_Rows_ShowVerdictTagsAndImportedMarker()
     {
-        await using var context = new ComponentTestContext("runs");
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("runs");
         var id = await AddAsync(context, "Shared by a colleague", TargetKind.CosmosSql, RunStatus.Completed, tags: ",gateway,2 cores,", verdict: "Failed", importedFrom: "build-agent-7");
 
-        var page = await context.RenderAsync<RunList>();
+        var page = context.Render<RunList>();
+        page.WaitForAssertion(() => Assert.DoesNotContain("Loading…", page.Markup, StringComparison.Ordinal));
 
         var markup = page.Markup;
         Assert.Contains("data-verdict=\"Failed\">Failed<", markup, StringComparison.Ordinal);
@@ -115,52 +131,52 @@ public sealed class RunListTests
     [Fact]
     public async Task Compare_EnabledOnlyForTwoToFiveSelected_AndOpensTheComparisonInSelectionOrder()
     {
-        await using var context = new ComponentTestContext("runs");
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("runs");
         var ids = new List<long>();
         for (var i = 0; i < 6; i++)
         {
             ids.Add(await AddAsync(context, $"Run {i}", TargetKind.Simulated, RunStatus.Completed));
         }
 
-        var page = await context.RenderAsync<RunList>();
-        Assert.True(IsDisabled(page.Markup, "compare-selected"));
-        Assert.True(IsDisabled(page.Markup, "results-selected"));
+        var page = context.Render<RunList>();
+        page.WaitForAssertion(() => Assert.DoesNotContain("Loading…", page.Markup, StringComparison.Ordinal));
+        Assert.True(IsDisabled(page.Find("#compare-selected")));
+        Assert.True(IsDisabled(page.Find("#results-selected")));
 
-        await page.ChangeAsync($"select-run-{ids[3]}", "true");
-        Assert.True(IsDisabled(page.Markup, "compare-selected"));
-        Assert.False(IsDisabled(page.Markup, "results-selected"));
+        await page.Find($"#select-run-{ids[3]}").ChangeAsync(true);
+        Assert.True(IsDisabled(page.Find("#compare-selected")));
+        Assert.False(IsDisabled(page.Find("#results-selected")));
 
-        await page.ChangeAsync($"select-run-{ids[1]}", "true");
-        Assert.False(IsDisabled(page.Markup, "compare-selected"));
-        await page.ClickAsync("compare-selected");
-        Assert.Equal($"compare?runs={ids[3]},{ids[1]}", context.Navigation.History.Last());
+        await page.Find($"#select-run-{ids[1]}").ChangeAsync(true);
+        Assert.False(IsDisabled(page.Find("#compare-selected")));
+        await page.Find("#compare-selected").ClickAsync(new MouseEventArgs());
+        Assert.Equal($"compare?runs={ids[3]},{ids[1]}", context.NavigatedTo[^1]);
 
         foreach (var id in new[] { ids[0], ids[2], ids[4], ids[5] })
         {
-            await page.ChangeAsync($"select-run-{id}", "true");
+            await page.Find($"#select-run-{id}").ChangeAsync(true);
         }
 
-        Assert.True(IsDisabled(page.Markup, "compare-selected"));
-        await page.ClickAsync("compare-selected");
-        Assert.Single(context.Navigation.History);
+        Assert.True(IsDisabled(page.Find("#compare-selected")));
+        await page.Find("#compare-selected").ClickAsync(new MouseEventArgs());
+        Assert.Single(context.NavigatedTo);
 
-        await page.ChangeAsync($"select-run-{ids[5]}", "false");
-        Assert.False(IsDisabled(page.Markup, "compare-selected"));
-        await page.ClickAsync("results-selected");
-        Assert.Equal($"results?runs={ids[3]},{ids[1]},{ids[0]},{ids[2]},{ids[4]}", context.Navigation.History.Last());
+        await page.Find($"#select-run-{ids[5]}").ChangeAsync(false);
+        Assert.False(IsDisabled(page.Find("#compare-selected")));
+        await page.Find("#results-selected").ClickAsync(new MouseEventArgs());
+        Assert.Equal($"results?runs={ids[3]},{ids[1]},{ids[0]},{ids[2]},{ids[4]}", context.NavigatedTo[^1]);
     }
 
-    private static bool IsDisabled(string markup, string id)
-    {
-        var button = Regex.Match(markup, $"<button id=\"{id}\"[^>]*>", RegexOptions.None, TimeSpan.FromSeconds(1));
-        Assert.True(button.Success, $"No button {id}.");
-        return Regex.IsMatch(button.Value, @"\sdisabled[\s>]", RegexOptions.None, TimeSpan.FromSeconds(1));
-    }
+    private static bool IsDisabled(IElement button) => Assert.IsAssignableFrom<IHtmlButtonElement>(button).IsDisabled;
+
+    private static string[] Selected(IEnumerable<IElement> options) =>
+        options.Cast<IHtmlOptionElement>().Where(o => o.IsSelected).Select(o => o.Value).ToArray();
 
     private static long[] RunIds(string markup) =>
         Regex.Matches(markup, "<tr data-run=\"(\\d+)\"", RegexOptions.None, TimeSpan.FromSeconds(1)).Select(m => long.Parse(m.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture)).ToArray();
 
-    private static async Task<long> AddAsync(ComponentTestContext context, string profile, TargetKind kind, RunStatus status,
+    private static async Task<long> AddAsync(BenchWebComponentContext context, string profile, TargetKind kind, RunStatus status,
         string? tags = null, string? notes = null, string? verdict = null, string? importedFrom = null)
     {
         await using var db = await context.Databases.CreateDbContextAsync();

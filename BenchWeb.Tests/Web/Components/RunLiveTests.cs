@@ -4,7 +4,9 @@ using BenchWeb.Components.Pages.Runs;
 using BenchWeb.Data;
 using BenchWeb.Hubs;
 using BenchWeb.Tests.Support.Components;
+using Bunit;
 using Microsoft.AspNetCore.Components;
+using Microsoft.AspNetCore.Components.Web;
 using Microsoft.JSInterop;
 
 namespace BenchWeb.Tests.Web.Components;
@@ -16,15 +18,17 @@ public sealed class RunLiveTests
     [Fact]
     public async Task Live_FirstRender_StartsTheChartModuleWithTheRunAndWhatThePageAlreadyHas()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var runId = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 3);
-        var (module, view) = PlanChartModule(context);
+        var (module, view) = SetUpChartModule(context);
 
-        await context.RenderAsync<RunLive>(new Dictionary<string, object?> { ["Id"] = runId });
+        var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
+        page.WaitForAssertion(() => Assert.Single(module.Interop.Invocations["start"]));
 
-        Assert.Equal(["import", "module ./js/runLive.js.start"], context.JS.Calls.Select(c => c.Identifier).ToArray());
-        Assert.Equal(RunLive.ModulePath, context.JS.Calls[0].Arguments.Single());
-        var start = context.JS.Calls[1].Arguments;
+        // Two calls in all (every call is recorded by the context's interop too): the import, then start on the module.
+        Assert.Equal(2, context.JSInterop.Invocations.Count);
+        Assert.Equal(RunLive.ModulePath, Assert.Single(Assert.Single(context.JSInterop.Invocations["import"]).Arguments));
+        var start = Assert.Single(module.Interop.Invocations["start"]).Arguments;
         Assert.IsType<ElementReference>(start[0]);
         var options = start[1]!;
         Assert.Equal(runId, options.GetType().GetProperty("runId")!.GetValue(options));
@@ -39,10 +43,11 @@ public sealed class RunLiveTests
     [Fact]
     public async Task Live_SecondsFromTheFeed_UpdateTheTilesOnceEach()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var runId = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 2);
-        PlanChartModule(context);
-        var page = await context.RenderAsync<RunLive>(new Dictionary<string, object?> { ["Id"] = runId });
+        var (module, _) = SetUpChartModule(context);
+        var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
+        page.WaitForAssertion(() => Assert.Single(module.Interop.Invocations["start"]));
         Assert.Contains("data-tile=\"total-ok\">2,000<", page.Markup, StringComparison.Ordinal);
 
         // The chart module forwards what the hub pushes; a duplicate of a second the page has must not count twice.
@@ -60,11 +65,12 @@ public sealed class RunLiveTests
     [Fact]
     public async Task Live_StatusChangeToCompleted_ShowsTheSummaryAndHidesCancel()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var runId = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 2);
-        PlanChartModule(context);
-        var page = await context.RenderAsync<RunLive>(new Dictionary<string, object?> { ["Id"] = runId });
-        Assert.True(page.Exists("cancel-run"));
+        var (module, _) = SetUpChartModule(context);
+        var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
+        page.WaitForAssertion(() => Assert.Single(module.Interop.Invocations["start"]));
+        Assert.Single(page.FindAll("#cancel-run"));
 
         await using (var db = await context.Databases.CreateDbContextAsync())
         {
@@ -78,7 +84,7 @@ public sealed class RunLiveTests
         await page.InvokeAsync(() => page.Instance.OnStatus(new RunStatusChange(runId, RunStatus.Completed, null)));
 
         var markup = page.Markup;
-        Assert.False(page.Exists("cancel-run"));
+        Assert.Empty(page.FindAll("#cancel-run"));
         Assert.Contains("data-status=\"Completed\"", markup, StringComparison.Ordinal);
         Assert.Contains("Stopped: reached 2,000 documents", markup, StringComparison.Ordinal);
         Assert.Contains("1,000.0 inserts/s", markup, StringComparison.Ordinal);
@@ -87,12 +93,13 @@ public sealed class RunLiveTests
     [Fact]
     public async Task Live_CancelButton_CancelsTheQueuedRun()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var runId = await SeedRunAsync(context, RunStatus.Queued, secondsSaved: 0);
-        PlanChartModule(context);
-        var page = await context.RenderAsync<RunLive>(new Dictionary<string, object?> { ["Id"] = runId });
+        var (module, _) = SetUpChartModule(context);
+        var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
+        page.WaitForAssertion(() => Assert.Single(module.Interop.Invocations["start"]));
 
-        await page.ClickAsync("cancel-run");
+        await page.Find("#cancel-run").ClickAsync(new MouseEventArgs());
 
         Assert.Contains("data-status=\"Cancelled\"", page.Markup, StringComparison.Ordinal);
     }
@@ -100,23 +107,34 @@ public sealed class RunLiveTests
     [Fact]
     public async Task Live_UnplannedInterop_FailsTheComponentInStrictMode()
     {
-        await using var context = new ComponentTestContext();
+        await using var context = new BenchWebComponentContext();
         var runId = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 1);
 
-        // No module planned: the page's import is not allowed, so a stray interop call cannot go unnoticed.
-        var error = await Assert.ThrowsAsync<AggregateException>(() => context.RenderAsync<RunLive>(new Dictionary<string, object?> { ["Id"] = runId }));
-        Assert.Contains("was not planned", error.InnerExceptions.Single().Message, StringComparison.Ordinal);
+        // No module set up: the page's import is not allowed, so a stray interop call cannot go unnoticed. The
+        // import follows the first render of the loaded page, which may come after Render returns.
+        var error = await Assert.ThrowsAsync<JSRuntimeUnhandledInvocationException>(async () =>
+        {
+            context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
+            throw await context.Renderer.UnhandledException.WaitAsync(TimeSpan.FromSeconds(10));
+        });
+        Assert.Equal("import", error.Invocation.Identifier);
+        Assert.Equal(RunLive.ModulePath, Assert.Single(error.Invocation.Arguments));
     }
 
-    private static (StrictJSObject Module, StrictJSObject View) PlanChartModule(ComponentTestContext context)
+    // The chart module and the view its start returns, with the functions the page calls on them.
+    private static (JSObjectSetup Module, JSObjectSetup View) SetUpChartModule(BenchWebComponentContext context)
     {
-        var module = context.JS.PlanModule(RunLive.ModulePath);
-        var view = new StrictJSObject(context.JS, "view").Plan("stop").Plan("setProvisioned").Plan("setWindow");
-        module.Plan("start", _ => view);
+        var module = JSObjectSetup.Module(context.JSInterop, RunLive.ModulePath);
+        var view = JSObjectSetup.ReturnedBy(module.Interop, "start");
+        foreach (var function in new[] { "stop", "setProvisioned", "setWindow" })
+        {
+            view.Interop.SetupVoid(function, _ => true).SetVoidResult();
+        }
+
         return (module, view);
     }
 
-    private static async Task<long> SeedRunAsync(ComponentTestContext context, RunStatus status, int secondsSaved)
+    private static async Task<long> SeedRunAsync(BenchWebComponentContext context, RunStatus status, int secondsSaved)
     {
         await using var db = await context.Databases.CreateDbContextAsync();
         var plan = new RunPlan { Name = "Live test", Stop = new StopOptions { DurationSeconds = 60 } };

@@ -11,7 +11,7 @@ public sealed class RunHistoryQueryTests
     // Five runs named by key; each test gets a fresh database with them.
     private sealed class Seeded : IAsyncDisposable
     {
-        public ComponentTestContext Context { get; } = new();
+        public BenchWebComponentContext Context { get; } = new();
 
         public Dictionary<string, long> Ids { get; } = [];
 

@@ -3,6 +3,7 @@ using BenchWeb.Jobs;
 using BenchWeb.Runs;
 using BenchWeb.Tests.Support.Components;
 using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace BenchWeb.Tests.Web.Runs;
 
@@ -11,9 +12,9 @@ public sealed class RunServiceTests
     [Fact]
     public async Task Start_SchedulerRefusesTheJob_RecordsTheRunAsFailedWithTheReason()
     {
-        await using var context = new ComponentTestContext(jobs: new RefusingJobClient());
+        await using var context = new BenchWebComponentContext(new RefusingJobClient());
 
-        var id = await context.Get<RunService>().StartAsync(new RunPlan { Name = "refused" }, null, null, CancellationToken.None);
+        var id = await context.Services.GetRequiredService<RunService>().StartAsync(new RunPlan { Name = "refused" }, null, null, CancellationToken.None);
 
         await using var db = await context.Databases.CreateDbContextAsync();
         var run = await db.Runs.SingleAsync(r => r.Id == id);

@@ -2,6 +2,7 @@ using BenchEngine.Targets;
 using BenchWeb.Profiles;
 using BenchWeb.Secrets;
 using BenchWeb.Tests.Support.Components;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace BenchWeb.Tests.Web.Secrets;
 
@@ -10,11 +11,11 @@ public sealed class SecretStoreTests
     [Fact]
     public async Task Resolver_OnlyGivesARunItsOwnProfilesSecrets()
     {
-        await using var context = new ComponentTestContext();
-        var profiles = context.Get<ProfileService>();
+        await using var context = new BenchWebComponentContext();
+        var profiles = context.Services.GetRequiredService<ProfileService>();
         var mine = await profiles.SaveAsync(0, new ProfileForm { Name = "mine", TargetKind = TargetKind.TableStorage, NewTablesConnectionString = "mine-secret" }, CancellationToken.None);
         var other = await profiles.SaveAsync(0, new ProfileForm { Name = "other", TargetKind = TargetKind.TableStorage, NewTablesConnectionString = "other-secret" }, CancellationToken.None);
-        var store = context.Get<SecretStore>();
+        var store = context.Services.GetRequiredService<SecretStore>();
 
         var resolve = await store.CreateResolverAsync(mine, CancellationToken.None);
 
@@ -26,8 +27,8 @@ public sealed class SecretStoreTests
     [Fact]
     public async Task Resolver_ReadsOnlyAllowedEnvironmentVariables()
     {
-        await using var context = new ComponentTestContext();
-        var store = context.Get<SecretStore>();
+        await using var context = new BenchWebComponentContext();
+        var store = context.Services.GetRequiredService<SecretStore>();
         Environment.SetEnvironmentVariable("BENCHWEB_TEST_SECRET", "allowed");
         Environment.SetEnvironmentVariable("SOME_OTHER_HOST_SECRET", "not for profiles");
         try
@@ -49,9 +50,9 @@ public sealed class SecretStoreTests
     [Fact]
     public async Task Clone_GetsItsOwnCopy_SoRemovingOneKeyLeavesTheOther()
     {
-        await using var context = new ComponentTestContext();
-        var profiles = context.Get<ProfileService>();
-        var store = context.Get<SecretStore>();
+        await using var context = new BenchWebComponentContext();
+        var profiles = context.Services.GetRequiredService<ProfileService>();
+        var store = context.Services.GetRequiredService<SecretStore>();
         var source = await profiles.SaveAsync(0, new ProfileForm { Name = "source", TargetKind = TargetKind.CosmosSql, CosmosEndpoint = "https://acme.documents.azure.com:443/", NewCosmosKey = "source-key" }, CancellationToken.None);
 
         var clone = (await profiles.CloneAsync(source, CancellationToken.None))!.Value;

@@ -1,0 +1,91 @@
+using BenchWeb.Data;
+using BenchWeb.Hubs;
+using BenchWeb.Jobs;
+using BenchWeb.Profiles;
+using BenchWeb.Runs;
+using BenchWeb.Secrets;
+using Bunit;
+using Bunit.TestDoubles;
+using Microsoft.AspNetCore.Components;
+using Microsoft.AspNetCore.DataProtection;
+using Microsoft.Data.Sqlite;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace BenchWeb.Tests.Support.Components;
+
+/// <summary>A bUnit context with the app's services: a real SQLite file of its own (migrated), the real secret
+/// store with an in-memory Data Protection key, and strict JS interop, so a JS call nobody set up fails the
+/// test. Runs are only enqueued, into <see cref="Jobs"/>. Tests that need only the services use it too.</summary>
+internal sealed class BenchWebComponentContext : BunitContext
+{
+    private readonly string _directory = Path.Combine(Path.GetTempPath(), "benchweb-components-" + Guid.NewGuid().ToString("N"));
+    private int _arrivals;
+    private bool _deleted;
+
+    public BenchWebComponentContext(IRunJobClient? jobs = null)
+    {
+        Directory.CreateDirectory(_directory);
+        JSInterop.Mode = JSRuntimeMode.Strict;
+        Services.AddSignalR();
+        Services.AddDbContextFactory<BenchDbContext>(db => db.UseSqlite($"Data Source={Path.Combine(_directory, "benchweb.db")}"));
+        Services.AddSingleton<IDataProtectionProvider>(new EphemeralDataProtectionProvider());
+        Services.AddSingleton(TimeProvider.System);
+        Services.AddSingleton<SecretStore>();
+        Services.AddSingleton<ProfileService>();
+        Services.AddSingleton<RunService>();
+        Services.AddSingleton<RunUpdatePublisher>();
+        Services.AddSingleton<IRunJobClient>(jobs ?? Jobs);
+
+        // The pages run in the interactive server render mode; the renderer (and so the service provider) is
+        // created here, after the last registration.
+        SetRendererInfo(new RendererInfo("Server", isInteractive: true));
+        using var db = Databases.CreateDbContext();
+        db.Database.Migrate();
+    }
+
+    public RecordingRunJobClient Jobs { get; } = new();
+
+    public IDbContextFactory<BenchDbContext> Databases => Services.GetRequiredService<IDbContextFactory<BenchDbContext>>();
+
+    public BunitNavigationManager Navigation => Services.GetRequiredService<BunitNavigationManager>();
+
+    /// <summary>Where the pages navigated since the test arrived (<see cref="StartAt"/>), oldest first: bUnit's
+    /// history lists the latest first and includes the test's own arrival.</summary>
+    public IReadOnlyList<string> NavigatedTo => [.. Navigation.History.Reverse().Skip(_arrivals).Select(h => h.Uri)];
+
+    /// <summary>Arrives at this address (relative to the app's base), as a user opening a link would.</summary>
+    public void StartAt(string relativeUri)
+    {
+        Navigation.NavigateTo(relativeUri);
+        _arrivals = Navigation.History.Count;
+    }
+
+    protected override async ValueTask DisposeAsyncCore()
+    {
+        await base.DisposeAsyncCore();
+        DeleteDatabase();
+    }
+
+    protected override void Dispose(bool disposing)
+    {
+        base.Dispose(disposing);
+        if (disposing)
+        {
+            DeleteDatabase();
+        }
+    }
+
+    private void DeleteDatabase()
+    {
+        if (_deleted)
+        {
+            return;
+        }
+
+        _deleted = true;
+        // Pooled connections keep the database file open.
+        SqliteConnection.ClearAllPools();
+        Directory.Delete(_directory, recursive: true);
+    }
+}

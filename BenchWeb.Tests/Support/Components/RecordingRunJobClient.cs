@@ -1,0 +1,18 @@
+using BenchWeb.Jobs;
+
+namespace BenchWeb.Tests.Support.Components;
+
+/// <summary>Records enqueued runs instead of executing them: component tests do not execute runs (the
+/// integration tests do).</summary>
+internal sealed class RecordingRunJobClient : IRunJobClient
+{
+    public List<long> Enqueued { get; } = [];
+
+    public Task<string> EnqueueAsync(long runId, CancellationToken cancellationToken)
+    {
+        Enqueued.Add(runId);
+        return Task.FromResult($"recorded-{runId}");
+    }
+
+    public Task<bool> CancelAsync(string jobId, CancellationToken cancellationToken) => Task.FromResult(false);
+}

@@ -89,6 +89,13 @@ public sealed partial class DashboardBrowserTests(DashboardBrowserFixture fixtur
         await Page.ScreenshotAsync(new PageScreenshotOptions { Path = screenshot, FullPage = true });
         Assert.True(new FileInfo(screenshot).Length > 10_000, "The screenshot is (nearly) empty.");
         AssertNoBrowserErrors();
+
+        // The run went through Hangfire: the navigation's Jobs link opens its dashboard, which lists the run's job.
+        await Page.GetByRole(AriaRole.Link, new() { Name = "Jobs", Exact = true }).ClickAsync();
+        await Expect(Page).ToHaveURLAsync(new Regex("/hangfire/?$"));
+        await Page.GotoAsync(App("hangfire/jobs/succeeded").ToString());
+        await Expect(Page.GetByRole(AriaRole.Table)).ToContainTextAsync($"Benchmark run {runId}");
+        await Page.ScreenshotAsync(new PageScreenshotOptions { Path = Path.Combine(ScreenshotDirectory, "hangfire.png"), FullPage = true });
     });
 
     [Fact]
@@ -260,6 +267,18 @@ public sealed partial class DashboardBrowserTests(DashboardBrowserFixture fixtur
         using var http = new HttpClient { BaseAddress = fixture.App.BaseAddress };
         var body = await http.GetByteArrayAsync(new Uri(path, UriKind.Relative));
         Assert.True(body.Length > 100, $"{path}: {body.Length} bytes");
+    }
+
+    [Fact]
+    public async Task BlazorScript_IsTheFrameworksOwnForThisRuntime()
+    {
+        using var http = new HttpClient { BaseAddress = fixture.App.BaseAddress };
+        var script = await http.GetStringAsync(new Uri("_framework/blazor.web.js", UriKind.Relative));
+
+        // The script bundles the SignalR client of its own ASP.NET Core release and names it in its user agent.
+        var bundled = System.Text.RegularExpressions.Regex.Match(script, "\"X-SignalR-User-Agent\",\\w+\\(\"(\\d+)\\.\\d+\\.\\d+\"");
+        Assert.True(bundled.Success, "no SignalR user agent in blazor.web.js");
+        Assert.Equal(Environment.Version.Major.ToString(System.Globalization.CultureInfo.InvariantCulture), bundled.Groups[1].Value);
     }
 
     private async Task<(int Points, string Status)> WaitForChartWhileRunningAsync(int points)

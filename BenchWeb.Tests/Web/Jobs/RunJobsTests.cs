@@ -109,6 +109,14 @@ public sealed class RunJobsTests
 
         Assert.Contains($"Benchmark run {runId}", page, StringComparison.Ordinal);
         Assert.Contains("Succeeded", page, StringComparison.Ordinal);
+
+        // Read-only: a form post that would run the benchmark's job again is refused and changes nothing.
+        using var requeue = new FormUrlEncodedContent([new("jobs[]", run.JobId!)]);
+        var refused = await http.PostAsync(new Uri("hangfire/jobs/succeeded/requeue", UriKind.Relative), requeue);
+        Assert.False(refused.IsSuccessStatusCode, $"requeue answered {(int)refused.StatusCode}");
+        await Task.Delay(TimeSpan.FromSeconds(1));
+        Assert.Equal(SucceededState.StateName, StateOf(host.Get<JobStorage>().GetMonitoringApi(), run.JobId!));
+        Assert.Equal(RunStatus.Completed, (await host.RunAsync(runId)).Status);
         var moved = await new HttpClient(new HttpClientHandler { AllowAutoRedirect = false }) { BaseAddress = host.BaseAddress }.GetAsync(new Uri("jobs", UriKind.Relative));
         Assert.Equal(HttpStatusCode.MovedPermanently, moved.StatusCode);
         Assert.Equal(JobsExtensions.DashboardPath, moved.Headers.Location?.OriginalString);

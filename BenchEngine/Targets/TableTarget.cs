@@ -8,8 +8,8 @@ namespace BenchEngine.Targets;
 
 /// <summary>
 /// Azure Table Storage or the Cosmos DB Table API, through Azure.Data.Tables. The SDK's retries are off so that
-/// every throttle is counted: Table Storage throttles with 503 (and 500 "operation timed out"), the Cosmos DB
-/// Table API with 429.
+/// every throttle is counted: Table Storage throttles with 503 (and 500 "operation timed out"; a 429 counts too),
+/// the Cosmos DB Table API with 429.
 /// </summary>
 internal sealed class TableTarget : IInsertTarget
 {

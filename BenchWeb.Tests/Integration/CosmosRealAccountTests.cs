@@ -10,9 +10,12 @@ public class CosmosRealAccountTests(ITestOutputHelper output)
 {
     private static readonly string? Endpoint = Environment.GetEnvironmentVariable("COSMOS_ENDPOINT");
 
+    /// <summary>Whether a real account is configured, so these tests connect to it.</summary>
+    public static bool Configured => !string.IsNullOrEmpty(Endpoint) && !string.IsNullOrEmpty(Environment.GetEnvironmentVariable("COSMOS_KEY"));
+
     private void SkipWithoutAccount()
     {
-        if (string.IsNullOrEmpty(Endpoint) || string.IsNullOrEmpty(Environment.GetEnvironmentVariable("COSMOS_KEY")))
+        if (!Configured)
         {
             const string reason = "skipped: COSMOS_ENDPOINT and COSMOS_KEY are not set (bulk and Direct mode need a real Cosmos DB account or the official emulator)";
             output.WriteLine(reason);

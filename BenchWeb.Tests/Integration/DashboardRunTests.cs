@@ -4,12 +4,12 @@ using BenchEngine.Targets;
 using BenchEngine.Workloads;
 using BenchWeb.Data;
 using BenchWeb.Jobs;
-using Hangfire;
-using Hangfire.States;
 using BenchWeb.Profiles;
 using BenchWeb.Runs;
 using BenchWeb.Secrets;
 using BenchWeb.Tests.Support;
+using Hangfire;
+using Hangfire.States;
 using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Tests.Integration;

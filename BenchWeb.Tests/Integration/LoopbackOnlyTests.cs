@@ -5,11 +5,20 @@ using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Integration;
 
-/// <summary>Tests send traffic to loopback only: a run against the local Cosmos API server opens no connection
-/// anywhere else (the Cosmos SDK would probe the Azure VM metadata address unless told not to).</summary>
-[Collection(CosmosApiCollection.Name)]
+/// <summary>Tests send traffic to loopback only (the Cosmos SDK would probe the Azure VM metadata address, once per
+/// process, unless told not to). Run alone, after the tests that run in parallel: every connection the process
+/// made until then, and every connection during a Cosmos run here, went to a loopback address.</summary>
+[Collection(ConnectionWatchCollection.Name)]
 public sealed class LoopbackOnlyTests(CosmosApiServer server)
 {
+    [SkippableFact]
+    public void EveryConnectionOfThisTestProcess_WentToALoopbackAddress()
+    {
+        Skip.If(CosmosRealAccountTests.Configured, "A real Cosmos DB account is configured (COSMOS_ENDPOINT): its tests connect to it on purpose.");
+
+        AssertLoopbackOnly(OutboundConnections.SinceStart);
+    }
+
     [Fact]
     public async Task CosmosRun_AgainstTheLocalServer_OpensNoConnectionToANonLoopbackAddress()
     {
@@ -36,9 +45,8 @@ public sealed class LoopbackOnlyTests(CosmosApiServer server)
         var result = await new BenchmarkRunner().RunAsync(plan, new TargetContext(TimeProvider.System, _ => CosmosApiServer.AnyKey));
 
         Assert.Equal(RunStatus.Completed, result.Status);
-        Assert.Empty(connections.Unreadable);
         Assert.Contains(connections.Endpoints, e => e.Port == new Uri(server.Endpoint).Port);
-        Assert.All(connections.Endpoints, e => Assert.True(IPAddress.IsLoopback(e.Address), $"connected to {e}"));
+        AssertLoopbackOnly(connections);
     }
 
     [Theory]
@@ -47,5 +55,12 @@ public sealed class LoopbackOnlyTests(CosmosApiServer server)
     public void OutboundConnections_ReadsTheRuntimesSocketAddressForm(string text, string expected)
     {
         Assert.Equal(expected, OutboundConnections.TryParse(text)?.ToString());
+    }
+
+    private static void AssertLoopbackOnly(OutboundConnections connections)
+    {
+        Assert.Empty(connections.Unreadable);
+        Assert.NotEmpty(connections.Endpoints);
+        Assert.All(connections.Endpoints, e => Assert.True(IPAddress.IsLoopback(e.Address), $"connected to {e}"));
     }
 }

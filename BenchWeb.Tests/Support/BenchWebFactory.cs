@@ -1,6 +1,7 @@
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Http.Connections;
 using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.AspNetCore.TestHost;
 using Microsoft.AspNetCore.SignalR.Client;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
@@ -9,7 +10,7 @@ namespace BenchWeb.Tests.Support;
 
 /// <summary>The app hosted in the test process on the framework's test server, with a data folder of its own
 /// (deleted on dispose).</summary>
-public sealed class BenchWebFactory(IReadOnlyDictionary<string, string?>? settings = null) : WebApplicationFactory<Program>
+public sealed class BenchWebFactory(IReadOnlyDictionary<string, string?>? settings = null, Action<IServiceCollection>? services = null) : WebApplicationFactory<Program>
 {
     public string DataDirectory { get; } = DashboardHost.NewDataDirectory();
 
@@ -39,6 +40,10 @@ public sealed class BenchWebFactory(IReadOnlyDictionary<string, string?>? settin
         }
 
         builder.ConfigureLogging(logging => logging.ClearProviders());
+        if (services is not null)
+        {
+            builder.ConfigureTestServices(services);
+        }
     }
 
     public override async ValueTask DisposeAsync()

@@ -3,20 +3,29 @@ using System.Diagnostics.Tracing;
 using System.Globalization;
 using System.Net;
 using System.Net.Sockets;
+using System.Runtime.CompilerServices;
 
 namespace BenchWeb.Tests.Support;
 
-/// <summary>Every TCP connection this process starts while it listens, from the runtime's own socket telemetry
-/// (the <c>System.Net.Sockets</c> event source's ConnectStart): HTTP clients, SDKs and raw sockets alike.</summary>
+/// <summary>Every network connection this process starts while it listens, from the runtime's own socket telemetry
+/// (the <c>System.Net.Sockets</c> event source's ConnectStart): HTTP clients, SDKs and raw sockets alike.
+/// Connections to Unix domain sockets (local by nature) are left out.</summary>
 public sealed class OutboundConnections : EventListener
 {
     private readonly ConcurrentQueue<IPEndPoint> _endpoints = new();
     private readonly ConcurrentQueue<string> _unreadable = new();
 
+    /// <summary>Every connection of this test process since its test assembly loaded.</summary>
+    public static OutboundConnections SinceStart { get; private set; } = null!;
+
     public IReadOnlyCollection<IPEndPoint> Endpoints => _endpoints;
 
     /// <summary>Addresses the listener could not read (the test fails on them rather than let them pass).</summary>
     public IReadOnlyCollection<string> Unreadable => _unreadable;
+
+    [ModuleInitializer]
+    [System.Diagnostics.CodeAnalysis.SuppressMessage("Usage", "CA2255", Justification = "Records from before the first test, so a connection made by any test counts.")]
+    internal static void StartRecording() => SinceStart = new OutboundConnections();
 
     protected override void OnEventSourceCreated(EventSource eventSource)
     {
@@ -30,16 +39,18 @@ public sealed class OutboundConnections : EventListener
     protected override void OnEventWritten(EventWrittenEventArgs eventData)
     {
         ArgumentNullException.ThrowIfNull(eventData);
-        if (eventData.EventName == "ConnectStart" && eventData.Payload is [string address, ..])
+        if (eventData.EventName != "ConnectStart" || eventData.Payload is not [string address, ..] || address.StartsWith($"{AddressFamily.Unix}:", StringComparison.Ordinal))
         {
-            if (TryParse(address) is { } endpoint)
-            {
-                _endpoints.Enqueue(endpoint);
-            }
-            else
-            {
-                _unreadable.Enqueue(address);
-            }
+            return;
+        }
+
+        if (TryParse(address) is { } endpoint)
+        {
+            _endpoints.Enqueue(endpoint);
+        }
+        else
+        {
+            _unreadable.Enqueue(address);
         }
     }
 
@@ -47,19 +58,22 @@ public sealed class OutboundConnections : EventListener
     internal static IPEndPoint? TryParse(string text)
     {
         var parts = text.Split(':', 3);
-        if (parts.Length != 3 || !Enum.TryParse<AddressFamily>(parts[0], out var family) || !int.TryParse(parts[1], CultureInfo.InvariantCulture, out var size))
+        if (parts.Length != 3
+            || !Enum.TryParse<AddressFamily>(parts[0], out var family)
+            || family is not (AddressFamily.InterNetwork or AddressFamily.InterNetworkV6)
+            || !int.TryParse(parts[1], CultureInfo.InvariantCulture, out var size))
         {
             return null;
         }
 
+        // The bytes after the two that hold the family: port, then address.
         var values = parts[2].Trim('{', '}').Split(',', StringSplitOptions.TrimEntries);
-        if (values.Length + 2 != size && values.Length != size)
+        if (values.Length != size - 2)
         {
             return null;
         }
 
         var socketAddress = new SocketAddress(family, size);
-        var offset = size - values.Length;
         for (var i = 0; i < values.Length; i++)
         {
             if (!byte.TryParse(values[i], CultureInfo.InvariantCulture, out var value))
@@ -67,11 +81,9 @@ public sealed class OutboundConnections : EventListener
                 return null;
             }
 
-            socketAddress[i + offset] = value;
+            socketAddress[i + 2] = value;
         }
 
-        return family is AddressFamily.InterNetwork or AddressFamily.InterNetworkV6
-            ? (IPEndPoint)new IPEndPoint(family == AddressFamily.InterNetwork ? IPAddress.Any : IPAddress.IPv6Any, 0).Create(socketAddress)
-            : null;
+        return (IPEndPoint)new IPEndPoint(family == AddressFamily.InterNetwork ? IPAddress.Any : IPAddress.IPv6Any, 0).Create(socketAddress);
     }
 }

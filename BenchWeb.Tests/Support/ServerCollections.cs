@@ -26,3 +26,10 @@ public sealed class DashboardBrowserCollection : ICollectionFixture<DashboardBro
 {
     public const string Name = "Dashboard in a browser";
 }
+
+/// <summary>Tests that watch every connection the process makes run alone: other tests' connections would count too.</summary>
+[CollectionDefinition(Name, DisableParallelization = true)]
+public sealed class ConnectionWatchCollection : ICollectionFixture<CosmosApiServer>
+{
+    public const string Name = "Connections watched";
+}

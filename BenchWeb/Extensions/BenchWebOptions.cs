@@ -19,7 +19,7 @@ public sealed class BenchWebOptions
 
     /// <summary>Where Hangfire keeps its jobs: <c>InMemory</c> (default; the run rows are the durable record). A
     /// storage shared by several instances is chosen here too, once the build knows one.</summary>
-    public string JobStorage { get; set; } = "InMemory";
+    public string JobStorage { get; set; } = JobsExtensions.DefaultStorage;
 
     /// <summary>Environment variables a profile may name as its key or connection string (besides any
     /// <c>BENCHWEB_*</c> variable), for secrets set on the host rather than stored in the dashboard.</summary>

@@ -13,8 +13,11 @@ public static class JobsExtensions
 {
     public const string DashboardPath = "/hangfire";
 
+    /// <summary>Hangfire's in-memory storage, the default.</summary>
+    public const string DefaultStorage = "InMemory";
+
     /// <summary>The storages this build knows, by the configuration value that selects them.</summary>
-    public static readonly IReadOnlyList<string> Storages = ["InMemory"];
+    public static readonly IReadOnlyList<string> Storages = [DefaultStorage];
 
     private static readonly Lock GlobalFiltersGate = new();
     private static bool _globalFiltersSet;
@@ -72,7 +75,7 @@ public static class JobsExtensions
     {
         // Jobs live as long as the process; the run rows in the database are the durable record, and at start-up
         // runs a stopped process left queued or running are closed (RunRecoveryService).
-        "InMemory" => new InMemoryStorage(new InMemoryStorageOptions { IdType = InMemoryStorageIdType.Long }),
+        DefaultStorage => new InMemoryStorage(new InMemoryStorageOptions { IdType = InMemoryStorageIdType.Long }),
         _ => throw new InvalidOperationException($"Unknown job storage '{name}'."),
     };
 

@@ -4,8 +4,9 @@ using Hangfire.Logging;
 namespace BenchWeb.Jobs;
 
 /// <summary>Hangfire's logs, written to the app's logging. Hangfire keeps its log provider in a static, so with
-/// several apps in one process (tests host several) it can hold the logger factory of an app already disposed;
-/// Hangfire's parts in the apps still running then log nowhere instead of failing.</summary>
+/// several apps in one process (tests host several) the last app configured provides the loggers of all, and its
+/// logger factory may be disposed before the others stop: a logger asked for then logs nowhere instead of failing
+/// the Hangfire part that asked.</summary>
 internal sealed class HangfireLogProvider(ILoggerFactory loggerFactory) : ILogProvider
 {
     private readonly AspNetCoreLogProvider _inner = new(loggerFactory);

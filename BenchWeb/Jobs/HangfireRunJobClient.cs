@@ -10,6 +10,7 @@ internal sealed class HangfireRunJobClient(IBackgroundJobClient jobs) : IRunJobC
         Task.FromResult(jobs.Create<RunBenchmarkJob>(job => job.ExecuteAsync(runId, CancellationToken.None), new EnqueuedState(RunBenchmarkJob.Queue)));
 
     // Deleting a processing job is Hangfire's cancellation: the server that executes it notices the state change
-    // and signals the job's token.
-    public Task<bool> CancelAsync(string jobId, CancellationToken cancellationToken) => Task.FromResult(jobs.Delete(jobId));
+    // and signals the job's token. Only a waiting or executing job is deleted: one that has ended keeps its state.
+    public Task<bool> CancelAsync(string jobId, CancellationToken cancellationToken) =>
+        Task.FromResult(jobs.Delete(jobId, EnqueuedState.StateName) || jobs.Delete(jobId, ProcessingState.StateName));
 }

@@ -41,6 +41,13 @@ public sealed class RunService(IDbContextFactory<BenchDbContext> databases, IRun
         }
 
         await db.SaveChangesAsync(CancellationToken.None);
+
+        // A cancel made before the job's id was saved could not reach the job; it is passed on now.
+        if (run.JobId is { } jobId && await db.Runs.Where(r => r.Id == run.Id).Select(r => r.CancelRequestedAt).SingleAsync(CancellationToken.None) is not null)
+        {
+            await jobs.CancelAsync(jobId, CancellationToken.None);
+        }
+
         return run.Id;
     }
 
@@ -71,7 +78,8 @@ public sealed class RunService(IDbContextFactory<BenchDbContext> databases, IRun
 
         // Through the job scheduler too: a waiting job leaves the queue, an executing one has its token signalled.
         // The run row's cancel request above reaches the run even where the scheduler cannot (the job just ended).
-        if (run.JobId is { } jobId)
+        // The job's id is read after the request is saved: a launch saving it meanwhile sees the request instead.
+        if (await db.Runs.Where(r => r.Id == runId).Select(r => r.JobId).SingleAsync(cancellationToken) is { } jobId)
         {
             await jobs.CancelAsync(jobId, cancellationToken);
         }

@@ -23,6 +23,10 @@ internal sealed class BenchWebComponentContext : BunitContext
     private int _arrivals;
     private bool _deleted;
 
+    // bUnit gives a wait one second by default; a page's first load compiles its EF Core query, on two cores shared
+    // with the tests that run servers and benchmarks in parallel.
+    static BenchWebComponentContext() => DefaultWaitTimeout = TimeSpan.FromSeconds(15);
+
     public BenchWebComponentContext(IRunJobClient? jobs = null)
     {
         Directory.CreateDirectory(_directory);

@@ -51,7 +51,7 @@ public sealed class RunsHubTests
     {
         await using var app = new BenchWebFactory();
         var runs = app.Get<RunService>();
-        var runId = await runs.StartAsync(Plan("joined late", durationSeconds: 5), null, null, CancellationToken.None);
+        var runId = await runs.StartAsync(Plan("joined late", durationSeconds: 8), null, null, CancellationToken.None);
         await using (var early = await WatchAsync(app, runId))
         {
             await early.WaitForAsync(m => m is LiveSecond { Index: >= 1 }, "two seconds");

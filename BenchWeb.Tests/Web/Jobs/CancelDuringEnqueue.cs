@@ -1,0 +1,26 @@
+using BenchWeb.Jobs;
+using BenchWeb.Runs;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace BenchWeb.Tests.Web.Jobs;
+
+/// <summary>Once armed, cancels the run the moment its job is enqueued, before the launch saves the job's id: the
+/// narrowest gap a user's cancel can fall into.</summary>
+internal sealed class CancelDuringEnqueue(IRunJobClient inner, IServiceProvider services) : IRunJobClient
+{
+    public bool Armed { get; set; }
+
+    public async Task<string> EnqueueAsync(long runId, CancellationToken cancellationToken)
+    {
+        var jobId = await inner.EnqueueAsync(runId, cancellationToken);
+        if (Armed)
+        {
+            Armed = false;
+            Assert.True(await services.GetRequiredService<RunService>().CancelAsync(runId, cancellationToken));
+        }
+
+        return jobId;
+    }
+
+    public Task<bool> CancelAsync(string jobId, CancellationToken cancellationToken) => inner.CancelAsync(jobId, cancellationToken);
+}

@@ -25,7 +25,7 @@ public sealed class CompareBrowserTests(DashboardBrowserFixture fixture) : IAsyn
     public async Task InitializeAsync()
     {
         SetDefaultExpectTimeout(30_000);
-        _context = await fixture.Browser.NewContextAsync(new BrowserNewContextOptions { ViewportSize = new ViewportSize { Width = 1280, Height = 900 } });
+        _context = await fixture.NewSignedInContextAsync(new BrowserNewContextOptions { ViewportSize = new ViewportSize { Width = 1280, Height = 900 } });
         _context.SetDefaultTimeout(30_000);
         _page = await _context.NewPageAsync();
         _page.PageError += (_, error) => _browserErrors.Enqueue($"page error: {error}");
@@ -111,7 +111,7 @@ public sealed class CompareBrowserTests(DashboardBrowserFixture fixture) : IAsyn
 
     private async Task AssertDownloadsAsync(long first, long second)
     {
-        using var http = new HttpClient { BaseAddress = fixture.App.BaseAddress };
+        using var http = await fixture.App.CreateSignedInClientAsync();
 
         using var compare = await http.GetAsync(new Uri($"compare.csv?runs={first},{second}", UriKind.Relative));
         Assert.Equal(HttpStatusCode.OK, compare.StatusCode);

@@ -37,7 +37,7 @@ public sealed partial class DashboardBrowserTests(DashboardBrowserFixture fixtur
     public async Task InitializeAsync()
     {
         SetDefaultExpectTimeout(30_000);
-        _context = await fixture.Browser.NewContextAsync(new BrowserNewContextOptions { ViewportSize = new ViewportSize { Width = 1280, Height = 900 } });
+        _context = await fixture.NewSignedInContextAsync(new BrowserNewContextOptions { ViewportSize = new ViewportSize { Width = 1280, Height = 900 } });
         _context.SetDefaultTimeout(30_000);
         _page = await _context.NewPageAsync();
         _page.PageError += (_, error) => _browserErrors.Enqueue($"page error: {error}");

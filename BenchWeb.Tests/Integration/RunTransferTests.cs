@@ -5,6 +5,7 @@ using System.Text.Json.Nodes;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchWeb.Runs;
+using BenchWeb.Security;
 using BenchWeb.Tests.Support;
 using CsvHelper;
 using static BenchWeb.Tests.Integration.RunsApiTests;
@@ -19,8 +20,8 @@ public sealed class RunTransferTests
     {
         await using var source = await DashboardHost.StartAsync();
         await using var target = await DashboardHost.StartAsync();
-        using var sourceHttp = Client(source);
-        using var targetHttp = Client(target);
+        using var sourceHttp = await source.CreateClientAsync(BenchWebRoles.Runner);
+        using var targetHttp = await target.CreateClientAsync(BenchWebRoles.Runner);
         var sourceId = await CompletedRunAsync(sourceHttp);
         var sourceRun = await GetJsonAsync(sourceHttp, $"api/runs/{sourceId}");
         var exported = await GetTextAsync(sourceHttp, $"api/runs/{sourceId}/export.json");
@@ -53,7 +54,7 @@ public sealed class RunTransferTests
     public async Task ExportCsv_HasOneRowPerSecondAndTheOkColumnAddsUpToTheTotal()
     {
         await using var host = await DashboardHost.StartAsync();
-        using var http = Client(host);
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
         var id = await CompletedRunAsync(http);
         var run = await GetJsonAsync(http, $"api/runs/{id}");
 
@@ -81,7 +82,7 @@ public sealed class RunTransferTests
     public async Task Import_ConsistentDocument_IsStoredWithItsNotesTagsAndVerdict()
     {
         await using var host = await DashboardHost.StartAsync();
-        using var http = Client(host);
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
 
         using var response = await PostJsonAsync(http, "api/runs/import", Document());
 
@@ -107,7 +108,7 @@ public sealed class RunTransferTests
     public async Task Import_TamperedDocument_Returns400NamingTheFieldAndStoresNothing(string change, string field)
     {
         await using var host = await DashboardHost.StartAsync();
-        using var http = Client(host);
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
         var document = Document();
         document = change switch
         {
@@ -135,7 +136,7 @@ public sealed class RunTransferTests
     public async Task Import_NullWhereAValueBelongs_Returns400NotA500(string parent, string property)
     {
         await using var host = await DashboardHost.StartAsync();
-        using var http = Client(host);
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
         var document = System.Text.Json.Nodes.JsonNode.Parse(System.Text.Json.JsonSerializer.Serialize(Document(), RunPlan.JsonOptions))!;
         document[parent]![property] = null;
 

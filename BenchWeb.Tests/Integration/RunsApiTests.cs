@@ -5,6 +5,7 @@ using System.Text;
 using System.Text.Json;
 using System.Text.Json.Nodes;
 using BenchEngine.Running;
+using BenchWeb.Security;
 using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Integration;
@@ -18,7 +19,7 @@ public sealed class RunsApiTests
     public async Task Profiles_CreateThenListThenGet_RoundTripsThePlan()
     {
         await using var host = await DashboardHost.StartAsync();
-        using var http = Client(host);
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
         var plan = ShortPlan("api profile", seconds: 5) with { Load = new LoadOptions { Concurrency = 7 } };
 
         using var created = await PostJsonAsync(http, "api/profiles", new { name = "From the API", description = "made by a test", plan });
@@ -40,7 +41,7 @@ public sealed class RunsApiTests
     public async Task CreateProfile_InvalidPlan_Returns400ValidationProblemNamingTheField()
     {
         await using var host = await DashboardHost.StartAsync();
-        using var http = Client(host);
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
         var plan = ShortPlan("invalid", seconds: 5) with { Load = new LoadOptions { Concurrency = 0 } };
 
         using var response = await PostJsonAsync(http, "api/profiles", new { name = "invalid", plan });
@@ -57,7 +58,7 @@ public sealed class RunsApiTests
     public async Task Post_MalformedJson_Returns400ProblemSayingWhatIsWrong(string path)
     {
         await using var host = await DashboardHost.StartAsync();
-        using var http = Client(host);
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
 
         using var truncated = await http.PostAsync(path, new StringContent("{ \"plan\": { \"load\": ", Encoding.UTF8, "application/json"));
         using var wrongType = await http.PostAsync(path, new StringContent("{ \"plan\": { \"load\": { \"concurrency\": \"many\" } } }", Encoding.UTF8, "application/json"));
@@ -74,7 +75,7 @@ public sealed class RunsApiTests
     public async Task StartRun_ShortSimulatedPlan_Returns202AndCompletesWithASummary()
     {
         await using var host = await DashboardHost.StartAsync();
-        using var http = Client(host);
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
 
         using var response = await PostJsonAsync(http, "api/runs", new { plan = ShortPlan("api run", seconds: 3) });
 
@@ -102,7 +103,7 @@ public sealed class RunsApiTests
     public async Task StartRun_FromSavedProfile_RunsThatProfile()
     {
         await using var host = await DashboardHost.StartAsync();
-        using var http = Client(host);
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
         using var created = await PostJsonAsync(http, "api/profiles", new { name = "saved", plan = ShortPlan("saved", seconds: 2) });
         var profileId = (await ReadAsync(created))["id"]!.GetValue<long>();
 
@@ -122,7 +123,7 @@ public sealed class RunsApiTests
     public async Task StartRun_InvalidPlan_Returns400NamingTheFieldAndQueuesNothing()
     {
         await using var host = await DashboardHost.StartAsync();
-        using var http = Client(host);
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
 
         using var response = await PostJsonAsync(http, "api/runs", new { plan = ShortPlan("invalid", seconds: 2) with { Load = new LoadOptions { Concurrency = 0 } } });
 
@@ -135,7 +136,7 @@ public sealed class RunsApiTests
     public async Task CancelRun_LongRun_EndsCancelledAndASecondCancelIsAConflict()
     {
         await using var host = await DashboardHost.StartAsync();
-        using var http = Client(host);
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
         using var started = await PostJsonAsync(http, "api/runs", new { plan = ShortPlan("long", seconds: 120) });
         var id = (await ReadAsync(started))["id"]!.GetValue<long>();
         await WaitForAsync(async () => (await GetJsonAsync(http, $"api/runs/{id}"))["secondsRecorded"]!.GetValue<int>() >= 1, "a second to be recorded");
@@ -159,7 +160,7 @@ public sealed class RunsApiTests
     public async Task Post_NullOrUndefinedChoice_Returns400NotA500(string path, string body)
     {
         await using var host = await DashboardHost.StartAsync();
-        using var http = Client(host);
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
 
         using var response = await http.PostAsync(path, new StringContent(body, Encoding.UTF8, "application/json"));
 
@@ -171,7 +172,7 @@ public sealed class RunsApiTests
     public async Task UnknownRunOrAddress_Returns404Problem()
     {
         await using var host = await DashboardHost.StartAsync();
-        using var http = Client(host);
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
 
         foreach (var path in new[] { "api/runs/42", "api/runs/42/export.json", "api/runs/42/export.csv", "api/profiles/42", "api/runs/not-a-number", "api/nothing-here" })
         {
@@ -191,7 +192,7 @@ public sealed class RunsApiTests
     public async Task Thresholds_ReachableAndUnreachableThroughput_PassAndFailInTheApi()
     {
         await using var host = await DashboardHost.StartAsync();
-        using var http = Client(host);
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
         using var easy = await PostJsonAsync(http, "api/runs", new { plan = ShortPlan("easy", seconds: 2) with { Thresholds = new ThresholdOptions { MinThroughput = 1 } } });
         using var hard = await PostJsonAsync(http, "api/runs", new { plan = ShortPlan("hard", seconds: 2) with { Thresholds = new ThresholdOptions { MinThroughput = 10_000_000 } } });
 
@@ -210,7 +211,7 @@ public sealed class RunsApiTests
     public async Task OpenApiDocument_ListsRunsAndProfiles()
     {
         await using var host = await DashboardHost.StartAsync();
-        using var http = Client(host);
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
 
         var document = await GetJsonAsync(http, "openapi/v1.json");
 
@@ -223,8 +224,6 @@ public sealed class RunsApiTests
         Assert.NotNull(paths["/api/runs"]!["post"]!["requestBody"]);
         Assert.DoesNotContain(paths, p => p.Key.Contains("path", StringComparison.Ordinal));
     }
-
-    internal static HttpClient Client(DashboardHost host) => new() { BaseAddress = host.BaseAddress };
 
     /// <summary>A simulated run that stops after the given seconds.</summary>
     internal static RunPlan ShortPlan(string name, double seconds) =>

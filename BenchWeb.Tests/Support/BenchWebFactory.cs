@@ -17,14 +17,27 @@ public sealed class BenchWebFactory(IReadOnlyDictionary<string, string?>? settin
     public T Get<T>()
         where T : notnull => Services.GetRequiredService<T>();
 
-    /// <summary>A SignalR client connected to the app's hub over the test server's WebSockets.</summary>
-    public HubConnection CreateHubConnection(string path) =>
+    /// <summary>An HTTP client of the test server signed in with a new API token of this role.</summary>
+    public async Task<HttpClient> CreateClientAsync(string role) => CreateClient().WithToken(await Services.CreateTokenAsync(role));
+
+    /// <summary>A SignalR client connected to the app's hub over the test server's WebSockets, signed in with the token
+    /// (as a pipeline's client would; the browser's page uses its session cookie).</summary>
+    public HubConnection CreateHubConnection(string path, string? token) =>
         new HubConnectionBuilder()
             .WithUrl(new Uri(Server.BaseAddress, path.TrimStart('/')), options =>
             {
                 options.Transports = HttpTransportType.WebSockets;
                 options.SkipNegotiation = true;
-                options.WebSocketFactory = (context, cancellationToken) => new ValueTask<System.Net.WebSockets.WebSocket>(Server.CreateWebSocketClient().ConnectAsync(context.Uri, cancellationToken));
+                options.WebSocketFactory = (context, cancellationToken) =>
+                {
+                    var client = Server.CreateWebSocketClient();
+                    if (token is not null)
+                    {
+                        client.ConfigureRequest = request => request.Headers.Authorization = $"Bearer {token}";
+                    }
+
+                    return new ValueTask<System.Net.WebSockets.WebSocket>(client.ConnectAsync(context.Uri, cancellationToken));
+                };
             })
             .AddJsonProtocol(json => json.PayloadSerializerOptions.Converters.Add(new System.Text.Json.Serialization.JsonStringEnumConverter()))
             .Build();

@@ -13,6 +13,10 @@ public sealed class DashboardBrowserFixture : IAsyncLifetime
 
     public IBrowser Browser => _browser ?? throw new InvalidOperationException("Chromium has not started.");
 
+    /// <summary>A browser context signed in as the administrator (the dashboard's printed link, opened once).</summary>
+    public Task<IBrowserContext> NewSignedInContextAsync(BrowserNewContextOptions? options = null) =>
+        DashboardPages.NewSignedInContextAsync(Browser, App, options);
+
     public async Task InitializeAsync()
     {
         _app = await DashboardProcess.StartAsync();

@@ -78,6 +78,10 @@ public sealed class DashboardHost : IAsyncDisposable
 
     public Task<BenchDbContext> OpenDatabaseAsync() => Services.OpenDatabaseAsync();
 
+    /// <summary>An HTTP client of the app signed in with a new API token of this role.</summary>
+    public async Task<HttpClient> CreateClientAsync(string role, HttpMessageHandler? handler = null) =>
+        new HttpClient(handler ?? new HttpClientHandler()) { BaseAddress = BaseAddress }.WithToken(await Services.CreateTokenAsync(role));
+
     public Task<RunEntity> RunAsync(long runId) => Services.RunAsync(runId);
 
     public Task<List<RunSecondEntity>> SecondsAsync(long runId) => Services.SecondsAsync(runId);

@@ -10,6 +10,17 @@ public static partial class DashboardPages
     /// <summary>The input of a plan field: the profile form gives each input the field's path as id (e.g. <c>Load.Concurrency</c>).</summary>
     public static string Field(string path) => $"[id='{path}']";
 
+    /// <summary>A browser context carrying the dashboard's administrator session.</summary>
+    public static async Task<IBrowserContext> NewSignedInContextAsync(IBrowser browser, DashboardProcess app, BrowserNewContextOptions? options = null)
+    {
+        ArgumentNullException.ThrowIfNull(browser);
+        ArgumentNullException.ThrowIfNull(app);
+        var context = await browser.NewContextAsync(options);
+        var session = await app.SessionCookieAsync();
+        await context.AddCookiesAsync([new Cookie { Name = session.Name, Value = session.Value, Url = app.BaseAddress.ToString(), HttpOnly = true, SameSite = SameSiteAttribute.Lax }]);
+        return context;
+    }
+
     /// <summary>Opens a page and waits until it is interactive: a prerendered page shows before its buttons work.</summary>
     public static async Task GotoAsync(IPage page, Uri address)
     {

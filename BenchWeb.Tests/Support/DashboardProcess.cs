@@ -10,12 +10,14 @@ namespace BenchWeb.Tests.Support;
 /// own, on a free loopback port, with a fresh data directory (SQLite database and Data Protection keys).
 /// Disposing stops the process and deletes the directory. Used by the browser tests and the benchmark commands.
 /// </summary>
-public sealed class DashboardProcess : IAsyncDisposable
+public sealed partial class DashboardProcess : IAsyncDisposable
 {
     private static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(90);
 
     private readonly Process _process;
     private readonly StringBuilder _output = new();
+    private readonly SemaphoreSlim _signIn = new(1, 1);
+    private CookieContainer? _session;
 
     private DashboardProcess(Process process, Uri baseAddress, string dataDirectory)
     {
@@ -50,8 +52,64 @@ public sealed class DashboardProcess : IAsyncDisposable
         }
     }
 
+    /// <summary>The one-time administrator link the dashboard printed at start, as a user would copy it from the console.</summary>
+    public async Task<Uri> AdminSignInLinkAsync()
+    {
+        var deadline = Stopwatch.StartNew();
+        while (deadline.Elapsed < TimeSpan.FromSeconds(30))
+        {
+            if (SignInLinkPattern().Match(Output) is { Success: true } match)
+            {
+                return new Uri(match.Value);
+            }
+
+            await Task.Delay(100);
+        }
+
+        throw new TimeoutException($"The dashboard printed no sign-in link:\n{Output}");
+    }
+
+    /// <summary>An administrator's session: the printed link opened once; every client and browser shares its cookie.</summary>
+    public async Task<CookieContainer> SessionAsync()
+    {
+        await _signIn.WaitAsync();
+        try
+        {
+            if (_session is null)
+            {
+                var cookies = new CookieContainer();
+                using var http = new HttpClient(new HttpClientHandler { CookieContainer = cookies, AllowAutoRedirect = false }) { BaseAddress = BaseAddress };
+                using var response = await http.GetAsync(await AdminSignInLinkAsync());
+                if (response.Headers.Location?.OriginalString is not "/" || cookies.GetCookies(BaseAddress).Count == 0)
+                {
+                    throw new InvalidOperationException($"Signing in with the printed link did not work: {(int)response.StatusCode} → {response.Headers.Location}.");
+                }
+
+                _session = cookies;
+            }
+
+            return _session;
+        }
+        finally
+        {
+            _signIn.Release();
+        }
+    }
+
+    /// <summary>An HTTP client signed in as the administrator.</summary>
+    public async Task<HttpClient> CreateSignedInClientAsync(TimeSpan? timeout = null) =>
+        new(new HttpClientHandler { CookieContainer = await SessionAsync() }) { BaseAddress = BaseAddress, Timeout = timeout ?? TimeSpan.FromSeconds(100) };
+
+    /// <summary>The session cookie, for a browser context.</summary>
+    public async Task<Cookie> SessionCookieAsync() =>
+        (await SessionAsync()).GetCookies(BaseAddress).Single(c => c.Name == "BenchWeb.Session");
+
     /// <summary>Starts the dashboard and returns once it answers HTTP requests.</summary>
-    public static async Task<DashboardProcess> StartAsync(CancellationToken cancellationToken = default)
+    public static Task<DashboardProcess> StartAsync(CancellationToken cancellationToken = default) =>
+        StartAsync(null, null, cancellationToken);
+
+    /// <summary>Starts the dashboard with extra environment variables (configuration), on a given port or a free one.</summary>
+    public static async Task<DashboardProcess> StartAsync(IReadOnlyDictionary<string, string>? environment, int? port, CancellationToken cancellationToken = default)
     {
         if (!File.Exists(AppPath))
         {
@@ -59,7 +117,7 @@ public sealed class DashboardProcess : IAsyncDisposable
         }
 
         var dataDirectory = Directory.CreateTempSubdirectory("benchweb-dashboard-").FullName;
-        var port = FreePort();
+        port ??= FreePort();
         var start = new ProcessStartInfo(DotnetHost())
         {
             WorkingDirectory = dataDirectory,
@@ -77,6 +135,10 @@ public sealed class DashboardProcess : IAsyncDisposable
         start.Environment["DetailedErrors"] = "true";
         start.Environment.Remove("DOTNET_ENVIRONMENT");
         start.Environment[LoopbackOnly.DisableCloudMetadataProbe] = "true";
+        foreach (var (name, value) in environment ?? new Dictionary<string, string>())
+        {
+            start.Environment[name] = value;
+        }
         start.Environment.Remove("ASPNETCORE_URLS");
 
         var process = Process.Start(start) ?? throw new InvalidOperationException("Could not start the dashboard.");
@@ -114,6 +176,7 @@ public sealed class DashboardProcess : IAsyncDisposable
         }
 
         _process.Dispose();
+        _signIn.Dispose();
         try
         {
             Directory.Delete(DataDirectory, recursive: true);
@@ -173,7 +236,11 @@ public sealed class DashboardProcess : IAsyncDisposable
     private static string DotnetHost() =>
         Environment.ProcessPath is { } path && Path.GetFileNameWithoutExtension(path) == "dotnet" ? path : "dotnet";
 
-    private static int FreePort()
+    [System.Text.RegularExpressions.GeneratedRegex(@"https?://\S+/signin/local\?token=bwa_[A-Za-z0-9_-]+")]
+    private static partial System.Text.RegularExpressions.Regex SignInLinkPattern();
+
+    /// <summary>A free loopback port (for a server that must know the dashboard's address before it starts).</summary>
+    public static int FreePort()
     {
         using var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start();

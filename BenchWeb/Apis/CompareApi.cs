@@ -1,5 +1,6 @@
 using System.Text;
 using BenchWeb.Data;
+using BenchWeb.Security;
 using BenchWeb.Runs;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
@@ -42,6 +43,7 @@ public static class CompareApi
                 await comparison.WriteSecondsCsvAsync(writer, cancellationToken);
             }, CsvContentType, $"compare-{string.Join('-', comparison.Runs.Select(r => r.Id))}.csv");
         })
+        .RequireAuthorization(Policies.Viewer)
         .WithName("GetComparisonCsv")
         .WithSummary("Every second of 2–5 runs as CSV: run, profile, second, elapsed, inserts/s, throttled/s, RU/s, p50, p99.");
 
@@ -56,6 +58,7 @@ public static class CompareApi
             var csv = new ResultsTableBuilder(comparison.Runs).ToCsv();
             return TypedResults.File(Encoding.UTF8.GetBytes(csv), CsvContentType, $"results-{string.Join('-', comparison.Runs.Select(r => r.Id))}.csv");
         })
+        .RequireAuthorization(Policies.Viewer)
         .WithName("GetResultsCsv")
         .WithSummary("The results table of one or more runs as CSV.");
 

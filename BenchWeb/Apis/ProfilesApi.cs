@@ -1,5 +1,6 @@
 using BenchEngine.Running;
 using BenchWeb.Data;
+using BenchWeb.Security;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
 
@@ -13,7 +14,8 @@ public static class ProfilesApi
 
     public static RouteGroupBuilder MapProfilesApi(this IEndpointRouteBuilder endpoints)
     {
-        var group = endpoints.MapGroup(Path).WithTags("Profiles");
+        // Reading needs a Viewer, creating a Runner.
+        var group = endpoints.MapGroup(Path).WithTags("Profiles").RequireAuthorization(Policies.Viewer);
 
         group.MapGet("/", ListAsync)
             .WithName("ListProfiles")
@@ -26,6 +28,7 @@ public static class ProfilesApi
             .WithDescription("The profile and its plan as a JSON object, in the same format as a profile file for the headless command.");
 
         group.MapPost("/", CreateAsync)
+            .RequireAuthorization(Policies.Runner)
             .Accepts<CreateProfileRequest>("application/json")
             .WithName("CreateProfile")
             .WithSummary("Create a profile")
@@ -66,7 +69,12 @@ public static class ProfilesApi
 
         var name = string.IsNullOrWhiteSpace(body.Name) ? plan.Name : body.Name.Trim();
         plan = plan with { Name = name };
-        var errors = plan.Validate();
+        var errors = plan.Validate().ToList();
+        if (body.Description?.Trim().Length > Profiles.ProfileForm.MaxDescriptionLength)
+        {
+            errors.Add(new FieldError("Description", $"At most {Profiles.ProfileForm.MaxDescriptionLength:N0} characters."));
+        }
+
         if (errors.Count > 0)
         {
             return ApiJson.Invalid(errors);

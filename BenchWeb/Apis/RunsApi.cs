@@ -4,6 +4,7 @@ using System.Text;
 using BenchEngine.Running;
 using BenchWeb.Data;
 using BenchWeb.Runs;
+using BenchWeb.Security;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
 
@@ -21,7 +22,8 @@ public static class RunsApi
 
     public static RouteGroupBuilder MapRunsApi(this IEndpointRouteBuilder endpoints)
     {
-        var group = endpoints.MapGroup(Path).WithTags("Runs");
+        // Reading needs a Viewer, starting, cancelling and importing a Runner.
+        var group = endpoints.MapGroup(Path).WithTags("Runs").RequireAuthorization(Policies.Viewer);
 
         group.MapGet("/", ListAsync)
             .WithName("ListRuns")
@@ -36,6 +38,7 @@ public static class RunsApi
                 + "Poll it to follow a run until its status is no longer Queued or Running.");
 
         group.MapPost("/", StartAsync)
+            .RequireAuthorization(Policies.Runner)
             .Accepts<StartRunRequest>("application/json")
             .WithName("StartRun")
             .WithSummary("Start a run")
@@ -43,6 +46,7 @@ public static class RunsApi
                 + "invalid plan settings come back as a validation problem keyed by field path, e.g. \"Load.Concurrency\".");
 
         group.MapPost("/{id:long}/cancel", CancelAsync)
+            .RequireAuthorization(Policies.Runner)
             .WithName("CancelRun")
             .WithSummary("Cancel a run")
             .WithDescription("A queued run is cancelled at once; a running one stops its load within about a second and keeps every second measured. 409 when the run has already ended.");
@@ -60,6 +64,7 @@ public static class RunsApi
             .WithDescription("One row per second: " + string.Join(", ", RunTransfer.CsvColumns) + ". Numbers in the invariant culture.");
 
         group.MapPost("/import", ImportAsync)
+            .RequireAuthorization(Policies.Runner)
             .Accepts<RunExport>("application/json")
             .WithName("ImportRun")
             .WithSummary("Import a run exported by another installation")

@@ -15,6 +15,12 @@ public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : D
 
     public DbSet<StoredSecret> Secrets => Set<StoredSecret>();
 
+    public DbSet<UserEntity> Users => Set<UserEntity>();
+
+    public DbSet<InvitationEntity> Invitations => Set<InvitationEntity>();
+
+    public DbSet<ApiTokenEntity> ApiTokens => Set<ApiTokenEntity>();
+
     protected override void ConfigureConventions(ModelConfigurationBuilder configurationBuilder)
     {
         ArgumentNullException.ThrowIfNull(configurationBuilder);
@@ -52,5 +58,33 @@ public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : D
         modelBuilder.Entity<RunSecondEntity>(second => second.HasKey(s => new { s.RunId, s.Index }));
 
         modelBuilder.Entity<StoredSecret>(secret => secret.HasKey(s => s.Name));
+
+        modelBuilder.Entity<UserEntity>(user =>
+        {
+            user.Property(u => u.Id).HasMaxLength(300);
+            user.Property(u => u.Name).HasMaxLength(200);
+            user.Property(u => u.Role).HasMaxLength(10);
+            user.Property(u => u.Source).HasMaxLength(20);
+        });
+
+        modelBuilder.Entity<InvitationEntity>(invitation =>
+        {
+            invitation.Property(i => i.Name).HasMaxLength(200);
+            invitation.Property(i => i.Role).HasMaxLength(10);
+            invitation.Property(i => i.TokenHash).HasMaxLength(64);
+            invitation.Property(i => i.CreatedBy).HasMaxLength(300);
+            invitation.HasIndex(i => i.TokenHash).IsUnique();
+        });
+
+        modelBuilder.Entity<ApiTokenEntity>(token =>
+        {
+            token.Property(t => t.UserId).HasMaxLength(300);
+            token.Property(t => t.Name).HasMaxLength(100);
+            token.Property(t => t.Role).HasMaxLength(10);
+            token.Property(t => t.Prefix).HasMaxLength(16);
+            token.Property(t => t.TokenHash).HasMaxLength(64);
+            token.HasIndex(t => t.TokenHash).IsUnique();
+            token.HasIndex(t => t.UserId);
+        });
     }
 }

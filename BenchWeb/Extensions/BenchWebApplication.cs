@@ -1,6 +1,7 @@
 using BenchWeb.Apis;
 using BenchWeb.Components;
 using BenchWeb.Hubs;
+using BenchWeb.Security;
 
 namespace BenchWeb.Extensions;
 
@@ -20,6 +21,8 @@ public static class BenchWebApplication
         // static files as empty 200 responses and the dashboard never becomes interactive. The build's
         // manifest maps them to their source folders; a publish folder has no such manifest, so this does nothing there.
         builder.WebHost.UseStaticWebAssets();
+        builder.WebHost.ConfigureKestrel((context, kestrel) =>
+            kestrel.Limits.MaxRequestBodySize = context.Configuration.GetSection(BenchWebOptions.SectionName).Get<BenchWebOptions>()?.MaxRequestBodyBytes ?? new BenchWebOptions().MaxRequestBodyBytes);
         configure?.Invoke(builder);
         builder.AddBenchWeb();
 
@@ -30,11 +33,22 @@ public static class BenchWebApplication
         }
 
         // API clients get problem details for an unexpected failure, never the HTML error page.
-        app.UseWhen(context => context.Request.Path.StartsWithSegments("/api"), api => api.UseExceptionHandler());
+        app.UseWhen(context => context.Request.Path.StartsWithSegments("/api"), api => api.UseExceptionHandler(new ExceptionHandlerOptions
+        {
+            // A body too large or cut short is the client's error, answered with its own status (413, 400).
+            StatusCodeSelector = exception => exception is BadHttpRequestException bad ? bad.StatusCode : StatusCodes.Status500InternalServerError,
+        }));
         app.UseStatusCodePagesWithReExecute("/not-found", createScopeForStatusCodePages: true);
+        app.UseMiddleware<CrossSiteRequestGuard>();
+        app.UseMiddleware<ApiRequestLimits>();
+        app.UseAuthentication();
+        app.UseAuthorization();
         app.UseAntiforgery();
-        app.MapStaticAssets();
-        app.MapHub<RunsHub>(RunsHub.Path);
+
+        // Scripts and styles are no secret; the sign-in page needs them before anyone has signed in.
+        app.MapStaticAssets().AllowAnonymous();
+        app.MapSignIn();
+        app.MapHub<RunsHub>(RunsHub.Path).RequireAuthorization(Policies.Viewer);
         app.MapJobsDashboard();
         // Where the jobs page was before the dashboard moved to Hangfire's.
         app.MapGet("/jobs", () => TypedResults.Redirect(JobsExtensions.DashboardPath, permanent: true)).ExcludeFromDescription();

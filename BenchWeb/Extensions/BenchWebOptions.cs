@@ -12,6 +12,10 @@ public sealed class BenchWebOptions
     /// (e.g. <c>D:\local</c>): SQLite's locking breaks on the <c>/home</c> network share.</summary>
     public string? DataDirectory { get; set; }
 
+    /// <summary>The largest request body the app reads (default 10 MB; an upload endpoint may allow more).</summary>
+    [Range(1024, 1L << 40)]
+    public long MaxRequestBodyBytes { get; set; } = 10L * 1024 * 1024;
+
     /// <summary>How many runs may execute at once. One by default: two runs on one client measure each
     /// other as much as the target.</summary>
     [Range(1, 16)]

@@ -1,6 +1,7 @@
 using BenchWeb.Jobs;
 using Hangfire;
 using Hangfire.AspNetCore;
+using BenchWeb.Security;
 using Hangfire.Dashboard;
 using Hangfire.InMemory;
 using Microsoft.Extensions.Options;
@@ -57,18 +58,17 @@ public static class JobsExtensions
         return services;
     }
 
-    /// <summary>The Hangfire dashboard: local requests only until the dashboard has sign-in. Read-only: a run is
-    /// cancelled from its own page, which records why; re-queuing a benchmark's job from here would do nothing
+    /// <summary>The Hangfire dashboard, for admins (the app's own sign-in and roles, not Hangfire's filters). Read-only:
+    /// a run is cancelled from its own page, which records why; re-queuing a benchmark's job from here would do nothing
     /// (its run has ended) or, worse, look as if it had.</summary>
     public static IEndpointConventionBuilder MapJobsDashboard(this IEndpointRouteBuilder endpoints) =>
-        endpoints.MapHangfireDashboard(DashboardPath, new DashboardOptions
+        endpoints.MapHangfireDashboardWithNoAuthorizationFilters(DashboardPath, new DashboardOptions
         {
-            Authorization = [new LocalRequestsOnlyAuthorizationFilter()],
             DashboardTitle = "BenchWeb · jobs",
             AppPath = "/",
             IsReadOnlyFunc = _ => true,
             DisplayStorageConnectionString = false,
-        });
+        }).RequireAuthorization(Policies.Admin);
 
     [System.Diagnostics.CodeAnalysis.SuppressMessage("Performance", "CA1859", Justification = "Shared storages join the switch.")]
     private static JobStorage CreateStorage(string name) => name switch

@@ -52,6 +52,7 @@ public static class ServiceCollectionExtensions
         services.AddHostedService<RunRecoveryService>();
         services.AddRunJobs(options);
 
+        builder.AddBenchWebSecurity();
         services.AddSignalR().AddJsonProtocol(json => json.PayloadSerializerOptions.Converters.Add(new JsonStringEnumConverter()));
         services.AddRazorComponents().AddInteractiveServerComponents();
         return builder;

@@ -11,6 +11,8 @@ public sealed class ProfileForm
 {
     public string Name { get; set; } = "My benchmark";
 
+    public const int MaxDescriptionLength = 2_000;
+
     public string? Description { get; set; }
 
     public string? PresetId { get; set; }
@@ -305,7 +307,7 @@ public sealed class ProfileForm
     public IReadOnlyDictionary<string, string[]> Validate()
     {
         var errors = new Dictionary<string, List<string>>(StringComparer.Ordinal);
-        foreach (var error in ToPlan().Validate())
+        foreach (var error in ValidateAll())
         {
             var field = Translate(error.Field);
             if (!errors.TryGetValue(field, out var messages))
@@ -317,6 +319,18 @@ public sealed class ProfileForm
         }
 
         return errors.ToDictionary(e => e.Key, e => e.Value.ToArray(), StringComparer.Ordinal);
+    }
+
+    /// <summary>The plan's rules and the profile's own (its description).</summary>
+    public IReadOnlyList<FieldError> ValidateAll()
+    {
+        var errors = ToPlan().Validate().ToList();
+        if (Description?.Trim().Length > MaxDescriptionLength)
+        {
+            errors.Add(new FieldError("Description", $"At most {MaxDescriptionLength:N0} characters."));
+        }
+
+        return errors;
     }
 
     /// <summary>Auto-stop shares are percentages in the form and fractions in the plan.</summary>

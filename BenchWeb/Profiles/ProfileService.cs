@@ -25,7 +25,11 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
     public async Task<long> SaveAsync(long id, ProfileForm form, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(form);
-        form.ToPlan().EnsureValid();
+        if (form.ValidateAll() is { Count: > 0 } errors)
+        {
+            throw new RunPlanValidationException(errors);
+        }
+
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         var now = time.GetUtcNow();
         var profile = id == 0 ? null : await db.Profiles.SingleOrDefaultAsync(p => p.Id == id, cancellationToken);

@@ -4,6 +4,9 @@ namespace BenchWeb.Runs;
 /// unique, comma-delimited at both ends so that a filter on one tag looks for <c>,tag,</c> and never matches a longer tag).</summary>
 public static class RunTags
 {
+    public const int MaxTags = 20;
+    public const int MaxTagLength = 50;
+
     public static string? Normalize(string? typed)
     {
         var tags = Parse(typed?.Replace(';', ','));

@@ -124,6 +124,8 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Tim
 
     private const int MaxNameLength = 200;
     private const int MaxNotesLength = 10_000;
+    private const int MaxReasonLength = 2_000;
+    private const int MaxOriginLength = 1_000;
 
     /// <summary>Every reason the document cannot be imported, each naming its field. Empty when it can.</summary>
     public static IReadOnlyList<FieldError> Validate(RunExport document)
@@ -214,6 +216,28 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Tim
         if (document.Notes is { Length: > MaxNotesLength })
         {
             errors.Add(new(nameof(RunExport.Notes), $"At most {MaxNotesLength:N0} characters."));
+        }
+
+        // Every text that an import stores, and pages and lists show, is bounded.
+        void Bound(string? text, int max, string field)
+        {
+            if (text is { } value && value.Length > max)
+            {
+                errors.Add(new(field, $"At most {max:N0} characters."));
+            }
+        }
+
+        Bound(document.ProfileName, MaxNameLength, nameof(RunExport.ProfileName));
+        Bound(document.ExportedFrom, MaxNameLength, nameof(RunExport.ExportedFrom));
+        Bound(document.ImportedFrom, MaxOriginLength, nameof(RunExport.ImportedFrom));
+        Bound(document.PresetId, 50, nameof(RunExport.PresetId));
+        Bound(document.TargetDescription, MaxReasonLength, nameof(RunExport.TargetDescription));
+        Bound(document.StopReason, MaxReasonLength, nameof(RunExport.StopReason));
+        Bound(document.FailureReason, MaxReasonLength, nameof(RunExport.FailureReason));
+        Bound(document.FirstError, MaxReasonLength, nameof(RunExport.FirstError));
+        if (document.Tags is { } tags && (tags.Count > RunTags.MaxTags || tags.Any(t => t is null || t.Length > RunTags.MaxTagLength)))
+        {
+            errors.Add(new(nameof(RunExport.Tags), $"At most {RunTags.MaxTags} tags of at most {RunTags.MaxTagLength} characters each."));
         }
 
         if (document.SteadyStateFirst is { } first && document.SteadyStateLast is { } last && (first < 0 || last >= seconds.Count || first > last))

@@ -314,7 +314,7 @@ async Task DashboardOverheadAsync()
 
     async Task<(double Throughput, string PlanJson)> DashboardRunAsync(string round)
     {
-        await using var context = await browser.NewContextAsync();
+        await using var context = await DashboardPages.NewSignedInContextAsync(browser, dashboard);
         var page = await context.NewPageAsync();
         var runId = await DashboardPages.SaveAndRunNewProfileAsync(page, dashboard.BaseAddress, $"dashboard overhead {round}", fields);
         await DashboardPages.WaitForStatusAsync(page, "Completed", TimeSpan.FromMinutes(3));
@@ -376,7 +376,8 @@ async Task PushLatencyAsync()
     await using var dashboard = await DashboardProcess.StartAsync();
     using var playwright = await Playwright.CreateAsync();
     await using var browser = await Chromium.LaunchAsync(playwright);
-    var page = await browser.NewPageAsync();
+    await using var context = await DashboardPages.NewSignedInContextAsync(browser, dashboard);
+    var page = await context.NewPageAsync();
     await DashboardPages.SaveAndRunNewProfileAsync(page, dashboard.BaseAddress, "push latency", new Dictionary<string, string>
     {
         ["Load.Concurrency"] = "32",
@@ -411,7 +412,8 @@ async Task HistoryPageAsync()
     Console.WriteLine($"## Run history page ({runs:N0} runs in SQLite; GET /runs, first page of 50, server-rendered; 3 warm-up + {requests} timed requests, one at a time)");
     await using var dashboard = await DashboardProcess.StartAsync();
     await SeedRunsAsync(dashboard.DatabasePath, runs);
-    using var http = new HttpClient { BaseAddress = dashboard.BaseAddress, Timeout = TimeSpan.FromSeconds(30) };
+    // Signed in as a user would be: the session cookie the printed link gives.
+    using var http = await dashboard.CreateSignedInClientAsync(TimeSpan.FromSeconds(30));
     foreach (var (label, path) in new[] { ("unfiltered", "runs"), ("filtered and sorted", "runs?status=Completed&tag=gateway&sort=p99&dir=desc") })
     {
         // The first request after the start includes JIT and EF's model building; printed, not counted.

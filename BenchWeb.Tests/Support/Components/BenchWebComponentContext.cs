@@ -4,6 +4,7 @@ using BenchWeb.Jobs;
 using BenchWeb.Profiles;
 using BenchWeb.Runs;
 using BenchWeb.Secrets;
+using BenchWeb.Security;
 using Bunit;
 using Bunit.TestDoubles;
 using Microsoft.AspNetCore.Components;
@@ -40,6 +41,10 @@ internal sealed class BenchWebComponentContext : BunitContext
         Services.AddSingleton<RunService>();
         Services.AddSingleton<RunUpdatePublisher>();
         Services.AddSingleton<IRunJobClient>(jobs ?? Jobs);
+        Services.AddSingleton<UserDirectory>();
+        Services.AddScoped<CurrentUser>();
+        Authorization = this.AddAuthorization();
+        SignInAs(BenchWebRoles.Admin);
 
         // The pages run in the interactive server render mode; the renderer (and so the service provider) is
         // created here, after the last registration.
@@ -49,6 +54,20 @@ internal sealed class BenchWebComponentContext : BunitContext
     }
 
     public RecordingRunJobClient Jobs { get; } = new();
+
+    /// <summary>Who the pages see as signed in (an admin unless a test says otherwise).</summary>
+    public BunitAuthorizationContext Authorization { get; }
+
+    /// <summary>Signs the pages' user in with this role, as the app's sign-in would: a role claim for it and every
+    /// role it includes.</summary>
+    public void SignInAs(string role)
+    {
+        Authorization.SetAuthorized($"test {role}");
+        Authorization.SetRoles([.. BenchWebRoles.Including(role)]);
+        Authorization.SetClaims(
+            new System.Security.Claims.Claim(BenchWebPrincipal.RoleClaim, role),
+            new System.Security.Claims.Claim(BenchWebPrincipal.UserIdClaim, UserDirectory.LocalId($"test {role}")));
+    }
 
     public IDbContextFactory<BenchDbContext> Databases => Services.GetRequiredService<IDbContextFactory<BenchDbContext>>();
 

@@ -69,9 +69,21 @@ public sealed class RunsHubTests
 
     private static RunPlan Plan(string name, int durationSeconds) => new() { Name = name, Stop = new StopOptions { DurationSeconds = durationSeconds } };
 
+    [Fact]
+    public async Task Connect_WithoutSigningIn_IsRefused()
+    {
+        await using var app = new BenchWebFactory();
+        await using var connection = app.CreateHubConnection(RunsHub.Path, token: null);
+
+        var refused = await Assert.ThrowsAnyAsync<Exception>(() => connection.StartAsync());
+
+        Assert.Contains("401", refused.Message, StringComparison.Ordinal);
+    }
+
     private static async Task<Watcher> WatchAsync(BenchWebFactory app, long runId)
     {
-        var connection = app.CreateHubConnection(RunsHub.Path);
+        // A Viewer may watch every run.
+        var connection = app.CreateHubConnection(RunsHub.Path, await app.Services.CreateTokenAsync(BenchWeb.Security.BenchWebRoles.Viewer));
         var watcher = new Watcher(connection);
         connection.On<LiveSecond>(RunsHub.SecondMessage, watcher.Add);
         connection.On<RunStatusChange>(RunsHub.StatusMessage, watcher.Add);

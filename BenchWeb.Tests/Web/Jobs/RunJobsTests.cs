@@ -4,10 +4,12 @@ using BenchEngine.Running;
 using BenchWeb.Extensions;
 using BenchWeb.Jobs;
 using BenchWeb.Runs;
+using BenchWeb.Security;
 using BenchWeb.Tests.Support;
 using Hangfire;
 using Hangfire.States;
 using Hangfire.Storage;
+using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
 
@@ -104,12 +106,12 @@ public sealed class RunJobsTests
     }
 
     [Fact]
-    public async Task Dashboard_LocalRequest_ShowsTheRunsJob()
+    public async Task Dashboard_ForAnAdmin_ShowsTheRunsJobReadOnly()
     {
         await using var host = await DashboardHost.StartAsync();
         var runId = await host.Get<RunService>().StartAsync(new RunPlan { Name = "shown in hangfire", Stop = new StopOptions { TotalDocuments = 200 } }, null, null, CancellationToken.None);
         var run = await host.WaitUntilEndedAsync(runId, Timeout);
-        using var http = new HttpClient { BaseAddress = host.BaseAddress };
+        using var http = await host.CreateClientAsync(BenchWebRoles.Admin);
 
         var page = await http.GetStringAsync($"hangfire/jobs/details/{run.JobId}");
 
@@ -130,25 +132,36 @@ public sealed class RunJobsTests
         Assert.Equal(SucceededState.StateName, StateOf(host.Get<JobStorage>().GetMonitoringApi(), run.JobId!));
         Assert.Equal(RunStatus.Completed, (await host.RunAsync(runId)).Status);
 
-        using var noRedirects = new HttpClient(new HttpClientHandler { AllowAutoRedirect = false }) { BaseAddress = host.BaseAddress };
+        using var noRedirects = await host.CreateClientAsync(BenchWebRoles.Admin, new HttpClientHandler { AllowAutoRedirect = false });
         var moved = await noRedirects.GetAsync(new Uri("jobs", UriKind.Relative));
         Assert.Equal(HttpStatusCode.MovedPermanently, moved.StatusCode);
         Assert.Equal(JobsExtensions.DashboardPath, moved.Headers.Location?.OriginalString);
     }
 
-    [Fact]
-    public async Task Dashboard_RequestNotFromThisMachine_IsRefused()
+    [Theory]
+    [InlineData(BenchWebRoles.Viewer)]
+    [InlineData(BenchWebRoles.Runner)]
+    public async Task Dashboard_ForARoleBelowAdmin_IsRefused(string role)
     {
-        // The test server's requests carry no remote address: not a local request.
         await using var app = new BenchWebFactory();
-        using var http = app.CreateClient();
+        using var http = await app.CreateClientAsync(role);
 
         var response = await http.GetAsync(new Uri("hangfire", UriKind.Relative));
 
-        Assert.Equal(HttpStatusCode.Unauthorized, response.StatusCode);
-        var body = await response.Content.ReadAsStringAsync();
-        Assert.Contains("The jobs dashboard answers requests made on the machine BenchWeb runs on only", body, StringComparison.Ordinal);
-        Assert.DoesNotContain("Benchmark run", body, StringComparison.Ordinal);
+        Assert.Equal(HttpStatusCode.Forbidden, response.StatusCode);
+        Assert.DoesNotContain("Benchmark run", await response.Content.ReadAsStringAsync(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Dashboard_WithoutSigningIn_SendsToTheSignInPage()
+    {
+        await using var app = new BenchWebFactory();
+        using var http = app.CreateClient(new WebApplicationFactoryClientOptions { AllowAutoRedirect = false });
+
+        var response = await http.GetAsync(new Uri("hangfire", UriKind.Relative));
+
+        Assert.Equal(HttpStatusCode.Redirect, response.StatusCode);
+        Assert.StartsWith("/signin", response.Headers.Location?.PathAndQuery, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -1,0 +1,45 @@
+using BenchWeb.Extensions;
+using Microsoft.AspNetCore.Http.Metadata;
+using Microsoft.Extensions.Options;
+using Microsoft.Net.Http.Headers;
+
+namespace BenchWeb.Apis;
+
+/// <summary>API request bodies before an endpoint reads them: larger than the limit → 413; of a content type the
+/// endpoint does not take → 415. Kestrel enforces the limit on bodies without a length too (the exception handler
+/// answers its error with the same 413).</summary>
+internal sealed class ApiRequestLimits(RequestDelegate next)
+{
+    public Task InvokeAsync(HttpContext context)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        var request = context.Request;
+        if (!request.Path.StartsWithSegments("/api") || !(HttpMethods.IsPost(request.Method) || HttpMethods.IsPut(request.Method) || HttpMethods.IsPatch(request.Method)))
+        {
+            return next(context);
+        }
+
+        var limit = context.RequestServices.GetRequiredService<IOptions<BenchWebOptions>>().Value.MaxRequestBodyBytes;
+        var accepts = context.GetEndpoint()?.Metadata.GetMetadata<IAcceptsMetadata>();
+        limit = context.GetEndpoint()?.Metadata.GetMetadata<IRequestSizeLimitMetadata>()?.MaxRequestBodySize ?? limit;
+        if (request.ContentLength > limit)
+        {
+            return ProblemAsync(context, StatusCodes.Status413PayloadTooLarge, $"The request body is larger than {limit / (1024.0 * 1024):N0} MB.");
+        }
+
+        var hasBody = request.ContentLength > 0 || request.Headers.TransferEncoding.Count > 0;
+        if (hasBody && accepts is { ContentTypes.Count: > 0 } && !Accepted(request.ContentType, accepts.ContentTypes))
+        {
+            return ProblemAsync(context, StatusCodes.Status415UnsupportedMediaType, $"Send the body as {string.Join(" or ", accepts.ContentTypes)}.");
+        }
+
+        return next(context);
+    }
+
+    private static bool Accepted(string? contentType, IReadOnlyList<string> accepted) =>
+        MediaTypeHeaderValue.TryParse(contentType, out var given)
+        && accepted.Any(a => MediaTypeHeaderValue.TryParse(a, out var type) && given.IsSubsetOf(type));
+
+    private static Task ProblemAsync(HttpContext context, int status, string title) =>
+        Results.Problem(statusCode: status, title: title).ExecuteAsync(context);
+}

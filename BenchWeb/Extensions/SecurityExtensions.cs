@@ -1,0 +1,191 @@
+using System.Globalization;
+using System.Net;
+using BenchWeb.Security;
+using Microsoft.AspNetCore.Authentication;
+using Microsoft.AspNetCore.Authentication.Cookies;
+using Microsoft.AspNetCore.Authentication.OpenIdConnect;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.Extensions.Options;
+
+namespace BenchWeb.Extensions;
+
+/// <summary>Sign-in, always on: a session cookie for browsers (after the local one-time link, an invitation, or
+/// OpenID Connect), personal API tokens for pipelines, and App Service authentication's headers when enabled.
+/// Every endpoint needs a role unless it says otherwise (the fallback policy).</summary>
+public static class SecurityExtensions
+{
+    public const string DefaultScheme = "BenchWeb";
+    public const string OpenIdConnectScheme = "oidc";
+    public const string SessionCookie = "BenchWeb.Session";
+    private const string CheckedAtKey = "benchweb.checked";
+    private const string NoRoleFailure = "no-role";
+    private static readonly string[] StandardScopes = ["openid", "profile"];
+
+    /// <summary>How often a browser session is checked against its user (disabled, role changed).</summary>
+    public static readonly TimeSpan SessionCheckInterval = TimeSpan.FromMinutes(1);
+
+    public static WebApplicationBuilder AddBenchWebSecurity(this WebApplicationBuilder builder)
+    {
+        ArgumentNullException.ThrowIfNull(builder);
+        var services = builder.Services;
+        services.AddOptions<SecurityOptions>().BindConfiguration(SecurityOptions.SectionName).ValidateDataAnnotations()
+            .Validate(o => o.SignIn != SignInMode.OpenIdConnect || (!string.IsNullOrWhiteSpace(o.OpenIdConnect.Authority) && !string.IsNullOrWhiteSpace(o.OpenIdConnect.ClientId)),
+                "BenchWeb:Security:SignIn is OpenIdConnect: set BenchWeb:Security:OpenIdConnect:Authority and ClientId (and ClientSecret).")
+            .Validate(o => o.DefaultRole is null or "" || BenchWebRoles.Parse(o.DefaultRole) is not null, "BenchWeb:Security:DefaultRole is Viewer, Runner, Admin or empty.")
+            .Validate(o => o.RoleMap.Values.All(r => BenchWebRoles.Parse(r) is not null), "Every BenchWeb:Security:RoleMap value is Viewer, Runner or Admin.")
+            .ValidateOnStart();
+        var options = builder.Configuration.GetSection(SecurityOptions.SectionName).Get<SecurityOptions>() ?? new SecurityOptions();
+
+        services.AddSingleton<UserDirectory>();
+        services.AddScoped<CurrentUser>();
+        services.AddSingleton(sp => new LocalAdminLink(sp.GetRequiredService<IServer>(), sp.GetRequiredService<IHostApplicationLifetime>(), sp.GetRequiredService<TimeProvider>(), Console.Out));
+        if (options.SignIn == SignInMode.Local)
+        {
+            services.AddHostedService(sp => sp.GetRequiredService<LocalAdminLink>());
+        }
+
+        var authentication = services.AddAuthentication(DefaultScheme)
+            .AddPolicyScheme(DefaultScheme, "BenchWeb", policy => policy.ForwardDefaultSelector = http =>
+                ApiTokenAuthenticationHandler.BearerToken(http.Request) is not null ? ApiTokenAuthenticationHandler.SchemeName
+                : options.EasyAuth.Enabled && http.Request.Headers.ContainsKey(EasyAuthAuthenticationHandler.PrincipalHeader) ? EasyAuthAuthenticationHandler.SchemeName
+                : CookieAuthenticationDefaults.AuthenticationScheme)
+            .AddCookie(CookieAuthenticationDefaults.AuthenticationScheme, cookie =>
+            {
+                cookie.Cookie.Name = SessionCookie;
+                cookie.Cookie.HttpOnly = true;
+                // Lax: the cookie does not travel with another site's POST, WebSocket or script request.
+                cookie.Cookie.SameSite = SameSiteMode.Lax;
+                cookie.Cookie.SecurePolicy = CookieSecurePolicy.SameAsRequest;
+                cookie.ExpireTimeSpan = TimeSpan.FromHours(options.SessionHours);
+                cookie.SlidingExpiration = true;
+                cookie.LoginPath = SignInEndpoints.SignInPage;
+                cookie.AccessDeniedPath = SignInEndpoints.DeniedPage;
+                cookie.Events.OnRedirectToLogin = context => IsMachineRequest(context.Request)
+                    ? ProblemAsync(context.HttpContext, StatusCodes.Status401Unauthorized, "Sign in first: send a personal API token as 'Authorization: Bearer <token>'.")
+                    : Redirect(context);
+                cookie.Events.OnRedirectToAccessDenied = context => IsMachineRequest(context.Request)
+                    ? ProblemAsync(context.HttpContext, StatusCodes.Status403Forbidden, "Your role does not allow this.")
+                    : Redirect(context);
+                cookie.Events.OnValidatePrincipal = ValidateSessionAsync;
+            })
+            .AddScheme<AuthenticationSchemeOptions, ApiTokenAuthenticationHandler>(ApiTokenAuthenticationHandler.SchemeName, null);
+        if (options.EasyAuth.Enabled)
+        {
+            authentication.AddScheme<AuthenticationSchemeOptions, EasyAuthAuthenticationHandler>(EasyAuthAuthenticationHandler.SchemeName, null);
+        }
+
+        if (options.SignIn == SignInMode.OpenIdConnect)
+        {
+            authentication.AddOpenIdConnect(OpenIdConnectScheme, oidc => ConfigureOpenIdConnect(oidc, options.OpenIdConnect));
+        }
+
+        services.AddAuthorizationBuilder()
+            .AddPolicy(Policies.Viewer, policy => policy.RequireAuthenticatedUser().RequireRole(BenchWebRoles.Viewer))
+            .AddPolicy(Policies.Runner, policy => policy.RequireAuthenticatedUser().RequireRole(BenchWebRoles.Runner))
+            .AddPolicy(Policies.Admin, policy => policy.RequireAuthenticatedUser().RequireRole(BenchWebRoles.Admin))
+            // Whatever does not say otherwise needs a signed-in user with a role.
+            .SetFallbackPolicy(new Microsoft.AspNetCore.Authorization.AuthorizationPolicyBuilder().RequireAuthenticatedUser().RequireRole(BenchWebRoles.Viewer).Build());
+        services.AddCascadingAuthenticationState();
+        return builder;
+    }
+
+    /// <summary>API clients, the hub and the jobs dashboard's data get status codes, not the sign-in page.</summary>
+    private static bool IsMachineRequest(HttpRequest request) =>
+        request.Path.StartsWithSegments("/api") || request.Path.StartsWithSegments("/openapi") || request.Path.StartsWithSegments("/hubs")
+        || request.Headers.Accept.ToString().Contains("application/json", StringComparison.OrdinalIgnoreCase);
+
+    private static Task Redirect(RedirectContext<CookieAuthenticationOptions> context)
+    {
+        context.Response.Redirect(context.RedirectUri);
+        return Task.CompletedTask;
+    }
+
+    private static Task ProblemAsync(HttpContext http, int status, string title) =>
+        Results.Problem(statusCode: status, title: title).ExecuteAsync(http);
+
+    /// <summary>Once a minute, a session is checked against its user: a disabled or removed user is signed out, and a
+    /// local user's new role applies.</summary>
+    private static async Task ValidateSessionAsync(CookieValidatePrincipalContext context)
+    {
+        var time = context.HttpContext.RequestServices.GetRequiredService<TimeProvider>();
+        var now = time.GetUtcNow();
+        if (context.Properties.GetString(CheckedAtKey) is { } text
+            && DateTimeOffset.TryParse(text, CultureInfo.InvariantCulture, DateTimeStyles.RoundtripKind, out var checkedAt)
+            && now - checkedAt < SessionCheckInterval)
+        {
+            return;
+        }
+
+        var users = context.HttpContext.RequestServices.GetRequiredService<UserDirectory>();
+        var user = context.Principal?.UserId() is { } id ? await users.FindAsync(id, context.HttpContext.RequestAborted) : null;
+        if (user is null || user.Disabled || BenchWebRoles.Parse(user.Role) is not { } role)
+        {
+            context.RejectPrincipal();
+            await context.HttpContext.SignOutAsync(CookieAuthenticationDefaults.AuthenticationScheme);
+            return;
+        }
+
+        if (user.Source == SignInSources.Local && role != context.Principal!.Role())
+        {
+            context.ReplacePrincipal(BenchWebPrincipal.Create(user, role, SignInSources.Local));
+        }
+
+        context.Properties.SetString(CheckedAtKey, now.ToString("O", CultureInfo.InvariantCulture));
+        context.ShouldRenew = true;
+    }
+
+    private static void ConfigureOpenIdConnect(OpenIdConnectOptions oidc, OpenIdConnectSignInOptions settings)
+    {
+        oidc.Authority = settings.Authority;
+        oidc.ClientId = settings.ClientId;
+        oidc.ClientSecret = settings.ClientSecret;
+        oidc.ResponseType = "code";
+        oidc.UsePkce = true;
+        oidc.SaveTokens = false;
+        oidc.SignInScheme = CookieAuthenticationDefaults.AuthenticationScheme;
+        oidc.CallbackPath = CrossSiteRequestGuard.OpenIdConnectCallback;
+        // Claims keep the provider's names ("roles", "groups", "name"), which the role map and settings use.
+        oidc.MapInboundClaims = false;
+        oidc.TokenValidationParameters.NameClaimType = "name";
+        // Plain HTTP only for a provider on this machine (development and tests).
+        oidc.RequireHttpsMetadata = !(Uri.TryCreate(settings.Authority, UriKind.Absolute, out var authority) && IsLoopback(authority));
+        oidc.Scope.Clear();
+        foreach (var scope in StandardScopes.Concat(settings.Scopes).Distinct(StringComparer.Ordinal))
+        {
+            oidc.Scope.Add(scope);
+        }
+
+        oidc.Events.OnTokenValidated = async context =>
+        {
+            var security = context.HttpContext.RequestServices.GetRequiredService<IOptions<SecurityOptions>>().Value;
+            var claims = context.Principal?.Claims.ToList() ?? [];
+            if (BenchWebPrincipal.RoleFromProvider(claims, security.OpenIdConnect.RoleClaims, security) is not { } role)
+            {
+                context.Fail(NoRoleFailure);
+                return;
+            }
+
+            var subject = claims.FirstOrDefault(c => c.Type == "sub")?.Value ?? claims.FirstOrDefault(c => c.Type == "oid")?.Value ?? "";
+            var issuer = claims.FirstOrDefault(c => c.Type == "iss")?.Value ?? settings.Authority ?? "";
+            var name = claims.FirstOrDefault(c => c.Type is "name" or "preferred_username" or "email")?.Value ?? subject;
+            var users = context.HttpContext.RequestServices.GetRequiredService<UserDirectory>();
+            var user = await users.SignedInAsync($"oidc:{issuer}|{subject}", name, role, SignInSources.OpenIdConnect, context.HttpContext.RequestAborted);
+            if (user.Disabled)
+            {
+                context.Fail("disabled");
+                return;
+            }
+
+            context.Principal = BenchWebPrincipal.Create(user, role, SignInSources.OpenIdConnect);
+        };
+        oidc.Events.OnRemoteFailure = context =>
+        {
+            context.HandleResponse();
+            context.Response.Redirect($"{SignInEndpoints.SignInPage}?error={(context.Failure?.Message == NoRoleFailure ? "norole" : "provider")}");
+            return Task.CompletedTask;
+        };
+    }
+
+    private static bool IsLoopback(Uri uri) =>
+        uri.IsLoopback || (IPAddress.TryParse(uri.Host.Trim('[', ']'), out var address) && IPAddress.IsLoopback(address));
+}

@@ -54,6 +54,8 @@ public sealed class DashboardHost : IAsyncDisposable
 
             // The test output stays readable; what a run did is in its row.
             builder.Logging.ClearProviders();
+            builder.Services.AddSingleton(sp => new BenchWeb.Security.LocalAdminLink(
+                sp.GetRequiredService<Microsoft.AspNetCore.Hosting.Server.IServer>(), sp.GetRequiredService<Microsoft.Extensions.Hosting.IHostApplicationLifetime>(), sp.GetRequiredService<TimeProvider>(), TextWriter.Null));
         });
         try
         {

@@ -33,3 +33,10 @@ public sealed class ConnectionWatchCollection : ICollectionFixture<CosmosApiServ
 {
     public const string Name = "Connections watched";
 }
+
+/// <summary>Sign-in through a real OpenID Connect provider in a browser: alone, like the other browser tests.</summary>
+[CollectionDefinition(Name, DisableParallelization = true)]
+public sealed class OpenIdConnectCollection : ICollectionFixture<OpenIdConnectFixture>
+{
+    public const string Name = "OpenID Connect in a browser";
+}

@@ -39,6 +39,18 @@ public static class BenchWebApplication
             StatusCodeSelector = exception => exception is BadHttpRequestException bad ? bad.StatusCode : StatusCodes.Status500InternalServerError,
         }));
         app.UseStatusCodePagesWithReExecute("/not-found", createScopeForStatusCodePages: true);
+        app.Use((context, next) =>
+        {
+            // Error pages are for page requests (GET). A refused form post keeps its plain status: running it through the
+            // pipeline again as a post would meet its failed antiforgery check a second time.
+            if (!HttpMethods.IsGet(context.Request.Method) && !HttpMethods.IsHead(context.Request.Method)
+                && context.Features.Get<Microsoft.AspNetCore.Diagnostics.IStatusCodePagesFeature>() is { } pages)
+            {
+                pages.Enabled = false;
+            }
+
+            return next(context);
+        });
         app.UseMiddleware<CrossSiteRequestGuard>();
         app.UseMiddleware<ApiRequestLimits>();
         app.UseAuthentication();

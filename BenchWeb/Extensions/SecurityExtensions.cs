@@ -5,6 +5,7 @@ using Microsoft.AspNetCore.Authentication;
 using Microsoft.AspNetCore.Authentication.Cookies;
 using Microsoft.AspNetCore.Authentication.OpenIdConnect;
 using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
 
 namespace BenchWeb.Extensions;
@@ -38,7 +39,7 @@ public static class SecurityExtensions
 
         services.AddSingleton<UserDirectory>();
         services.AddScoped<CurrentUser>();
-        services.AddSingleton(sp => new LocalAdminLink(sp.GetRequiredService<IServer>(), sp.GetRequiredService<IHostApplicationLifetime>(), sp.GetRequiredService<TimeProvider>(), Console.Out));
+        services.TryAddSingleton(sp => new LocalAdminLink(sp.GetRequiredService<IServer>(), sp.GetRequiredService<IHostApplicationLifetime>(), sp.GetRequiredService<TimeProvider>(), Console.Out));
         if (options.SignIn == SignInMode.Local)
         {
             services.AddHostedService(sp => sp.GetRequiredService<LocalAdminLink>());
@@ -89,8 +90,12 @@ public static class SecurityExtensions
         return builder;
     }
 
+    /// <summary>The sign-in page for a page request that needs a signed-in user (with the reason when there is one).</summary>
+    internal static string SignInRedirect(HttpRequest request, string? failure) =>
+        $"{SignInEndpoints.SignInPage}?{(failure is null ? "" : "error=norole&")}returnUrl={Uri.EscapeDataString(request.Path + request.QueryString)}";
+
     /// <summary>API clients, the hub and the jobs dashboard's data get status codes, not the sign-in page.</summary>
-    private static bool IsMachineRequest(HttpRequest request) =>
+    internal static bool IsMachineRequest(HttpRequest request) =>
         request.Path.StartsWithSegments("/api") || request.Path.StartsWithSegments("/openapi") || request.Path.StartsWithSegments("/hubs")
         || request.Headers.Accept.ToString().Contains("application/json", StringComparison.OrdinalIgnoreCase);
 

@@ -32,7 +32,8 @@ internal sealed class ApiTokenAuthenticationHandler(
     protected override async Task HandleChallengeAsync(AuthenticationProperties properties)
     {
         Response.Headers.WWWAuthenticate = "Bearer";
-        await ProblemAsync(StatusCodes.Status401Unauthorized, "Sign in first: send a personal API token as 'Authorization: Bearer <token>' (make one on your account page).");
+        var failure = (await HandleAuthenticateOnceSafeAsync()).Failure?.Message;
+        await ProblemAsync(StatusCodes.Status401Unauthorized, failure ?? "Sign in first: send a personal API token as 'Authorization: Bearer <token>' (make one on your account page).");
     }
 
     protected override Task HandleForbiddenAsync(AuthenticationProperties properties) =>

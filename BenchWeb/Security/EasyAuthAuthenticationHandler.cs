@@ -61,6 +61,27 @@ internal sealed class EasyAuthAuthenticationHandler(
             : AuthenticateResult.Success(new AuthenticationTicket(BenchWebPrincipal.Create(user, role, SchemeName), SchemeName));
     }
 
+    // As for browser sessions: a page request goes to the sign-in or "not allowed" page, an API request gets a problem.
+    protected override async Task HandleChallengeAsync(AuthenticationProperties properties)
+    {
+        var failure = (await HandleAuthenticateOnceSafeAsync()).Failure?.Message;
+        await AnswerAsync(StatusCodes.Status401Unauthorized, failure ?? "Sign in first.", Extensions.SecurityExtensions.SignInRedirect(Request, failure));
+    }
+
+    protected override Task HandleForbiddenAsync(AuthenticationProperties properties) =>
+        AnswerAsync(StatusCodes.Status403Forbidden, "Your role does not allow this.", SignInEndpoints.DeniedPage);
+
+    private Task AnswerAsync(int status, string title, string page)
+    {
+        if (Extensions.SecurityExtensions.IsMachineRequest(Request))
+        {
+            return Results.Problem(statusCode: status, title: title).ExecuteAsync(Context);
+        }
+
+        Response.Redirect(page);
+        return Task.CompletedTask;
+    }
+
     private sealed record ClientPrincipal
     {
         [JsonPropertyName("auth_typ")]

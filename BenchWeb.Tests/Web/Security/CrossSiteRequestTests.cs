@@ -1,0 +1,120 @@
+using System.Net;
+using BenchEngine.Running;
+using BenchWeb.Runs;
+using BenchWeb.Security;
+using BenchWeb.Tests.Support;
+
+namespace BenchWeb.Tests.Web.Security;
+
+/// <summary>Another site's page cannot act with a signed-in user's browser session: no state change and no
+/// WebSocket from a foreign origin. API tokens are no ambient credential and pass.</summary>
+public sealed class CrossSiteRequestTests
+{
+    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(60);
+
+    [Theory]
+    [InlineData("Origin", "http://evil.example")]
+    [InlineData("Origin", "null")]
+    [InlineData("Origin", "http://localhost.evil.example")]
+    [InlineData("Referer", "http://evil.example/page")]
+    public async Task CancelFromAnotherSite_WithTheUsersSession_IsRefusedAndTheRunGoesOn(string header, string value)
+    {
+        await using var app = new BenchWebFactory();
+        using var browser = await SignedInBrowserAsync(app);
+        var runId = await StartLongRunAsync(app);
+
+        using var request = new HttpRequestMessage(HttpMethod.Post, $"/api/runs/{runId}/cancel");
+        request.Headers.TryAddWithoutValidation(header, value);
+        var response = await browser.SendAsync(request);
+
+        Assert.Equal(HttpStatusCode.Forbidden, response.StatusCode);
+        Assert.Contains("Cross-site request refused", await response.Content.ReadAsStringAsync(), StringComparison.Ordinal);
+        var run = await app.Services.RunAsync(runId);
+        Assert.Null(run.CancelRequestedAt);
+        Assert.True(run.IsActive);
+        await app.Get<RunService>().CancelAsync(runId, CancellationToken.None);
+    }
+
+    [Fact]
+    public async Task CancelFromTheAppsOwnPage_WithTheUsersSession_Works()
+    {
+        await using var app = new BenchWebFactory();
+        using var browser = await SignedInBrowserAsync(app);
+        var runId = await StartLongRunAsync(app);
+
+        using var request = new HttpRequestMessage(HttpMethod.Post, $"/api/runs/{runId}/cancel");
+        request.Headers.Add("Origin", "http://localhost");
+        var response = await browser.SendAsync(request);
+
+        Assert.True(response.IsSuccessStatusCode, $"{(int)response.StatusCode}");
+        Assert.Equal(RunStatus.Cancelled, (await app.Services.WaitUntilEndedAsync(runId, Timeout)).Status);
+    }
+
+    [Fact]
+    public async Task CancelWithAnApiToken_FromAnyOrigin_Works()
+    {
+        await using var app = new BenchWebFactory();
+        using var pipeline = await app.CreateClientAsync(BenchWebRoles.Runner);
+        var runId = await StartLongRunAsync(app);
+
+        using var request = new HttpRequestMessage(HttpMethod.Post, $"/api/runs/{runId}/cancel");
+        request.Headers.Add("Origin", "http://evil.example");
+        var response = await pipeline.SendAsync(request);
+
+        Assert.True(response.IsSuccessStatusCode, $"{(int)response.StatusCode}");
+    }
+
+    [Fact]
+    public async Task HubWebSocket_FromAnotherSite_WithTheUsersSession_IsRefused()
+    {
+        await using var app = new BenchWebFactory();
+        var sessionCookie = await SessionCookieAsync(app);
+
+        async Task<Exception?> ConnectAsync(string origin)
+        {
+            var client = app.Server.CreateWebSocketClient();
+            client.ConfigureRequest = request =>
+            {
+                request.Headers.Cookie = sessionCookie;
+                request.Headers.Origin = origin;
+            };
+            try
+            {
+                using var socket = await client.ConnectAsync(new Uri(app.Server.BaseAddress, "hubs/runs"), CancellationToken.None);
+                return null;
+            }
+            catch (InvalidOperationException ex)
+            {
+                return ex;
+            }
+        }
+
+        Assert.Contains("403", (await ConnectAsync("http://evil.example"))?.Message, StringComparison.Ordinal);
+        Assert.Null(await ConnectAsync("http://localhost"));
+    }
+
+    private static async Task<long> StartLongRunAsync(BenchWebFactory app)
+    {
+        var runId = await app.Get<RunService>().StartAsync(new RunPlan { Name = "cross-site target", Stop = new StopOptions { DurationSeconds = 120 } }, null, null, CancellationToken.None);
+        await Eventually.TrueAsync(async () => (await app.Services.RunAsync(runId)).Status == RunStatus.Running, Timeout, "the run to start");
+        return runId;
+    }
+
+    /// <summary>A browser signed in as the administrator with the printed link: its session is a cookie.</summary>
+    private static async Task<HttpClient> SignedInBrowserAsync(BenchWebFactory app)
+    {
+        var browser = SignInTests.Browser(app);
+        var signIn = await browser.GetAsync(app.Get<LocalAdminLink>().Link!.PathAndQuery);
+        Assert.Equal("/", signIn.Headers.Location?.OriginalString);
+        return browser;
+    }
+
+    private static async Task<string> SessionCookieAsync(BenchWebFactory app)
+    {
+        var users = app.Get<UserDirectory>();
+        var token = await users.InviteAsync("socket user", BenchWebRoles.Viewer, "admin", CancellationToken.None);
+        using var http = SignInTests.Browser(app);
+        var response = await http.GetAsync($"/signin/local?token={token}");
+        return response.Headers.GetValues("Set-Cookie").Select(c => c.Split(';', 2)[0]).Single(c => c.StartsWith(BenchWeb.Extensions.SecurityExtensions.SessionCookie, StringComparison.Ordinal));
+    }
+}

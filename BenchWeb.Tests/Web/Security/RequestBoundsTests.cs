@@ -1,0 +1,84 @@
+using System.Net;
+using System.Text;
+using System.Text.Json.Nodes;
+using BenchWeb.Security;
+using BenchWeb.Tests.Support;
+
+namespace BenchWeb.Tests.Web.Security;
+
+/// <summary>What the app reads is bounded: body size (413), body type (415), the Host header (AllowedHosts), and
+/// the texts a profile or an import stores.</summary>
+public sealed class RequestBoundsTests
+{
+    private static readonly Dictionary<string, string?> SmallBodies = new() { ["BenchWeb:MaxRequestBodyBytes"] = "4096" };
+
+    [Theory]
+    [InlineData("/api/runs")]
+    [InlineData("/api/profiles")]
+    [InlineData("/api/runs/import")]
+    public async Task Body_LargerThanTheLimit_Is413(string path)
+    {
+        await using var app = new BenchWebFactory(SmallBodies);
+        using var http = await app.CreateClientAsync(BenchWebRoles.Runner);
+
+        var response = await http.PostAsync(path, new StringContent(new string(' ', 5000) + "{}", Encoding.UTF8, "application/json"));
+
+        Assert.Equal(HttpStatusCode.RequestEntityTooLarge, response.StatusCode);
+        Assert.Contains("larger than", await response.Content.ReadAsStringAsync(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Body_WithoutALengthOverTheLimit_Is413FromTheServer()
+    {
+        // Kestrel counts what arrives when no Content-Length says the size up front.
+        await using var host = await DashboardHost.StartAsync(SmallBodies);
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+        var content = new StreamContent(new MemoryStream(Encoding.UTF8.GetBytes("{\"plan\":{\"name\":\"" + new string('x', 10_000) + "\"}}")));
+        content.Headers.ContentType = new("application/json");
+        using var request = new HttpRequestMessage(HttpMethod.Post, "api/runs") { Content = content };
+        request.Headers.TransferEncodingChunked = true;
+
+        var response = await http.SendAsync(request);
+
+        Assert.Equal(HttpStatusCode.RequestEntityTooLarge, response.StatusCode);
+    }
+
+    [Theory]
+    [InlineData("/api/runs", "text/plain")]
+    [InlineData("/api/profiles", "application/x-www-form-urlencoded")]
+    [InlineData("/api/runs/import", "text/csv")]
+    public async Task Body_NotJson_Is415(string path, string contentType)
+    {
+        await using var app = new BenchWebFactory();
+        using var http = await app.CreateClientAsync(BenchWebRoles.Runner);
+
+        var response = await http.PostAsync(path, new StringContent("{\"plan\":{}}", Encoding.UTF8, contentType));
+
+        Assert.Equal(HttpStatusCode.UnsupportedMediaType, response.StatusCode);
+    }
+
+    [Fact]
+    public async Task HostHeader_NotAnAllowedHost_Is400()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = await host.CreateClientAsync(BenchWebRoles.Viewer);
+        using var request = new HttpRequestMessage(HttpMethod.Get, "api/runs");
+        request.Headers.Host = "evil.example";
+
+        Assert.Equal(HttpStatusCode.BadRequest, (await http.SendAsync(request)).StatusCode);
+    }
+
+    [Fact]
+    public async Task ProfileDescription_OverTheLimit_IsRefusedNamingTheField()
+    {
+        await using var app = new BenchWebFactory();
+        using var http = await app.CreateClientAsync(BenchWebRoles.Runner);
+        var body = new JsonObject { ["name"] = "long description", ["description"] = new string('d', 2_001), ["plan"] = new JsonObject { ["stop"] = new JsonObject { ["durationSeconds"] = 5 } } };
+
+        var response = await http.PostAsync("/api/profiles", new StringContent(body.ToJsonString(), Encoding.UTF8, "application/json"));
+
+        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
+        var errors = JsonNode.Parse(await response.Content.ReadAsStringAsync())!["errors"]!.AsObject();
+        Assert.Contains("Description", errors.Select(e => e.Key));
+    }
+}

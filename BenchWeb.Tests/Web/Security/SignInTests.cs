@@ -1,0 +1,141 @@
+using System.Net;
+using System.Text.RegularExpressions;
+using BenchWeb.Security;
+using BenchWeb.Tests.Support;
+using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Time.Testing;
+
+namespace BenchWeb.Tests.Web.Security;
+
+/// <summary>Local sign-in: the administrator's one-time link printed at start, one-time invitations, the token form,
+/// sessions that end when a user is disabled, and signing out.</summary>
+public sealed partial class SignInTests
+{
+    [Fact]
+    public async Task AdminLink_SignsInAsTheAdministrator_OnceOnly()
+    {
+        await using var app = new BenchWebFactory();
+        var link = app.Get<LocalAdminLink>().Link!;
+        using var browser = Browser(app);
+
+        var first = await browser.GetAsync(link.PathAndQuery);
+        var admin = await browser.GetAsync("/admin/users");
+        using var other = Browser(app);
+        var again = await other.GetAsync(link.PathAndQuery);
+
+        Assert.Equal(("/", HttpStatusCode.OK), (first.Headers.Location?.OriginalString, admin.StatusCode));
+        Assert.Equal("/signin?error=link", again.Headers.Location?.OriginalString);
+        Assert.Equal("/signin?ReturnUrl=%2F", (await other.GetAsync("/")).Headers.Location?.PathAndQuery);
+    }
+
+    [Fact]
+    public async Task AdminLink_AfterADay_NoLongerSignsIn()
+    {
+        var time = new FakeTimeProvider(DateTimeOffset.UtcNow);
+        await using var app = new BenchWebFactory(services: s => s.AddSingleton<TimeProvider>(time));
+        var link = app.Get<LocalAdminLink>().Link!;
+
+        time.Advance(LocalAdminLink.Lifetime + TimeSpan.FromMinutes(1));
+        using var browser = Browser(app);
+        var response = await browser.GetAsync(link.PathAndQuery);
+
+        Assert.Equal("/signin?error=link", response.Headers.Location?.OriginalString);
+    }
+
+    [Fact]
+    public async Task Invitation_SignsInTheInvitedUserWithItsRole_OnceOnly()
+    {
+        await using var app = new BenchWebFactory();
+        var token = await app.Get<UserDirectory>().InviteAsync("Erin", BenchWebRoles.Viewer, "admin", CancellationToken.None);
+        using var browser = Browser(app);
+
+        var signIn = await browser.GetAsync($"/signin/local?token={token}");
+        var runs = await browser.GetAsync("/runs");
+        var admin = await browser.GetAsync("/admin/users");
+        using var other = Browser(app);
+        var again = await other.GetAsync($"/signin/local?token={token}");
+
+        Assert.Equal("/", signIn.Headers.Location?.OriginalString);
+        Assert.Equal(HttpStatusCode.OK, runs.StatusCode);
+        Assert.StartsWith("/denied", admin.Headers.Location?.PathAndQuery, StringComparison.Ordinal);
+        Assert.Equal("/signin?error=link", again.Headers.Location?.OriginalString);
+        var erin = Assert.Single(await app.Get<UserDirectory>().UsersAsync(CancellationToken.None), u => u.Name == "Erin");
+        Assert.Equal((BenchWebRoles.Viewer, SignInSources.Local), (erin.Role, erin.Source));
+    }
+
+    [Fact]
+    public async Task Invitation_AfterItsWeek_NoLongerSignsIn()
+    {
+        var time = new FakeTimeProvider(DateTimeOffset.UtcNow);
+        await using var app = new BenchWebFactory(services: s => s.AddSingleton<TimeProvider>(time));
+        var token = await app.Get<UserDirectory>().InviteAsync("Frank", BenchWebRoles.Runner, "admin", CancellationToken.None);
+
+        time.Advance(UserDirectory.InvitationLifetime + TimeSpan.FromMinutes(1));
+        using var browser = Browser(app);
+
+        Assert.Equal("/signin?error=link", (await browser.GetAsync($"/signin/local?token={token}")).Headers.Location?.OriginalString);
+    }
+
+    [Fact]
+    public async Task TokenForm_WithItsAntiforgeryToken_SignsIn_AndWithoutIt_IsRefused()
+    {
+        await using var app = new BenchWebFactory();
+        var token = await app.Get<UserDirectory>().InviteAsync("Gina", BenchWebRoles.Runner, "admin", CancellationToken.None);
+        using var browser = Browser(app);
+        var page = await browser.GetStringAsync("/signin");
+        var antiforgery = AntiforgeryField().Match(page).Groups[1].Value;
+
+        var forged = await browser.PostAsync("/signin/local", new FormUrlEncodedContent([new("token", token)]));
+        var signIn = await browser.PostAsync("/signin/local", new FormUrlEncodedContent([new("token", token), new("__RequestVerificationToken", antiforgery)]));
+
+        Assert.Equal(HttpStatusCode.BadRequest, forged.StatusCode);
+        Assert.Equal("/", signIn.Headers.Location?.OriginalString);
+        Assert.Equal(HttpStatusCode.OK, (await browser.GetAsync("/profiles/new")).StatusCode);
+    }
+
+    [Fact]
+    public async Task DisabledUser_LosesTheSessionWithinAMinute_AndTheTokens()
+    {
+        var time = new FakeTimeProvider(DateTimeOffset.UtcNow);
+        await using var app = new BenchWebFactory(services: s => s.AddSingleton<TimeProvider>(time));
+        var users = app.Get<UserDirectory>();
+        using var browser = Browser(app);
+        await browser.GetAsync($"/signin/local?token={await users.InviteAsync("Hal", BenchWebRoles.Runner, "admin", CancellationToken.None)}");
+        var hal = Assert.Single(await users.UsersAsync(CancellationToken.None), u => u.Name == "Hal");
+        var (_, apiToken) = await users.CreateTokenAsync(hal.Id, BenchWebRoles.Runner, "hal's pipeline", BenchWebRoles.Runner, null, CancellationToken.None);
+        Assert.Equal(HttpStatusCode.OK, (await browser.GetAsync("/runs")).StatusCode);
+
+        Assert.True(await users.SetDisabledAsync(hal.Id, disabled: true, CancellationToken.None));
+        time.Advance(SecurityExtensionsInterval + TimeSpan.FromSeconds(1));
+
+        Assert.StartsWith("/signin", (await browser.GetAsync("/runs")).Headers.Location?.PathAndQuery, StringComparison.Ordinal);
+        using var pipeline = app.CreateClient().WithToken(apiToken);
+        Assert.Equal(HttpStatusCode.Unauthorized, (await pipeline.GetAsync("/api/runs")).StatusCode);
+        Assert.False(await users.SetDisabledAsync(UserDirectory.LocalAdminId, disabled: true, CancellationToken.None));
+    }
+
+    [Fact]
+    public async Task SignOut_EndsTheSession()
+    {
+        await using var app = new BenchWebFactory();
+        using var browser = Browser(app);
+        await browser.GetAsync(app.Get<LocalAdminLink>().Link!.PathAndQuery);
+        var page = await browser.GetStringAsync("/runs");
+        var antiforgery = AntiforgeryField().Match(page).Groups[1].Value;
+
+        var signOut = await browser.PostAsync("/signout", new FormUrlEncodedContent([new("__RequestVerificationToken", antiforgery)]));
+
+        Assert.Equal("/signin?signedOut=1", signOut.Headers.Location?.OriginalString);
+        Assert.StartsWith("/signin", (await browser.GetAsync("/runs")).Headers.Location?.PathAndQuery, StringComparison.Ordinal);
+    }
+
+    private static TimeSpan SecurityExtensionsInterval => BenchWeb.Extensions.SecurityExtensions.SessionCheckInterval;
+
+    /// <summary>A client that keeps cookies and shows redirects, as a browser's network log would.</summary>
+    internal static HttpClient Browser(BenchWebFactory app) =>
+        app.CreateClient(new WebApplicationFactoryClientOptions { AllowAutoRedirect = false, HandleCookies = true });
+
+    [GeneratedRegex("name=\"__RequestVerificationToken\" value=\"([^\"]+)\"")]
+    internal static partial Regex AntiforgeryField();
+}

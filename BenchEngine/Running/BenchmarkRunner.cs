@@ -1,3 +1,4 @@
+using System.Globalization;
 using BenchEngine.Metrics;
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
@@ -36,29 +37,58 @@ public sealed class BenchmarkRunner(TimeProvider time, Func<TargetOptions, Targe
         var environment = ClientEnvironment.Capture();
         var startedAt = time.GetUtcNow();
         await using var target = _targetFactory(plan.Target, context with { Time = time });
+        RunResult NotStarted(RunStatus status, string stopReason, string? failure) => new()
+        {
+            Status = status,
+            StopReason = stopReason,
+            FailureReason = failure,
+            TargetDescription = target.Description,
+            TargetIsModel = target.IsModel,
+            StartedAt = startedAt,
+            Environment = environment,
+            Summary = SummaryCalculator.Calculate([], new LatencyDistribution()),
+        };
+
         try
         {
             await target.InitializeAsync(cancellationToken).ConfigureAwait(false);
         }
-        catch (Exception ex) when (ex is TargetConfigurationException or OperationCanceledException)
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
-            return new RunResult
-            {
-                Status = cancellationToken.IsCancellationRequested ? RunStatus.Cancelled : RunStatus.Failed,
-                StopReason = "the target could not be opened",
-                FailureReason = ex.Message,
-                TargetDescription = target.Description,
-                TargetIsModel = target.IsModel,
-                StartedAt = startedAt,
-                Environment = environment,
-                Summary = SummaryCalculator.Calculate([], new LatencyDistribution()),
-            };
+            return NotStarted(RunStatus.Cancelled, CancelledByUser, null);
+        }
+        catch (TargetConfigurationException ex)
+        {
+            return NotStarted(RunStatus.Failed, TargetNotOpened, ex.Message);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // A target's own exceptions carry what the endpoint answered: only their type is passed on.
+            return NotStarted(RunStatus.Failed, TargetNotOpened, $"The target could not be opened ({ex.GetType().Name}).");
         }
 
-        using var source = DocumentSourceFactory.Create(plan.Workload, time);
-        using var session = new RunSession(plan, target, source, observer, environment, startedAt, time);
-        return await session.RunAsync(cancellationToken).ConfigureAwait(false);
+        IDocumentSource source;
+        try
+        {
+            source = DocumentSourceFactory.Create(plan.Workload, time);
+        }
+        catch (Exception ex) when (ex is ArgumentException or IOException or UnauthorizedAccessException or InvalidDataException or CsvHelper.CsvHelperException)
+        {
+            // The file changed since the plan was validated. Its problems are the same "cannot be used" as in validation:
+            // whoever reads this may not be on this machine.
+            return NotStarted(RunStatus.Failed, "the workload could not be opened", ex is ArgumentException ? ex.Message : "The workload file cannot be used.");
+        }
+
+        using (source)
+        {
+            using var session = new RunSession(plan, target, source, observer, environment, startedAt, time);
+            return await session.RunAsync(cancellationToken).ConfigureAwait(false);
+        }
     }
+
+    private const string CancelledByUser = "cancelled by the user";
+
+    private const string TargetNotOpened = "the target could not be opened";
 
     /// <summary>The state of one run while it runs.</summary>
     private sealed class RunSession(
@@ -70,15 +100,23 @@ public sealed class BenchmarkRunner(TimeProvider time, Func<TargetOptions, Targe
         DateTimeOffset startedAt,
         TimeProvider time) : IDisposable
     {
+        /// <summary>The built-in rule's window: errors that dominate this many full seconds mean the target is down.</summary>
+        private const int ErrorWindowSeconds = 5;
+
         private readonly RunRecorder _recorder = new();
         private readonly List<SecondSnapshot> _seconds = [];
         private readonly CancellationTokenSource _stopIssuing = new(Timeout.InfiniteTimeSpan, time);
         private readonly CancellationTokenSource _abort = new(Timeout.InfiniteTimeSpan, time);
         private string? _stopReason;
 
+        // How an early stop ends the run (Stopped for an auto-stop rule, Failed when errors dominate), and why it failed.
+        private RunStatus? _stopStatus;
+        private string? _stopFailure;
+        private OperationExecutor? _executor;
+
         public async Task<RunResult> RunAsync(CancellationToken cancellationToken)
         {
-            using var cancellation = cancellationToken.Register(() => Stop("cancelled by the user"));
+            using var cancellation = cancellationToken.Register(() => Stop(CancelledByUser));
             using var abortAfterGrace = _stopIssuing.Token.Register(() => _abort.CancelAfter(StopGracePeriod));
             if (plan.Stop.DurationSeconds is { } seconds)
             {
@@ -89,6 +127,7 @@ public sealed class BenchmarkRunner(TimeProvider time, Func<TargetOptions, Targe
             var start = time.GetTimestamp();
             var work = new WorkSource(source, plan.Load.BatchSize, plan.DocumentLimit);
             var executor = new OperationExecutor(target, plan.Target.Operation, plan.Load.Throttling, _recorder, time, _stopIssuing.Token, _abort.Token);
+            _executor = executor;
 
             string? failure = null;
             try
@@ -104,7 +143,9 @@ public sealed class BenchmarkRunner(TimeProvider time, Func<TargetOptions, Targe
             }
             catch (Exception ex) when (ex is not OutOfMemoryException)
             {
-                failure = $"{ex.GetType().Name}: {ex.Message}";
+                // Only a workload's own messages (where a file could not be read, never what it holds) are passed on;
+                // other exceptions may carry text from elsewhere.
+                failure = ex is InvalidDataException ? $"The workload could not be read: {ex.Message}" : $"The run failed ({ex.GetType().Name}).";
                 Stop("failed");
             }
 
@@ -118,14 +159,21 @@ public sealed class BenchmarkRunner(TimeProvider time, Func<TargetOptions, Targe
             }
 
             var summary = SummaryCalculator.Calculate(_seconds, _recorder.Total, plan.Load.BatchSize > 1, target.ProvisionedRequestUnits);
-            var status = failure is not null ? RunStatus.Failed
-                : _stopReason == "cancelled by the user" ? RunStatus.Cancelled
-                : summary.TotalOk == 0 && summary.TotalErrors > 0 ? RunStatus.Failed
-                : RunStatus.Completed;
-            if (status == RunStatus.Failed && failure is null)
+
+            // Completed means the plan's own stop rule was met; a run whose writes mostly failed did not measure the
+            // target, whatever stopped it.
+            (var status, failure) = (failure, _stopReason, _stopStatus) switch
             {
-                failure = $"Every write failed; the first error: {executor.FirstError}";
-            }
+                ({ } crashed, _, _) => (RunStatus.Failed, crashed),
+                (_, CancelledByUser, _) => (RunStatus.Cancelled, null),
+                (_, _, RunStatus.Failed) => (RunStatus.Failed, _stopFailure),
+                _ when summary.TotalOkRequests == 0 && summary.TotalErrors > 0 =>
+                    (RunStatus.Failed, $"Every write failed; the first error: {executor.FirstError}"),
+                _ when summary.TotalErrors > summary.TotalOkRequests => (RunStatus.Failed, string.Create(CultureInfo.InvariantCulture,
+                    $"Errors outnumber successes: {summary.TotalErrors:N0} requests failed, {summary.TotalOkRequests:N0} succeeded; the first error: {executor.FirstError}")),
+                (_, _, RunStatus.Stopped) => (RunStatus.Stopped, null),
+                _ => (RunStatus.Completed, (string?)null),
+            };
 
             return new RunResult
             {
@@ -177,7 +225,13 @@ public sealed class BenchmarkRunner(TimeProvider time, Func<TargetOptions, Targe
 
         private void CheckAutoStop()
         {
-            if (plan.Stop.AutoStop is not { } rule || _seconds.Count < rule.WindowSeconds || _stopIssuing.IsCancellationRequested)
+            if (_stopIssuing.IsCancellationRequested)
+            {
+                return;
+            }
+
+            CheckErrorsDominate();
+            if (_stopIssuing.IsCancellationRequested || plan.Stop.AutoStop is not { } rule || _seconds.Count < rule.WindowSeconds)
             {
                 return;
             }
@@ -193,17 +247,49 @@ public sealed class BenchmarkRunner(TimeProvider time, Func<TargetOptions, Targe
             var errors = window.Sum(s => s.Errors) / (double)responses;
             if (rule.ThrottledFractionAbove is { } maxThrottled && throttled > maxThrottled)
             {
-                Stop($"auto-stop: {throttled:P1} of responses throttled over the last {rule.WindowSeconds} s (limit {maxThrottled:P1})");
+                Stop(string.Create(CultureInfo.InvariantCulture, $"auto-stop: {throttled:P1} of responses throttled over the last {rule.WindowSeconds} s (limit {maxThrottled:P1})"), RunStatus.Stopped);
             }
             else if (rule.ErrorFractionAbove is { } maxErrors && errors > maxErrors)
             {
-                Stop($"auto-stop: {errors:P1} of responses failed over the last {rule.WindowSeconds} s (limit {maxErrors:P1})");
+                Stop(string.Create(CultureInfo.InvariantCulture, $"auto-stop: {errors:P1} of responses failed over the last {rule.WindowSeconds} s (limit {maxErrors:P1})"), RunStatus.Stopped);
             }
         }
 
-        private void Stop(string reason)
+        /// <summary>
+        /// The built-in rule, whatever the plan says: when over the last <see cref="ErrorWindowSeconds"/> full seconds
+        /// errors (not throttles) are more than half of all responses, or no request succeeded and some failed, the
+        /// target is down or refusing the client, and going on would only hammer it. The run ends Failed.
+        /// </summary>
+        private void CheckErrorsDominate()
         {
-            Interlocked.CompareExchange(ref _stopReason, reason, null);
+            if (_seconds.Count < ErrorWindowSeconds)
+            {
+                return;
+            }
+
+            var window = _seconds.Skip(_seconds.Count - ErrorWindowSeconds).ToList();
+            var ok = window.Sum(s => s.OkRequests);
+            var errors = window.Sum(s => s.Errors);
+            var responses = ok + errors + window.Sum(s => s.Throttled);
+            var share = responses == 0 ? 0 : errors / (double)responses;
+            if (errors == 0 || (ok > 0 && share <= 0.5))
+            {
+                return;
+            }
+
+            var reason = string.Create(CultureInfo.InvariantCulture, $"errors dominate: {share:P1} of responses failed over the last {ErrorWindowSeconds} s");
+            _stopFailure = string.Create(CultureInfo.InvariantCulture,
+                $"Errors dominate: {share:P1} of responses failed over the last {ErrorWindowSeconds} s ({errors:N0} failed, {ok:N0} succeeded), so the run stopped early; the first error: {_executor?.FirstError}");
+            Stop(reason, RunStatus.Failed);
+        }
+
+        private void Stop(string reason, RunStatus? status = null)
+        {
+            if (Interlocked.CompareExchange(ref _stopReason, reason, null) is null)
+            {
+                _stopStatus = status;
+            }
+
             _stopIssuing.Cancel();
         }
 

@@ -1,8 +1,10 @@
 using System.Threading.RateLimiting;
+using BenchEngine.Targets;
 
 namespace BenchEngine.Running;
 
-/// <summary>Offers load by one of the <see cref="LoadModel"/>s until the work source is empty or issuing stops.</summary>
+/// <summary>Offers load by one of the <see cref="LoadModel"/>s until the work source is empty or issuing stops.
+/// Every model but the unbounded one backs off after failed writes (<see cref="FailureBackoff"/>).</summary>
 internal static class LoadDriver
 {
     public static Task RunAsync(LoadOptions load, WorkSource work, OperationExecutor executor, TimeProvider time, CancellationToken stopIssuing) =>
@@ -22,9 +24,11 @@ internal static class LoadDriver
 
         async Task WorkerAsync()
         {
-            while (!stop.IsCancellationRequested && work.TryTake(out var documents))
+            // Each worker backs off on its own: a worker whose writes fail slows down, the others carry on.
+            var backoff = new FailureBackoff(time);
+            while (await backoff.WaitAsync(stop).ConfigureAwait(false) && work.TryTake(out var documents))
             {
-                await executor.ExecuteAsync(documents, time.GetTimestamp()).ConfigureAwait(false);
+                backoff.Record(await executor.ExecuteAsync(documents, time.GetTimestamp()).ConfigureAwait(false));
             }
         }
     }
@@ -32,8 +36,9 @@ internal static class LoadDriver
     /// <summary>Waves with a barrier: the next wave starts only when the slowest request of this one returned.</summary>
     private static async Task WavesAsync(int width, WorkSource work, OperationExecutor executor, TimeProvider time, CancellationToken stop)
     {
-        var wave = new List<Task>(width);
-        while (!stop.IsCancellationRequested)
+        var wave = new List<Task<OutcomeKind?>>(width);
+        var backoff = new FailureBackoff(time);
+        while (await backoff.WaitAsync(stop).ConfigureAwait(false))
         {
             wave.Clear();
             var start = time.GetTimestamp();
@@ -47,7 +52,9 @@ internal static class LoadDriver
                 return;
             }
 
-            await Task.WhenAll(wave).ConfigureAwait(false);
+            // A wave with any success resets the back-off; one where writes failed and none succeeded extends it.
+            var outcomes = await Task.WhenAll(wave).ConfigureAwait(false);
+            backoff.Record(outcomes.Contains(OutcomeKind.Ok) ? OutcomeKind.Ok : outcomes.Contains(OutcomeKind.Error) ? OutcomeKind.Error : null);
         }
     }
 
@@ -67,6 +74,7 @@ internal static class LoadDriver
             QueueProcessingOrder = QueueProcessingOrder.OldestFirst,
         });
         var outstanding = new HashSet<Task>();
+        var backoff = new FailureBackoff(time);
         var start = time.GetTimestamp();
         var ticksPerRequest = time.TimestampFrequency / rate;
         try
@@ -80,7 +88,9 @@ internal static class LoadDriver
                     await Task.Delay(wait, time, stop).ConfigureAwait(false);
                 }
 
-                if (!work.TryTake(out var documents))
+                // After failures the schedule pauses; the requests it delays still count their latency from their
+                // intended start, so the pause shows in the figures rather than hiding.
+                if (!await backoff.WaitAsync(stop).ConfigureAwait(false) || !work.TryTake(out var documents))
                 {
                     break;
                 }
@@ -105,12 +115,13 @@ internal static class LoadDriver
         {
             using (lease)
             {
-                await executor.ExecuteAsync(documents, intended).ConfigureAwait(false);
+                backoff.Record(await executor.ExecuteAsync(documents, intended).ConfigureAwait(false));
             }
         }
     }
 
-    /// <summary>Every write at once, as a program that awaits <c>Task.WhenAll</c> over all its inserts does.</summary>
+    /// <summary>Every write at once, as a program that awaits <c>Task.WhenAll</c> over all its inserts does. No back-off:
+    /// every request is started before any returns (the total is at most 1,000,000).</summary>
     private static Task UnboundedAsync(WorkSource work, OperationExecutor executor, TimeProvider time)
     {
         var start = time.GetTimestamp();

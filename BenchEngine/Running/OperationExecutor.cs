@@ -50,7 +50,9 @@ internal sealed class OperationExecutor
     public string? FirstError => Volatile.Read(ref _firstError);
 
     /// <summary>Sends <paramref name="documents"/>; latency counts from <paramref name="intendedStart"/> (a <see cref="TimeProvider"/> timestamp).</summary>
-    public async Task ExecuteAsync(IReadOnlyList<Document> documents, long intendedStart)
+    /// <returns>The final outcome's kind, for the sender's <see cref="FailureBackoff"/>; null when the request did
+    /// not complete (the run stopped first).</returns>
+    public async Task<OutcomeKind?> ExecuteAsync(IReadOnlyList<Document> documents, long intendedStart)
     {
         _recorder.OperationStarted();
         try
@@ -74,14 +76,18 @@ internal sealed class OperationExecutor
             {
                 Interlocked.CompareExchange(ref _firstError, error, null);
             }
+
+            return outcome.Kind;
         }
         catch (OperationCanceledException) when (_abort.IsCancellationRequested)
         {
             Interlocked.Increment(ref _abandoned);
+            return null;
         }
         catch (OperationCanceledException) when (_stopIssuing.IsCancellationRequested)
         {
             // Stopped while waiting out a throttle: nothing was in flight, nothing is lost.
+            return null;
         }
         finally
         {

@@ -41,12 +41,28 @@ public sealed record RunPlan
     /// <summary>Pass/fail limits, if any.</summary>
     public ThresholdOptions? Thresholds { get; init; }
 
-    /// <summary>The documents this plan writes at most, when it says (a total, or workers × per-worker).</summary>
+    /// <summary>The longest plan name.</summary>
+    public const int MaxNameLength = 200;
+
+    /// <summary>The most documents a plan may write: far beyond any run (a million a second for eleven days), and far
+    /// from where counts overflow.</summary>
+    public const long MaxDocuments = 1_000_000_000_000;
+
+    /// <summary>The slowest open loop: one request every 10 s. Slower, most seconds would measure nothing.</summary>
+    public const double MinRatePerSecond = 0.1;
+
+    /// <summary>The fastest open loop; beyond it the client, not the service, is measured.</summary>
+    public const double MaxRatePerSecond = 1_000_000;
+
+    /// <summary>The documents this plan writes at most, when it says (a total, or workers × per-worker, which saturates
+    /// at <see cref="long.MaxValue"/> rather than overflow).</summary>
     [JsonIgnore]
-    public long? DocumentLimit => Stop.TotalDocuments ?? (Stop.DocumentsPerWorker * Load.Concurrency);
+    public long? DocumentLimit => Stop.TotalDocuments ?? (Stop.DocumentsPerWorker is { } perWorker ? SaturatingMultiply(perWorker, Load.Concurrency) : null);
 
     /// <summary>Every invalid setting, each with one clear message. Empty when the plan can run.</summary>
-    public IReadOnlyList<FieldError> Validate()
+    /// <param name="audience">Who reads the messages: a remote reader (the default) learns only that a workload file
+    /// cannot be used, not why.</param>
+    public IReadOnlyList<FieldError> Validate(ValidationAudience audience = ValidationAudience.Remote)
     {
         var errors = new List<FieldError>();
         void Check(bool invalid, string field, string message)
@@ -57,7 +73,18 @@ public sealed record RunPlan
             }
         }
 
+        // NaN fails every comparison, so each range says what a valid value is and anything else is refused:
+        // "value is <= 0" would let NaN through, "!(value > 0)" does not. Infinities fail the upper bounds.
+        void CheckRange(double? value, string field, double min, double max, string message, bool aboveMin = false)
+        {
+            if (value is { } v && !((aboveMin ? v > min : v >= min) && v <= max))
+            {
+                errors.Add(new FieldError(field, message));
+            }
+        }
+
         Check(string.IsNullOrWhiteSpace(Name), "Name", "Give the plan a name.");
+        Check(Name is { Length: > MaxNameLength }, "Name", $"At most {MaxNameLength} characters.");
 
         // JSON accepts enum values as numbers too; one that names no choice is an error, not a crash later.
         void CheckChoice<TEnum>(TEnum value, string field)
@@ -85,8 +112,10 @@ public sealed record RunPlan
             // The other rules read these choices; with one undefined they would only add noise.
             return errors;
         }
-        ValidateTarget(Check);
-        foreach (var (field, message) in DocumentSourceFactory.Validate(Workload))
+
+        ValidateTarget(Check, CheckRange);
+        var itemLimit = Target.Kind is TargetKind.TableStorage or TargetKind.CosmosTable ? ItemSizeLimit.TableEntity : ItemSizeLimit.CosmosItem;
+        foreach (var (field, message) in WorkloadValidator.Validate(Workload, audience, itemLimit))
         {
             errors.Add(new FieldError(field, message));
         }
@@ -100,37 +129,50 @@ public sealed record RunPlan
             "Cosmos DB for NoSQL writes one document per request here; turn on Bulk mode to let the SDK group writes.");
         Check(load.BatchSize > 1 && (Workload.PartitionKey?.Strategy ?? DocumentSourceFactory.DefaultPartitionKeyStrategy(Workload.Shape)) is PartitionKeyStrategy.Guid or PartitionKeyStrategy.Sequence,
             "Load.BatchSize", "A batch needs entities that share a partition key; with a new key per document every batch would hold one. Choose FieldValue, FixedKeys or HotKey.");
-        Check(load.Model == LoadModel.OpenLoop && load.RatePerSecond is null or <= 0, "Load.RatePerSecond", "An open loop needs a rate above 0 requests per second.");
-        Check(load.Model != LoadModel.OpenLoop && load.RatePerSecond is not null, "Load.RatePerSecond",
-            "A rate applies to the open loop only; a closed loop sends as fast as responses return. Clear the rate or choose OpenLoop.");
-        Check(load.RatePerSecond > 1_000_000, "Load.RatePerSecond", "At most 1,000,000 requests per second.");
+        if (load.Model == LoadModel.OpenLoop)
+        {
+            var rate = load.RatePerSecond;
+            Check(rate is null, "Load.RatePerSecond", "An open loop needs a rate above 0 requests per second.");
+            Check(rate is { } slow && !(slow >= MinRatePerSecond), "Load.RatePerSecond",
+                "At least 0.1 requests per second (one every 10 s): slower, most seconds would measure nothing.");
+            Check(rate is { } fast && fast >= MinRatePerSecond && !(fast <= MaxRatePerSecond), "Load.RatePerSecond", "At most 1,000,000 requests per second.");
+        }
+        else
+        {
+            Check(load.RatePerSecond is not null, "Load.RatePerSecond",
+                "A rate applies to the open loop only; a closed loop sends as fast as responses return. Clear the rate or choose OpenLoop.");
+        }
+
         Check(load.Throttling.MaxRetries is < 0 or > 100, "Load.Throttling.MaxRetries", "Between 0 and 100.");
-        Check(load.Throttling.BaseDelayMs is <= 0 or > 60_000, "Load.Throttling.BaseDelayMs", "Between 0 and 60,000 ms.");
+        CheckRange(load.Throttling.BaseDelayMs, "Load.Throttling.BaseDelayMs", 0, 60_000, "Between 0 and 60,000 ms.", aboveMin: true);
 
         var stop = Stop;
         Check(stop.TotalDocuments is <= 0, "Stop.TotalDocuments", "Must be at least 1.");
+        Check(stop.TotalDocuments > MaxDocuments, "Stop.TotalDocuments", "At most 1,000,000,000,000 documents.");
         Check(stop.DocumentsPerWorker is <= 0, "Stop.DocumentsPerWorker", "Must be at least 1.");
+        Check(stop.DocumentsPerWorker is { } perWorker && SaturatingMultiply(perWorker, load.Concurrency) > MaxDocuments, "Stop.DocumentsPerWorker",
+            "Workers × documents per worker must be at most 1,000,000,000,000.");
         Check(stop.DocumentsPerWorker is not null && load.Model != LoadModel.ClosedLoop, "Stop.DocumentsPerWorker", "Documents per worker applies to the closed loop; use a total for other models.");
         Check(stop.DocumentsPerWorker is not null && stop.TotalDocuments is not null, "Stop.DocumentsPerWorker", "Give a total or a count per worker, not both.");
-        Check(stop.DurationSeconds is <= 0 or > 7 * 24 * 3600, "Stop.DurationSeconds", "Between 0 and 604,800 seconds (a week).");
+        CheckRange(stop.DurationSeconds, "Stop.DurationSeconds", 0, 7 * 24 * 3600, "Between 0 and 604,800 seconds (a week).", aboveMin: true);
         Check(stop.TotalDocuments is null && stop.DocumentsPerWorker is null && stop.DurationSeconds is null && Workload.Shape != DocumentShape.CsvFile,
             "Stop", "Say when to stop: a document count, a duration, or both.");
         Check(load.Model == LoadModel.Unbounded && stop.TotalDocuments is null or > 1_000_000, "Stop.TotalDocuments",
             "The unbounded model starts every write at once: give a total of at most 1,000,000.");
         if (stop.AutoStop is { } auto)
         {
-            Check(auto.ThrottledFractionAbove is < 0 or > 1, "Stop.AutoStop.ThrottledFractionAbove", "A share between 0 and 1 (0.05 = 5 %).");
-            Check(auto.ErrorFractionAbove is < 0 or > 1, "Stop.AutoStop.ErrorFractionAbove", "A share between 0 and 1 (0.05 = 5 %).");
+            CheckRange(auto.ThrottledFractionAbove, "Stop.AutoStop.ThrottledFractionAbove", 0, 1, "A share between 0 and 1 (0.05 = 5 %).");
+            CheckRange(auto.ErrorFractionAbove, "Stop.AutoStop.ErrorFractionAbove", 0, 1, "A share between 0 and 1 (0.05 = 5 %).");
             Check(auto.ThrottledFractionAbove is null && auto.ErrorFractionAbove is null, "Stop.AutoStop", "Give a throttled or an error share, or remove the rule.");
             Check(auto.WindowSeconds is < 1 or > 3600, "Stop.AutoStop.WindowSeconds", "Between 1 and 3,600 seconds.");
         }
 
         if (Thresholds is { } limits)
         {
-            Check(limits.MinThroughput is <= 0, "Thresholds.MinThroughput", "Must be above 0 inserts/s.");
-            Check(limits.MaxP99LatencyMs is <= 0, "Thresholds.MaxP99LatencyMs", "Must be above 0 ms.");
-            Check(limits.MaxThrottledPercent is < 0 or > 100, "Thresholds.MaxThrottledPercent", "A percentage between 0 and 100.");
-            Check(limits.MinShareOfBaseline is <= 0 or > 10, "Thresholds.MinShareOfBaseline", "A share above 0 (0.95 = 95 % of the baseline's throughput).");
+            CheckRange(limits.MinThroughput, "Thresholds.MinThroughput", 0, 1_000_000_000, "Must be above 0 inserts/s (at most 1,000,000,000).", aboveMin: true);
+            CheckRange(limits.MaxP99LatencyMs, "Thresholds.MaxP99LatencyMs", 0, 3_600_000, "Must be above 0 ms (at most 3,600,000, an hour).", aboveMin: true);
+            CheckRange(limits.MaxThrottledPercent, "Thresholds.MaxThrottledPercent", 0, 100, "A percentage between 0 and 100.");
+            CheckRange(limits.MinShareOfBaseline, "Thresholds.MinShareOfBaseline", 0, 10, "A share above 0 (0.95 = 95 % of the baseline's throughput).", aboveMin: true);
             Check(limits.BaselineRunId is <= 0, "Thresholds.BaselineRunId", "Not a run number.");
         }
 
@@ -138,9 +180,10 @@ public sealed record RunPlan
     }
 
     /// <summary>Throws <see cref="RunPlanValidationException"/> listing every invalid setting.</summary>
-    public void EnsureValid()
+    /// <param name="audience">Who reads the messages (see <see cref="Validate"/>).</param>
+    public void EnsureValid(ValidationAudience audience = ValidationAudience.Remote)
     {
-        var errors = Validate();
+        var errors = Validate(audience);
         if (errors.Count > 0)
         {
             throw new RunPlanValidationException(errors);
@@ -163,41 +206,65 @@ public sealed record RunPlan
         }
     }
 
-    private void ValidateTarget(Action<bool, string, string> check)
+    private void ValidateTarget(Action<bool, string, string> check, Action<double?, string, double, double, string, bool> checkRange)
     {
+        const int MaxSecretName = 200;
+        const int MaxResourceName = 255;
         var target = Target;
         switch (target.Kind)
         {
             case TargetKind.CosmosSql:
                 var cosmos = target.Cosmos;
                 check(string.IsNullOrWhiteSpace(cosmos.Endpoint), "Target.Cosmos.Endpoint", "Give the account endpoint, e.g. https://myaccount.documents.azure.com:443/.");
-                check(cosmos.Endpoint is { Length: > 0 } e && !Uri.TryCreate(e, UriKind.Absolute, out _), "Target.Cosmos.Endpoint", "Not an absolute URL.");
+                var endpoint = cosmos.Endpoint is { Length: > 0 and <= 2_048 } e && Uri.TryCreate(e, UriKind.Absolute, out var parsed) ? parsed : null;
+                check(cosmos.Endpoint is { Length: > 0 } && endpoint is null, "Target.Cosmos.Endpoint", "Not an absolute URL (of at most 2,048 characters).");
+                if (endpoint is not null && EndpointPolicy.CheckScheme(endpoint) is { } refusal)
+                {
+                    check(true, "Target.Cosmos.Endpoint", refusal);
+                }
+
+                check(cosmos.AcceptAnyServerCertificate && endpoint is not null && !EndpointPolicy.IsLoopback(endpoint.Host), "Target.Cosmos.AcceptAnyServerCertificate",
+                    "Only for an endpoint on this machine (a local emulator's self-signed certificate): a remote endpoint's certificate is always checked.");
                 check(string.IsNullOrWhiteSpace(cosmos.KeySecret), "Target.Cosmos.KeySecret", "Name the secret that holds the account key.");
+                check(cosmos.KeySecret is { Length: > MaxSecretName }, "Target.Cosmos.KeySecret", $"At most {MaxSecretName} characters.");
                 check(string.IsNullOrWhiteSpace(cosmos.Database), "Target.Cosmos.Database", "Give a database name.");
+                check(cosmos.Database is { Length: > MaxResourceName }, "Target.Cosmos.Database", $"At most {MaxResourceName} characters.");
                 check(string.IsNullOrWhiteSpace(cosmos.Container), "Target.Cosmos.Container", "Give a container name.");
-                check(!cosmos.PartitionKeyPath.StartsWith('/') || cosmos.PartitionKeyPath.Length < 2, "Target.Cosmos.PartitionKeyPath", "A path such as /PartitionKey.");
-                check(cosmos.GatewayMaxConnections < 1, "Target.Cosmos.GatewayMaxConnections", "Must be at least 1.");
+                check(cosmos.Container is { Length: > MaxResourceName }, "Target.Cosmos.Container", $"At most {MaxResourceName} characters.");
+                check(!cosmos.PartitionKeyPath.StartsWith('/') || cosmos.PartitionKeyPath.Length is < 2 or > MaxResourceName, "Target.Cosmos.PartitionKeyPath", "A path such as /PartitionKey.");
+                check(cosmos.GatewayMaxConnections is < 1 or > 10_000, "Target.Cosmos.GatewayMaxConnections", "Between 1 and 10,000.");
                 check(cosmos.RequestUnits is < 400, "Target.Cosmos.RequestUnits", "At least 400 RU/s (the service's minimum for manual throughput).");
+                check(cosmos.RequestUnits is > 1_000_000, "Target.Cosmos.RequestUnits", "At most 1,000,000 RU/s (the service's own limit without a support request).");
                 check(cosmos.Throughput == ThroughputMode.Autoscale && cosmos.RequestUnits is < 1000, "Target.Cosmos.RequestUnits", "Autoscale needs a maximum of at least 1,000 RU/s.");
                 check(cosmos.RequestUnits is { } ru && ru % 100 != 0, "Target.Cosmos.RequestUnits", "RU/s come in steps of 100.");
                 check(cosmos.Indexing == IndexingMode.ExcludedPaths && cosmos.ExcludedPaths.Count == 0, "Target.Cosmos.ExcludedPaths", "List at least one path to exclude, e.g. /SomeText/?.");
+                check(cosmos.ExcludedPaths.Count > 100 || cosmos.ExcludedPaths.Any(p => p is null or { Length: > 1_000 }), "Target.Cosmos.ExcludedPaths", "At most 100 paths of at most 1,000 characters each.");
                 break;
             case TargetKind.TableStorage or TargetKind.CosmosTable:
                 var tables = target.Tables;
                 check(string.IsNullOrWhiteSpace(tables.ConnectionStringSecret), "Target.Tables.ConnectionStringSecret", "Name the secret that holds the connection string.");
+                check(tables.ConnectionStringSecret is { Length: > MaxSecretName }, "Target.Tables.ConnectionStringSecret", $"At most {MaxSecretName} characters.");
                 check(!IsValidTableName(tables.TableName), "Target.Tables.TableName", "3–63 letters and digits, starting with a letter.");
                 break;
             case TargetKind.Simulated:
                 var sim = target.Simulator;
                 check(sim.ProvisionedRequestUnits < 400, "Target.Simulator.ProvisionedRequestUnits", "At least 400 RU/s, as in the real service.");
-                check(sim.PhysicalPartitions is < 1, "Target.Simulator.PhysicalPartitions", "Must be at least 1.");
+                check(sim.ProvisionedRequestUnits > 10_000_000, "Target.Simulator.ProvisionedRequestUnits", "At most 10,000,000 RU/s.");
+                check(sim.PhysicalPartitions is < 1 or > 1_000, "Target.Simulator.PhysicalPartitions", "Between 1 and 1,000.");
                 check(sim.PhysicalPartitions is { } p && sim.ProvisionedRequestUnits / (double)p > SimulatedCosmosTarget.RequestUnitsPerPartition,
                     "Target.Simulator.PhysicalPartitions", $"A physical partition serves at most {SimulatedCosmosTarget.RequestUnitsPerPartition:N0} RU/s: use more partitions or fewer RU/s.");
-                check(sim.MedianLatencyMs is <= 0 or > 10_000, "Target.Simulator.MedianLatencyMs", "Between 0 and 10,000 ms.");
+                checkRange(sim.MedianLatencyMs, "Target.Simulator.MedianLatencyMs", 0, 10_000, "Between 0 and 10,000 ms.", true);
                 break;
         }
     }
 
-    private static bool IsValidTableName(string name) =>
-        name.Length is >= 3 and <= 63 && char.IsAsciiLetter(name[0]) && name.All(char.IsAsciiLetterOrDigit);
+    /// <summary><paramref name="a"/> × <paramref name="b"/>, or <see cref="long.MaxValue"/> when that overflows.</summary>
+    private static long SaturatingMultiply(long a, long b)
+    {
+        var product = (Int128)a * b;
+        return product > long.MaxValue ? long.MaxValue : product < long.MinValue ? long.MinValue : (long)product;
+    }
+
+    private static bool IsValidTableName(string? name) =>
+        name is not null && name.Length is >= 3 and <= 63 && char.IsAsciiLetter(name[0]) && name.All(char.IsAsciiLetterOrDigit);
 }

@@ -43,4 +43,5 @@ public enum RunStatus
     Cancelled,
     Failed,
     Interrupted,
+    Stopped,
 }

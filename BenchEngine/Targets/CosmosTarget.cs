@@ -15,6 +15,7 @@ internal sealed class CosmosTarget : IInsertTarget
     private readonly string _partitionKeyProperty;
     private readonly ItemRequestOptions _requestOptions;
     private CosmosClient? _client;
+    private SocketsHttpHandler? _handler;
     private Container? _container;
 
     public CosmosTarget(CosmosOptions options, TargetContext context)
@@ -35,12 +36,39 @@ internal sealed class CosmosTarget : IInsertTarget
     public async Task InitializeAsync(CancellationToken cancellationToken)
     {
         var key = _context.RequireSecret(_options.KeySecret);
+        if (!IsBase64(key))
+        {
+            // The SDK would throw a FormatException from deep inside; the key itself is never part of a message.
+            throw new TargetConfigurationException($"The secret '{_options.KeySecret}' is not a Cosmos DB account key: a key is base64 text (the account's primary or secondary key).");
+        }
+
+        if (!Uri.TryCreate(_options.Endpoint, UriKind.Absolute, out var endpoint))
+        {
+            throw new TargetConfigurationException("The Cosmos DB endpoint is not an absolute URL.");
+        }
+
+        var where = endpoint.GetLeftPart(UriPartial.Path);
+        if (_context.Endpoints.Check(endpoint) is { } refusal)
+        {
+            throw new TargetConfigurationException($"Cannot use the endpoint {where}: {refusal}");
+        }
+
+        if (_options.ConnectionMode == CosmosConnectionMode.Direct && !_context.Endpoints.AllowsDirectMode)
+        {
+            throw new TargetConfigurationException("Direct mode is not allowed here: it connects to addresses the service names, which the endpoint policy cannot check. Use Gateway mode.");
+        }
+
+        // Every HTTP connection the SDK opens (account metadata, regional endpoints, Gateway writes) goes through the policy.
+        var handler = PolicedHttpHandler.Create(_context.Endpoints, _options.AcceptAnyServerCertificate, _options.GatewayMaxConnections);
+        _handler = handler;
         var clientOptions = new CosmosClientOptions
         {
             ConnectionMode = _options.ConnectionMode == CosmosConnectionMode.Direct ? ConnectionMode.Direct : ConnectionMode.Gateway,
             LimitToEndpoint = _options.LimitToEndpoint,
             AllowBulkExecution = _options.Bulk,
-            GatewayModeMaxConnectionLimit = _options.GatewayMaxConnections,
+
+            // With a factory the SDK leaves the connection limit to the handler (GatewayMaxConnections is set there).
+            HttpClientFactory = () => new HttpClient(handler, disposeHandler: false),
             EnableContentResponseOnWrite = _options.ContentResponseOnWrite,
             // The engine retries throttled writes itself, honouring retry-after, so that each 429 is counted.
             MaxRetryAttemptsOnRateLimitedRequests = 0,
@@ -50,27 +78,40 @@ internal sealed class CosmosTarget : IInsertTarget
         };
         if (_options.AcceptAnyServerCertificate)
         {
+            // For Direct mode's TCP connections; the handler above accepts any certificate for HTTP.
             clientOptions.ServerCertificateCustomValidationCallback = static (_, _, _) => true;
         }
 
         try
         {
             _client = new CosmosClient(_options.Endpoint, key, clientOptions);
+
+            // The SDK does not give up its first requests (the account's metadata) on cancellation, and retries them
+            // for half a minute against an endpoint that never answers: the wait ends on cancellation regardless, and
+            // disposing the client ends what is left.
             if (_options.CreateIfMissing)
             {
-                Database database = await _client.CreateDatabaseIfNotExistsAsync(_options.Database, cancellationToken: cancellationToken).ConfigureAwait(false);
-                _container = await database.CreateContainerIfNotExistsAsync(
-                    BuildContainerProperties(), BuildThroughput(), cancellationToken: cancellationToken).ConfigureAwait(false);
+                Database database = await _client.CreateDatabaseIfNotExistsAsync(_options.Database, cancellationToken: cancellationToken)
+                    .WaitAsync(cancellationToken).ConfigureAwait(false);
+                _container = await database.CreateContainerIfNotExistsAsync(BuildContainerProperties(), BuildThroughput(), cancellationToken: cancellationToken)
+                    .WaitAsync(cancellationToken).ConfigureAwait(false);
             }
             else
             {
                 _container = _client.GetContainer(_options.Database, _options.Container);
-                await _container.ReadContainerStreamAsync(cancellationToken: cancellationToken).ConfigureAwait(false);
+                using var response = await _container.ReadContainerStreamAsync(cancellationToken: cancellationToken).WaitAsync(cancellationToken).ConfigureAwait(false);
+                if (!response.IsSuccessStatusCode)
+                {
+                    throw new TargetConfigurationException(response.StatusCode == HttpStatusCode.NotFound
+                        ? $"Container '{_options.Database}/{_options.Container}' does not exist at {where} and creating it is off."
+                        : $"Cannot open Cosmos DB container '{_options.Database}/{_options.Container}' at {where}: {ErrorText.Status(response.StatusCode, SubStatus(response.Headers))}");
+                }
             }
         }
-        catch (Exception ex) when (ex is CosmosException or HttpRequestException or ArgumentException or UriFormatException)
+        catch (Exception ex) when (ex is not (TargetConfigurationException or OutOfMemoryException)
+            && !(ex is OperationCanceledException && cancellationToken.IsCancellationRequested))
         {
-            throw new TargetConfigurationException($"Cannot open Cosmos DB container '{_options.Database}/{_options.Container}' at {_options.Endpoint}: {ex.Message}", ex);
+            throw new TargetConfigurationException($"Cannot open Cosmos DB container '{_options.Database}/{_options.Container}' at {where}: {Describe(ex)}", ex);
         }
 
         ProvisionedRequestUnits = await ReadThroughputAsync(cancellationToken).ConfigureAwait(false);
@@ -96,19 +137,25 @@ internal sealed class CosmosTarget : IInsertTarget
                 return OperationOutcome.Ok(status, 1, charge, body.WrittenCount);
             }
 
+            // Status and sub-status only: the response's error message quotes the body the endpoint sent.
             return response.StatusCode == HttpStatusCode.TooManyRequests
                 ? OperationOutcome.Throttled(status, charge, ReadRetryAfter(response.Headers))
-                : OperationOutcome.Failed(status, charge, $"{status} {response.StatusCode}: {FirstLine(response.ErrorMessage)}");
+                : OperationOutcome.Failed(status, charge, ErrorText.Status(response.StatusCode, SubStatus(response.Headers)));
         }
         catch (CosmosException ex)
         {
             return ex.StatusCode == HttpStatusCode.TooManyRequests
                 ? OperationOutcome.Throttled(429, ex.RequestCharge, ex.RetryAfter)
-                : OperationOutcome.Failed((int)ex.StatusCode, ex.RequestCharge, $"{(int)ex.StatusCode} {ex.StatusCode}: {FirstLine(ex.Message)}");
+                : OperationOutcome.Failed((int)ex.StatusCode, ex.RequestCharge, ErrorText.Status(ex.StatusCode, ex.SubStatusCode));
         }
         catch (HttpRequestException ex)
         {
-            return OperationOutcome.Failed(0, 0, $"no response: {ex.Message}");
+            return OperationOutcome.Failed(0, 0, ErrorText.NoResponse(ex));
+        }
+        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+        {
+            // The SDK's own request timeout; the run did not cancel this request.
+            return OperationOutcome.Failed(0, 0, "no response: the request timed out");
         }
     }
 
@@ -134,6 +181,7 @@ internal sealed class CosmosTarget : IInsertTarget
     public ValueTask DisposeAsync()
     {
         _client?.Dispose();
+        _handler?.Dispose();
         return ValueTask.CompletedTask;
     }
 
@@ -169,12 +217,13 @@ internal sealed class CosmosTarget : IInsertTarget
     {
         try
         {
-            var response = await _container!.ReadThroughputAsync(new RequestOptions(), cancellationToken).ConfigureAwait(false);
+            var response = await _container!.ReadThroughputAsync(new RequestOptions(), cancellationToken).WaitAsync(cancellationToken).ConfigureAwait(false);
             return response.Resource?.AutoscaleMaxThroughput ?? response.Resource?.Throughput ?? _options.RequestUnits;
         }
-        catch (CosmosException)
+        catch (Exception ex) when (ex is not OutOfMemoryException && !(ex is OperationCanceledException && cancellationToken.IsCancellationRequested))
         {
-            // Serverless accounts, shared database throughput and local servers have no container offer.
+            // Serverless accounts, shared database throughput and local servers have no container offer; the figure
+            // is only for cost and charts, so any failure to read it leaves the plan's own.
             return _options.RequestUnits;
         }
     }
@@ -184,6 +233,20 @@ internal sealed class CosmosTarget : IInsertTarget
             ? TimeSpan.FromMilliseconds(ms)
             : null;
 
-    private static string FirstLine(string? message) =>
-        message is null ? "" : message.Split('\n', 2)[0].Trim();
+    private static int SubStatus(Headers headers) =>
+        int.TryParse(headers["x-ms-substatus"], System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out var subStatus) ? subStatus : 0;
+
+    private static bool IsBase64(string key)
+    {
+        var bytes = new byte[key.Length];
+        return Convert.TryFromBase64String(key, bytes, out var written) && written > 0;
+    }
+
+    private static string Describe(Exception ex) => ex switch
+    {
+        _ when EndpointRefusedException.Find(ex) is not null => ErrorText.NoResponse(ex),
+        CosmosException cosmos => ErrorText.Status(cosmos.StatusCode, cosmos.SubStatusCode),
+        HttpRequestException or OperationCanceledException => ErrorText.NoResponse(ex),
+        _ => ex.GetType().Name,
+    };
 }

@@ -1,5 +1,6 @@
 using System.Globalization;
 using Azure;
+using Azure.Core.Pipeline;
 using Azure.Data.Tables;
 using BenchEngine.Running;
 using BenchEngine.Workloads;
@@ -22,6 +23,7 @@ internal sealed class TableTarget : IInsertTarget
     private readonly TargetContext _context;
     private readonly TargetKind _kind;
     private TableClient? _table;
+    private SocketsHttpHandler? _handler;
 
     public TableTarget(TargetKind kind, TableOptions options, TargetContext context)
     {
@@ -40,10 +42,14 @@ internal sealed class TableTarget : IInsertTarget
     public async Task InitializeAsync(CancellationToken cancellationToken)
     {
         var connectionString = _context.RequireSecret(_options.ConnectionStringSecret);
+
+        // Every connection the SDK opens goes through the endpoint policy.
+        var handler = PolicedHttpHandler.Create(_context.Endpoints, acceptAnyServerCertificate: false);
+        _handler = handler;
         TableServiceClient service;
         try
         {
-            service = new TableServiceClient(connectionString, CreateClientOptions());
+            service = new TableServiceClient(connectionString, CreateClientOptions(handler));
         }
         catch (Exception ex) when (ex is FormatException or ArgumentException or InvalidOperationException)
         {
@@ -53,14 +59,20 @@ internal sealed class TableTarget : IInsertTarget
 
         // Scheme, host and path only: whatever credential form the connection string uses, none of it reaches a message.
         var endpoint = service.Uri.GetLeftPart(UriPartial.Path);
+        if (_context.Endpoints.Check(service.Uri) is { } refusal)
+        {
+            throw new TargetConfigurationException($"Cannot use the table endpoint {endpoint} of the secret '{_options.ConnectionStringSecret}': {refusal}");
+        }
+
         var table = service.GetTableClient(_options.TableName);
         try
         {
+            // WaitAsync: whatever the SDK does with the token, cancelling ends the wait at once.
             if (_options.CreateIfMissing)
             {
-                await table.CreateIfNotExistsAsync(cancellationToken).ConfigureAwait(false);
+                await table.CreateIfNotExistsAsync(cancellationToken).WaitAsync(cancellationToken).ConfigureAwait(false);
             }
-            else if (!await ExistsAsync(service, _options.TableName, cancellationToken).ConfigureAwait(false))
+            else if (!await ExistsAsync(service, _options.TableName, cancellationToken).WaitAsync(cancellationToken).ConfigureAwait(false))
             {
                 throw new TargetConfigurationException($"Table '{_options.TableName}' does not exist and creating it is off.");
             }
@@ -71,7 +83,12 @@ internal sealed class TableTarget : IInsertTarget
         }
         catch (RequestFailedException ex)
         {
-            throw new TargetConfigurationException($"Cannot open table '{_options.TableName}' at {endpoint}: {FirstLine(ex.Message)}", ex);
+            throw new TargetConfigurationException($"Cannot open table '{_options.TableName}' at {endpoint}: {Describe(ex)}", ex);
+        }
+        catch (Exception ex) when (ex is not (TargetConfigurationException or OutOfMemoryException)
+            && !(ex is OperationCanceledException && cancellationToken.IsCancellationRequested))
+        {
+            throw new TargetConfigurationException($"Cannot open table '{_options.TableName}' at {endpoint}: {ErrorText.NoResponse(ex)}", ex);
         }
 
         _table = table;
@@ -125,14 +142,13 @@ internal sealed class TableTarget : IInsertTarget
                 return OperationOutcome.Throttled(ex.Status, charge, RetryAfter(response));
             }
 
-            return ex.Status == 0
-                ? OperationOutcome.Failed(0, charge, $"no response: {FirstLine(ex.Message)}")
-                : OperationOutcome.Failed(ex.Status, charge, $"{ex.Status} {ex.ErrorCode ?? response?.ReasonPhrase}: {FirstLine(ex.Message)}");
+            // The status and the service's error code only: the exception's message quotes the body the endpoint sent.
+            return OperationOutcome.Failed(ex.Status, charge, Describe(ex));
         }
-        catch (OperationCanceledException ex) when (!cancellationToken.IsCancellationRequested)
+        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
         {
             // Azure.Core reports its own network timeout as a cancellation; the run did not cancel this request.
-            return OperationOutcome.Failed(0, 0, $"no response: {FirstLine(ex.Message)}");
+            return OperationOutcome.Failed(0, 0, "no response: the request timed out");
         }
     }
 
@@ -149,7 +165,11 @@ internal sealed class TableTarget : IInsertTarget
         return count;
     }
 
-    public ValueTask DisposeAsync() => ValueTask.CompletedTask;
+    public ValueTask DisposeAsync()
+    {
+        _handler?.Dispose();
+        return ValueTask.CompletedTask;
+    }
 
     /// <summary>Whether a status is the service asking the client to slow down (retried and counted as a throttle)
     /// rather than a failure. Table Storage says "server busy" with 503 and "operation timed out" with 500; the
@@ -171,16 +191,17 @@ internal sealed class TableTarget : IInsertTarget
         {
             if (!string.Equals(documents[i].PartitionKey, partitionKey, StringComparison.Ordinal))
             {
-                return $"The entities of an entity-group transaction must share one partition key; '{partitionKey}' and '{documents[i].PartitionKey}' differ.";
+                // Positions, not the keys: a key can be a value read from a workload file.
+                return $"The entities of an entity-group transaction must share one partition key; entities 1 and {i + 1} differ.";
             }
         }
 
         return null;
     }
 
-    private static TableClientOptions CreateClientOptions()
+    private static TableClientOptions CreateClientOptions(HttpMessageHandler handler)
     {
-        var options = new TableClientOptions();
+        var options = new TableClientOptions { Transport = new HttpClientTransport(handler) };
 
         // The engine retries throttled writes itself (honouring retry-after), so that each throttle is seen and counted.
         options.Retry.MaxRetries = 0;
@@ -251,5 +272,6 @@ internal sealed class TableTarget : IInsertTarget
         _ => Convert.ToString(value, CultureInfo.InvariantCulture),
     };
 
-    private static string FirstLine(string message) => message.Split('\n', 2)[0].Trim();
+    private static string Describe(RequestFailedException ex) =>
+        ex.Status == 0 ? ErrorText.NoResponse(ex) : ErrorText.Status(ex.Status, ex.ErrorCode);
 }

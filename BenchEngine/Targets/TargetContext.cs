@@ -1,10 +1,13 @@
 namespace BenchEngine.Targets;
 
-/// <summary>What a target needs from its host: the clock and the secrets.</summary>
+/// <summary>What a target needs from its host: the clock, the secrets and which endpoints it may reach.</summary>
 /// <param name="Time">The clock (fake in tests).</param>
 /// <param name="ResolveSecret">Looks a secret up by name; null when not set.</param>
 public sealed record TargetContext(TimeProvider Time, Func<string, string?> ResolveSecret)
 {
+    /// <summary>Which endpoints the target may connect to; the scheme rule alone unless the host says more.</summary>
+    public EndpointPolicy Endpoints { get; init; } = EndpointPolicy.Default;
+
     /// <summary>Secrets from environment variables: what a headless run uses.</summary>
     public static TargetContext FromEnvironment(TimeProvider? time = null) =>
         new(time ?? TimeProvider.System, Environment.GetEnvironmentVariable);

@@ -16,6 +16,12 @@ namespace BenchEngine.Workloads;
 /// </remarks>
 internal sealed class CsvFileSource : IFieldSource
 {
+    /// <summary>The longest header line read: a file without newlines once took the app from 1.5 to 4 GB.</summary>
+    public const int MaxHeaderChars = 64 * 1024;
+
+    /// <summary>The longest row: no target stores a larger item, so a longer line is refused before it fills memory.</summary>
+    public const int MaxRowChars = 2 * 1024 * 1024;
+
     private const int BufferSize = 64 * 1024;
 
     private readonly CsvReader _csv;
@@ -34,42 +40,59 @@ internal sealed class CsvFileSource : IFieldSource
 
     public IReadOnlyList<string> FieldNames => _names;
 
-    /// <summary>Opens the file and reads its header.</summary>
-    /// <exception cref="InvalidDataException">The file has no header row, or a column name repeats.</exception>
+    /// <summary>Opens the file and reads its header. Exception messages name the file and what is wrong, never
+    /// what the file holds.</summary>
+    /// <exception cref="FileNotFoundException">Nothing is at the path.</exception>
+    /// <exception cref="InvalidDataException">Not a regular file, no header row, a header line longer than
+    /// <see cref="MaxHeaderChars"/>, or a column name that repeats.</exception>
     /// <exception cref="IOException">The file cannot be read.</exception>
+    /// <exception cref="CsvHelperException">The header is not valid CSV (its message quotes the file: do not pass it on).</exception>
     public static CsvFileSource Open(string path)
     {
+        var name = Path.GetFileName(path);
+        switch (RegularFile.Inspect(path))
+        {
+            case FileKind.Missing:
+                throw new FileNotFoundException($"File '{name}' does not exist.");
+            case FileKind.NotRegular:
+                throw new InvalidDataException($"'{name}' is not a regular file (a folder, a named pipe or a device): only a regular file is read.");
+            case FileKind.Unreadable:
+                throw new UnauthorizedAccessException($"'{name}' cannot be read: permission denied.");
+        }
+
         var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, BufferSize, FileOptions.SequentialScan);
-        var csv = new CsvReader(
-            new StreamReader(stream, Encoding.UTF8, detectEncodingFromByteOrderMarks: true, BufferSize),
-            new CsvConfiguration(CultureInfo.InvariantCulture) { DetectColumnCountChanges = false });
+        var text = new LineLimitedReader(new StreamReader(stream, Encoding.UTF8, detectEncodingFromByteOrderMarks: true, BufferSize), MaxHeaderChars, MaxRowChars);
+        var csv = new CsvReader(text, new CsvConfiguration(CultureInfo.InvariantCulture) { DetectColumnCountChanges = false });
         try
         {
             if (!csv.Read() || !csv.ReadHeader() || csv.HeaderRecord is not { } header)
             {
-                throw new InvalidDataException($"'{Path.GetFileName(path)}' is empty: a header row is needed.");
+                throw new InvalidDataException($"'{name}' is empty: a header row is needed.");
             }
 
             var columns = new List<int>();
             var names = new List<string>();
             for (var i = 0; i < header.Length; i++)
             {
-                var name = header[i].Trim();
-                if (name.Length == 0 || name == "id")
+                var column = header[i].Trim();
+                if (column.Length == 0 || column == "id")
                 {
                     continue;
                 }
 
-                if (names.Contains(name, StringComparer.Ordinal))
+                if (names.IndexOf(column) is var earlier and >= 0)
                 {
-                    throw new InvalidDataException($"column '{name}' appears more than once in the header of '{Path.GetFileName(path)}'.");
+                    // Positions, not the name: a header is the file's content.
+                    throw new InvalidDataException(string.Create(
+                        CultureInfo.InvariantCulture,
+                        $"In '{name}' a column name appears more than once in the header (columns {columns[earlier] + 1} and {i + 1})."));
                 }
 
                 columns.Add(i);
-                names.Add(name);
+                names.Add(column);
             }
 
-            return new CsvFileSource(csv, [.. columns], [.. names], Path.GetFileName(path));
+            return new CsvFileSource(csv, [.. columns], [.. names], name);
         }
         catch
         {
@@ -80,9 +103,18 @@ internal sealed class CsvFileSource : IFieldSource
 
     public bool TryFill(long sequence, Span<KeyValuePair<string, object?>> fields)
     {
-        if (!_csv.Read())
+        try
         {
-            return false;
+            if (!_csv.Read())
+            {
+                return false;
+            }
+        }
+        catch (CsvHelperException ex)
+        {
+            // CsvHelper's message quotes the raw row: only where and what kind of problem goes on.
+            throw new InvalidDataException(
+                string.Create(CultureInfo.InvariantCulture, $"Line {_csv.Parser.RawRow:N0} of the CSV file cannot be read ({ex.GetType().Name})."));
         }
 
         var parser = _csv.Parser;

@@ -81,14 +81,19 @@ public static class DocumentSourceFactory
 
     /// <summary>
     /// What is wrong with the options, as (field path, message) pairs such as
-    /// ("Workload.CsvPath", "File 'x.csv' does not exist."), so a form can mark the field and a list can
-    /// print "Workload.CsvPath: File 'x.csv' does not exist.". Empty when the options are valid.
+    /// ("Workload.CsvPath", "The file cannot be used."), so a form can mark the field and a list can
+    /// print "Workload.CsvPath: The file cannot be used.". Empty when the options are valid.
     /// </summary>
-    /// <remarks>Reads a CSV file's header, to check a partition-key field against its columns.</remarks>
-    public static IReadOnlyList<KeyValuePair<string, string>> Validate(WorkloadOptions options)
+    /// <remarks>Reads a CSV file's header (a regular file only, at most 64 KB of it), to check a partition-key field
+    /// against its columns. No message quotes the file.</remarks>
+    /// <param name="options">The workload.</param>
+    /// <param name="audience">Who reads the messages: a remote reader learns only that a file cannot be used.</param>
+    /// <remarks>Documents are checked against a Cosmos DB item's limit; <see cref="Running.RunPlan.Validate"/> checks
+    /// them against the plan's own target.</remarks>
+    public static IReadOnlyList<KeyValuePair<string, string>> Validate(WorkloadOptions options, Running.ValidationAudience audience = Running.ValidationAudience.Remote)
     {
         ArgumentNullException.ThrowIfNull(options);
-        return WorkloadValidator.Validate(options);
+        return WorkloadValidator.Validate(options, audience, ItemSizeLimit.CosmosItem);
     }
 
     internal static IFieldSource CreateFields(WorkloadOptions options, Random random, TimeProvider timeProvider) => options.Shape switch

@@ -22,19 +22,33 @@ internal sealed partial class JsonTemplateGenerator : IFieldSource
 
     private const string Supported = "{{guid}}, {{seq}}, {{int:MIN:MAX}}, {{text:LENGTH}}, {{pick:a|b|c}} or {{now}}";
 
+    // The longest text a placeholder inside a longer string adds: a sequence number (19 digits), a whole number
+    // (11 with its sign), a time in the round-trip format (33, "2015-01-01T12:30:00.0000000+00:00").
+    private const int SequenceChars = 19;
+    private const int IntegerChars = 11;
+    private const int TimeChars = 33;
+
+    // A time written on its own: ISO 8601 with or without fractions of a second, in quotes.
+    private const int ShortestTimeJson = 22;
+    private const int LongestTimeJson = 35;
+
     private readonly string[] _names;
     private readonly Func<long, object?>[] _producers;
 
-    private JsonTemplateGenerator(string[] names, Func<long, object?>[] producers)
+    private JsonTemplateGenerator(string[] names, Func<long, object?>[] producers, ValueBound[] bounds)
     {
         _names = names;
         _producers = producers;
+        Bounds = bounds;
         Description = string.Create(CultureInfo.InvariantCulture, $"JSON template ({names.Length} fields)");
     }
 
     public string Description { get; }
 
     public IReadOnlyList<string> FieldNames => _names;
+
+    /// <summary>How large each field's value can get, in <see cref="FieldNames"/> order.</summary>
+    public IReadOnlyList<ValueBound> Bounds { get; }
 
     /// <exception cref="FormatException">The template is not a JSON object, or a placeholder is unknown or
     /// malformed. The message names the problem in words a user can act on.</exception>
@@ -64,6 +78,7 @@ internal sealed partial class JsonTemplateGenerator : IFieldSource
 
             var names = new List<string>();
             var producers = new List<Func<long, object?>>();
+            var bounds = new List<ValueBound>();
             foreach (var property in root.EnumerateObject())
             {
                 if (property.NameEquals("id"))
@@ -77,10 +92,12 @@ internal sealed partial class JsonTemplateGenerator : IFieldSource
                 }
 
                 names.Add(property.Name);
-                producers.Add(CreateProducer(property.Name, property.Value, random, timeProvider));
+                var (producer, bound) = CreateProducer(property.Name, property.Value, random, timeProvider);
+                producers.Add(producer);
+                bounds.Add(bound);
             }
 
-            return new JsonTemplateGenerator([.. names], [.. producers]);
+            return new JsonTemplateGenerator([.. names], [.. producers], [.. bounds]);
         }
     }
 
@@ -98,7 +115,7 @@ internal sealed partial class JsonTemplateGenerator : IFieldSource
     {
     }
 
-    private static Func<long, object?> CreateProducer(string name, JsonElement value, Random random, TimeProvider timeProvider)
+    private static (Func<long, object?> Producer, ValueBound Bound) CreateProducer(string name, JsonElement value, Random random, TimeProvider timeProvider)
     {
         if (value.ValueKind == JsonValueKind.String)
         {
@@ -117,23 +134,34 @@ internal sealed partial class JsonTemplateGenerator : IFieldSource
             _ => value.Clone(),
         };
 
-        return _ => literal;
+        // A literal's size is known exactly; a Table stores a nested object or array as its text.
+        var json = JsonBytes(value);
+        var bound = literal switch
+        {
+            JsonElement => ValueBound.Text(value.GetRawText().Length, json),
+            int or bool => ValueBound.Scalar(json, json, 4),
+            null => ValueBound.Scalar(json, json, 0),
+            _ => ValueBound.Scalar(json, json, 8),
+        };
+        return (_ => literal, bound);
     }
 
-    private static Func<long, object?> CreateStringProducer(string name, string text, Random random, TimeProvider timeProvider)
+    private static (Func<long, object?> Producer, ValueBound Bound) CreateStringProducer(string name, string text, Random random, TimeProvider timeProvider)
     {
         var matches = Placeholder().Matches(text);
         if (matches.Count == 0)
         {
-            return _ => text;
+            return (_ => text, ValueBound.Text(text.Length, EncodedBytes(text) + 2));
         }
 
         if (matches.Count == 1 && matches[0].Length == text.Length)
         {
-            return CreatePlaceholder(name, matches[0].Groups[1].Value, random, timeProvider);
+            var (produce, alone, _) = CreatePlaceholder(name, matches[0].Groups[1].Value, random, timeProvider);
+            return (produce, alone);
         }
 
         var parts = new List<Func<long, object?>>();
+        long chars = 0, jsonBytes = 2, spread = 0;
         var end = 0;
         foreach (Match match in matches)
         {
@@ -141,9 +169,15 @@ internal sealed partial class JsonTemplateGenerator : IFieldSource
             {
                 var literal = text[end..match.Index];
                 parts.Add(_ => literal);
+                chars += literal.Length;
+                jsonBytes += EncodedBytes(literal);
             }
 
-            parts.Add(CreatePlaceholder(name, match.Groups[1].Value, random, timeProvider));
+            var (produce, _, inText) = CreatePlaceholder(name, match.Groups[1].Value, random, timeProvider);
+            parts.Add(produce);
+            chars += inText.MaxChars;
+            jsonBytes += inText.MaxJsonBytes;
+            spread += inText.Spread;
             end = match.Index + match.Length;
         }
 
@@ -151,10 +185,12 @@ internal sealed partial class JsonTemplateGenerator : IFieldSource
         {
             var tail = text[end..];
             parts.Add(_ => tail);
+            chars += tail.Length;
+            jsonBytes += EncodedBytes(tail);
         }
 
         var producers = parts.ToArray();
-        return sequence =>
+        return (sequence =>
         {
             var builder = new StringBuilder();
             foreach (var produce in producers)
@@ -163,10 +199,12 @@ internal sealed partial class JsonTemplateGenerator : IFieldSource
             }
 
             return builder.ToString();
-        };
+        }, ValueBound.Text(chars, jsonBytes, spread));
     }
 
-    private static Func<long, object?> CreatePlaceholder(string name, string content, Random random, TimeProvider timeProvider)
+    /// <returns>The producer; its value's bound when it is the whole string; and its bound as part of a longer
+    /// string (characters, JSON bytes without quotes, and the spread of its escapes).</returns>
+    private static (Func<long, object?> Producer, ValueBound Alone, ValueBound InText) CreatePlaceholder(string name, string content, Random random, TimeProvider timeProvider)
     {
         var colon = content.IndexOf(':', StringComparison.Ordinal);
         var kind = (colon < 0 ? content : content[..colon]).Trim();
@@ -175,28 +213,50 @@ internal sealed partial class JsonTemplateGenerator : IFieldSource
         switch (kind)
         {
             case "guid" when argument is null:
-                return _ => Guid.NewGuid().ToString();
+                return (_ => Guid.NewGuid().ToString(), ValueBound.Text(36, 38), ValueBound.Text(36, 36));
             case "seq" when argument is null:
-                return sequence => sequence;
+                return (sequence => sequence, ValueBound.Scalar(1, SequenceChars, 8), ValueBound.Text(SequenceChars, SequenceChars));
             case "now" when argument is null:
-                return _ => timeProvider.GetUtcNow();
+                // In a longer string the offset's '+' is escaped (6 bytes for 1 character).
+                return (_ => timeProvider.GetUtcNow(), ValueBound.Scalar(ShortestTimeJson, LongestTimeJson, 8), ValueBound.Text(TimeChars, TimeChars + 5, 5));
             case "int" when TryParseRange(argument, out var min, out var max):
-                return _ => (int)random.NextInt64(min, (long)max + 1);
+                var digits = Math.Max(Digits(min), Digits(max));
+                return (_ => (int)random.NextInt64(min, (long)max + 1), ValueBound.Scalar(1, digits, 4), ValueBound.Text(IntegerChars, IntegerChars));
             case "int":
                 throw Malformed(name, content, "expects {{int:MIN:MAX}} with whole numbers and MIN ≤ MAX");
             case "text" when int.TryParse(argument, NumberStyles.Integer, CultureInfo.InvariantCulture, out var length)
                 && length is > 0 and <= MaxTextLength:
-                return _ => RandomText.Letters(random, length);
+                return (_ => RandomText.Letters(random, length), ValueBound.Text(length, length + 2), ValueBound.Text(length, length));
             case "text":
                 throw Malformed(name, content, "expects {{text:LENGTH}} with a length from 1 to 2,000,000");
             case "pick" when !string.IsNullOrEmpty(argument):
                 var choices = argument.Split('|');
-                return _ => choices[random.Next(choices.Length)];
+                var longest = choices.Max(c => c.Length);
+                var escapes = choices.Select(c => EncodedBytes(c) - c.Length).ToList();
+                var mostBytes = choices.Max(EncodedBytes);
+                var escapeSpread = escapes.Max() - escapes.Min();
+                return (_ => choices[random.Next(choices.Length)], ValueBound.Text(longest, mostBytes + 2, escapeSpread), ValueBound.Text(longest, mostBytes, escapeSpread));
             case "pick":
                 throw Malformed(name, content, "expects {{pick:a|b|c}} with at least one choice");
             default:
                 throw Malformed(name, content, "is not a known placeholder; use " + Supported);
         }
+    }
+
+    private static int Digits(int value) => value.ToString(CultureInfo.InvariantCulture).Length;
+
+    /// <summary>Bytes of <paramref name="text"/> in a JSON string, escapes included, as the document writer escapes it.</summary>
+    private static int EncodedBytes(string text) => JsonEncodedText.Encode(text).EncodedUtf8Bytes.Length;
+
+    private static long JsonBytes(JsonElement value)
+    {
+        var buffer = new System.Buffers.ArrayBufferWriter<byte>();
+        using (var writer = new Utf8JsonWriter(buffer))
+        {
+            value.WriteTo(writer);
+        }
+
+        return buffer.WrittenCount;
     }
 
     private static bool TryParseRange(string? argument, out int min, out int max)

@@ -1,3 +1,4 @@
+using BenchEngine.Running;
 using CsvHelper;
 
 namespace BenchEngine.Workloads;
@@ -6,8 +7,25 @@ namespace BenchEngine.Workloads;
 /// Checks <see cref="WorkloadOptions"/> before a run starts, so a bad template or a missing file is
 /// reported on the form rather than as a failed run. Backs <see cref="DocumentSourceFactory.Validate"/>.
 /// </summary>
+/// <remarks>No message quotes a workload file: a CSV path may name any file on this machine, and what it holds is not
+/// the business of whoever typed the path. For a <see cref="ValidationAudience.Remote"/> reader every problem with the
+/// file is the same "cannot be used", so messages do not even tell whether the path exists.</remarks>
 internal static class WorkloadValidator
 {
+    /// <summary>The longest template, in characters: a template describes a document, its values come from placeholders.</summary>
+    public const int MaxTemplateChars = 256 * 1024;
+
+    /// <summary>The longest CSV path.</summary>
+    public const int MaxPathChars = 4_096;
+
+    /// <summary>The most distinct partition keys: far more than any run's documents would spread over.</summary>
+    public const int MaxKeyCount = 10_000_000;
+
+    private const int MaxFieldNameChars = 255;
+
+    /// <summary>A file problem, as a remote reader sees it.</summary>
+    private const string CannotBeUsed = "The file cannot be used.";
+
     private const string Template = "Workload.Template";
     private const string CsvPath = "Workload.CsvPath";
     private const string TargetSizeBytes = "Workload.TargetSizeBytes";
@@ -17,7 +35,7 @@ internal static class WorkloadValidator
     private const string KeyCount = "Workload.PartitionKey.KeyCount";
     private const string HotKeyFraction = "Workload.PartitionKey.HotKeyFraction";
 
-    public static List<KeyValuePair<string, string>> Validate(WorkloadOptions options)
+    public static List<KeyValuePair<string, string>> Validate(WorkloadOptions options, ValidationAudience audience, ItemSizeLimit limit)
     {
         var errors = new List<KeyValuePair<string, string>>();
         switch (options.TargetSizeBytes)
@@ -30,28 +48,38 @@ internal static class WorkloadValidator
                 break;
         }
 
-        var fieldNames = FieldNames(options, errors);
+        var fields = Inspect(options, audience, errors);
         if (options.PartitionKey is { } partitionKey)
         {
-            ValidatePartitionKey(partitionKey, options.Shape, fieldNames, errors);
+            ValidatePartitionKey(partitionKey, options.Shape, fields?.Names, errors);
+        }
+
+        if (!errors.Exists(e => e.Key is TargetSizeBytes or Template))
+        {
+            DocumentSizeCheck.Check(options, fields?.Bounds, limit, errors);
         }
 
         return errors;
     }
 
-    /// <summary>The shape's field names, or null when the shape itself is invalid (and reported).</summary>
-    private static IReadOnlyList<string>? FieldNames(WorkloadOptions options, List<KeyValuePair<string, string>> errors)
+    /// <summary>The shape's field names and, for a template, how large its values get; null when the shape itself is
+    /// invalid (and reported).</summary>
+    private static (IReadOnlyList<string> Names, IReadOnlyList<ValueBound>? Bounds)? Inspect(
+        WorkloadOptions options, ValidationAudience audience, List<KeyValuePair<string, string>> errors)
     {
         switch (options.Shape)
         {
             case DocumentShape.JsonTemplate when string.IsNullOrWhiteSpace(options.Template):
                 Add(errors, Template, "A JSON template is required for the JsonTemplate shape.");
                 return null;
+            case DocumentShape.JsonTemplate when options.Template.Length > MaxTemplateChars:
+                Add(errors, Template, FormattableString.Invariant($"At most {MaxTemplateChars:N0} characters: put long values in placeholders such as {{{{text:LENGTH}}}}."));
+                return null;
             case DocumentShape.CsvFile when string.IsNullOrWhiteSpace(options.CsvPath):
                 Add(errors, CsvPath, "A CSV file path is required for the CsvFile shape.");
                 return null;
-            case DocumentShape.CsvFile when !File.Exists(options.CsvPath):
-                Add(errors, CsvPath, $"File '{options.CsvPath}' does not exist.");
+            case DocumentShape.CsvFile when options.CsvPath.Length > MaxPathChars:
+                Add(errors, CsvPath, FormattableString.Invariant($"At most {MaxPathChars:N0} characters."));
                 return null;
             case not (DocumentShape.SmallDto or DocumentShape.PerformanceData or DocumentShape.BulkRecord
                 or DocumentShape.Flight or DocumentShape.JsonTemplate or DocumentShape.CsvFile):
@@ -62,7 +90,7 @@ internal static class WorkloadValidator
         try
         {
             using var fields = DocumentSourceFactory.CreateFields(options, new Random(0), TimeProvider.System);
-            return fields.FieldNames;
+            return (fields.FieldNames, (fields as JsonTemplateGenerator)?.Bounds);
         }
         catch (FormatException e)
         {
@@ -70,11 +98,21 @@ internal static class WorkloadValidator
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidDataException or CsvHelperException)
         {
-            Add(errors, CsvPath, $"File '{options.CsvPath}' cannot be read: {e.Message}");
+            Add(errors, CsvPath, audience == ValidationAudience.Remote ? CannotBeUsed : DescribeFileProblem(options.CsvPath!, e));
         }
 
         return null;
     }
+
+    /// <summary>What is wrong with the file, for the person on this machine: the messages the CSV source writes say
+    /// where and what, never what the file holds; anything else is named by its type only.</summary>
+    private static string DescribeFileProblem(string path, Exception e) => e switch
+    {
+        FileNotFoundException or DirectoryNotFoundException => $"File '{path}' does not exist.",
+        InvalidDataException or UnauthorizedAccessException => e.Message,
+        CsvHelperException => $"File '{path}' cannot be read as CSV ({e.GetType().Name}).",
+        _ => $"File '{path}' cannot be read ({e.GetType().Name}).",
+    };
 
     private static void ValidatePartitionKey(
         PartitionKeyOptions partitionKey,
@@ -89,13 +127,22 @@ internal static class WorkloadValidator
             case PartitionKeyStrategy.FieldValue when string.IsNullOrWhiteSpace(partitionKey.Field):
                 Add(errors, Field, "The FieldValue strategy needs the name of a field, e.g. Origin.");
                 break;
+            case PartitionKeyStrategy.FieldValue when partitionKey.Field.Length > MaxFieldNameChars:
+                Add(errors, Field, $"At most {MaxFieldNameChars} characters.");
+                break;
             case PartitionKeyStrategy.FieldValue when shape == DocumentShape.SmallDto && partitionKey.Field == DocumentSource.PartitionKeyField:
                 Add(errors, Field, "The small DTO's PartitionKey field holds the chosen key itself; pick KeyNumber, SomeText or SomeCount.");
                 break;
             case PartitionKeyStrategy.FieldValue when fieldNames is not null && !fieldNames.Contains(partitionKey.Field, StringComparer.Ordinal):
-                Add(errors, Field, $"The {shape} documents have no field '{partitionKey.Field}' (they have {List(fieldNames)}).");
+                // A file's columns are its content: they are never listed.
+                Add(errors, Field, shape == DocumentShape.CsvFile
+                    ? $"The CSV file's documents have no field '{partitionKey.Field}'."
+                    : $"The {shape} documents have no field '{partitionKey.Field}' (they have {List(fieldNames)}).");
                 break;
             case PartitionKeyStrategy.FieldValue:
+                break;
+            case PartitionKeyStrategy.FixedKeys or PartitionKeyStrategy.HotKey when partitionKey.KeyCount > MaxKeyCount:
+                Add(errors, KeyCount, FormattableString.Invariant($"At most {MaxKeyCount:N0} keys."));
                 break;
             case PartitionKeyStrategy.FixedKeys when partitionKey.KeyCount < 1:
                 Add(errors, KeyCount, "The FixedKeys strategy needs at least 1 key.");
@@ -108,6 +155,7 @@ internal static class WorkloadValidator
                     Add(errors, KeyCount, "The HotKey strategy needs at least 2 keys: the hot one and one other.");
                 }
 
+                // Written so that NaN, which fails every comparison, is refused too.
                 if (partitionKey.HotKeyFraction is not (> 0 and < 1))
                 {
                     Add(errors, HotKeyFraction, "Must be between 0 and 1 (exclusive), e.g. 0.8 for 80 % of documents on the hot key.");

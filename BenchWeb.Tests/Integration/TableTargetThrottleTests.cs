@@ -65,7 +65,7 @@ public class TableTargetThrottleTests
         var outcome = await target.WriteAsync(Documents(1), WriteOperation.Create, CancellationToken.None);
 
         Assert.Equal((OutcomeKind.Error, status), (outcome.Kind, outcome.StatusCode));
-        Assert.StartsWith($"{status} {code}:", outcome.Error, StringComparison.Ordinal);
+        Assert.StartsWith($"{status} {code}", outcome.Error, StringComparison.Ordinal);
         Assert.Equal(0.5, outcome.RequestUnits, 6);
     }
 

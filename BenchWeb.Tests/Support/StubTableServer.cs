@@ -2,6 +2,7 @@ using System.Text.Json;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Features;
 using Microsoft.Extensions.Logging;
 
 namespace BenchWeb.Tests.Support;
@@ -26,7 +27,19 @@ public sealed class StubTableServer : IAsyncDisposable
 
     /// <summary>Starts a server whose writes get <paramref name="status"/> with the service's error
     /// <paramref name="errorCode"/> and the given extra headers.</summary>
-    public static async Task<StubTableServer> StartAsync(int status, string errorCode, IReadOnlyDictionary<string, string>? headers = null)
+    /// <param name="status">The status of every entity write.</param>
+    /// <param name="errorCode">The service's error code (<c>x-ms-error-code</c>).</param>
+    /// <param name="headers">Extra response headers.</param>
+    /// <param name="message">The error message in the body (what the service chose to say).</param>
+    /// <param name="reasonPhrase">The status line's reason phrase, when not the standard one.</param>
+    /// <param name="failTableCreation">Answer creating the table with the same error too, so the target cannot open.</param>
+    public static async Task<StubTableServer> StartAsync(
+        int status,
+        string errorCode,
+        IReadOnlyDictionary<string, string>? headers = null,
+        string? message = null,
+        string? reasonPhrase = null,
+        bool failTableCreation = false)
     {
         var builder = WebApplication.CreateSlimBuilder();
         builder.WebHost.UseUrls("http://127.0.0.1:0");
@@ -35,7 +48,7 @@ public sealed class StubTableServer : IAsyncDisposable
         var server = new StubTableServer(app);
         app.Run(async context =>
         {
-            if (context.Request.Path.Value?.EndsWith("/Tables", StringComparison.Ordinal) == true)
+            if (!failTableCreation && context.Request.Path.Value?.EndsWith("/Tables", StringComparison.Ordinal) == true)
             {
                 context.Response.StatusCode = StatusCodes.Status204NoContent;
                 return;
@@ -43,6 +56,11 @@ public sealed class StubTableServer : IAsyncDisposable
 
             Interlocked.Increment(ref server._writes);
             context.Response.StatusCode = status;
+            if (reasonPhrase is not null)
+            {
+                context.Features.GetRequiredFeature<IHttpResponseFeature>().ReasonPhrase = reasonPhrase;
+            }
+
             context.Response.Headers["x-ms-error-code"] = errorCode;
             foreach (var (name, value) in headers ?? new Dictionary<string, string>())
             {
@@ -50,7 +68,7 @@ public sealed class StubTableServer : IAsyncDisposable
             }
 
             context.Response.ContentType = "application/json;odata=minimalmetadata;streaming=true;charset=utf-8";
-            var error = new { code = errorCode, message = new { lang = "en-US", value = $"Stub answer {status}." } };
+            var error = new { code = errorCode, message = new { lang = "en-US", value = message ?? $"Stub answer {status}." } };
             await context.Response.WriteAsync(JsonSerializer.Serialize(new Dictionary<string, object> { ["odata.error"] = error }));
         });
         await app.StartAsync();

@@ -29,7 +29,7 @@ public static class RunsApi
             .WithName("ListRuns")
             .WithSummary("List runs, newest first")
             .WithDescription($"A page of runs with their headline figures and the total count. page starts at 1; pageSize is 1–{MaxPageSize} (default {DefaultPageSize}); "
-                + "status filters by Queued, Running, Completed, Cancelled, Failed or Interrupted.");
+                + "status filters by Queued, Running, Completed, Stopped, Cancelled, Failed or Interrupted.");
 
         group.MapGet("/{id:long}", GetAsync)
             .WithName("GetRun")
@@ -78,7 +78,7 @@ public static class RunsApi
     internal static async Task<Results<Ok<RunPage>, ValidationProblem>> ListAsync(
         [Description("Page number, from 1 (default 1).")] string? page,
         [Description("Runs per page, 1–200 (default 20).")] string? pageSize,
-        [Description("Only runs with this status: Queued, Running, Completed, Cancelled, Failed or Interrupted.")] string? status,
+        [Description("Only runs with this status: Queued, Running, Completed, Stopped, Cancelled, Failed or Interrupted.")] string? status,
         IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
     {
         var errors = new List<FieldError>();

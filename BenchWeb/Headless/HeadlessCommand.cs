@@ -8,10 +8,16 @@ namespace BenchWeb.Headless;
 
 /// <summary>
 /// <c>BenchWeb run profile.json [--summary out.json] [--baseline earlier.json]</c>: runs a profile without the
-/// dashboard (CI pipelines, benchmarks), prints one line per second, writes the result as JSON, and exits 0 when it
-/// completed and met its thresholds, 1 when it failed, 2 for invalid input, 3 when it missed a threshold, 130 when
-/// cancelled.
-/// Secrets come from environment variables named in the profile (e.g. <c>COSMOS_KEY</c>).
+/// dashboard (CI pipelines, benchmarks), prints one line per second, writes the result as JSON, and exits
+/// 0 when it completed (its stop rule was met) and met its thresholds,
+/// 1 when it failed (the target could not be opened, e.g. a bad secret; errors dominated; a crash),
+/// 2 for invalid input (each bad field listed; nothing ran),
+/// 3 when it missed a threshold,
+/// 4 when the profile's auto-stop rule ended it early (Stopped: not a failure of the tool, the figures up to the stop
+/// are valid, but the run did not reach its stop rule, so its thresholds are not judged),
+/// 130 when cancelled.
+/// It never ends in an unhandled exception. Secrets come from environment variables named in the profile (e.g.
+/// <c>COSMOS_KEY</c>).
 /// </summary>
 public static class HeadlessCommand
 {
@@ -19,7 +25,13 @@ public static class HeadlessCommand
     public const int ExitFailed = 1;
     public const int ExitInvalidInput = 2;
     public const int ExitThresholdsFailed = 3;
+    public const int ExitStopped = 4;
     public const int ExitCancelled = 130;
+
+    /// <summary>The largest profile read: a plan is a few kilobytes.</summary>
+    private const long MaxProfileBytes = 1024 * 1024;
+
+    private const string Usage = "Usage: BenchWeb run <profile.json> [--summary <result.json>] [--baseline <earlier-result.json>]";
 
     public static readonly JsonSerializerOptions ResultJsonOptions = new(RunPlan.JsonOptions) { UnmappedMemberHandling = System.Text.Json.Serialization.JsonUnmappedMemberHandling.Skip };
 
@@ -28,9 +40,29 @@ public static class HeadlessCommand
         ArgumentNullException.ThrowIfNull(args);
         ArgumentNullException.ThrowIfNull(output);
         ArgumentNullException.ThrowIfNull(error);
+        try
+        {
+            return await RunCheckedAsync(args, output, error, cancellationToken);
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            await error.WriteLineAsync("Cancelled.");
+            return ExitCancelled;
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // The last line of defence: whatever went wrong, the command reports it and exits with a code.
+            await error.WriteLineAsync($"The run could not complete: {ex.GetType().Name}. This is a bug in BenchWeb; please report it.");
+            return ExitFailed;
+        }
+    }
+
+    private static async Task<int> RunCheckedAsync(IReadOnlyList<string> args, TextWriter output, TextWriter error, CancellationToken cancellationToken)
+    {
         if (args.Count == 0 || args[0] is "-h" or "--help")
         {
-            await output.WriteLineAsync("Usage: BenchWeb run <profile.json> [--summary <result.json>] [--baseline <earlier-result.json>]");
+            await output.WriteLineAsync(Usage);
+            await output.WriteLineAsync("Exit codes: 0 completed (thresholds met), 1 failed, 2 invalid input, 3 a threshold missed, 4 stopped by an auto-stop rule, 130 cancelled.");
             return args.Count == 0 ? ExitInvalidInput : ExitCompleted;
         }
 
@@ -49,7 +81,7 @@ public static class HeadlessCommand
             }
             else
             {
-                await error.WriteLineAsync($"Unknown option '{args[i]}'. Usage: BenchWeb run <profile.json> [--summary <result.json>] [--baseline <earlier-result.json>]");
+                await error.WriteLineAsync($"Unknown option '{args[i]}'. {Usage}");
                 return ExitInvalidInput;
             }
         }
@@ -60,20 +92,28 @@ public static class HeadlessCommand
             return ExitInvalidInput;
         }
 
+        if (Path.GetDirectoryName(Path.GetFullPath(summaryPath)) is { } summaryFolder && !Directory.Exists(summaryFolder))
+        {
+            await error.WriteLineAsync($"The folder of the result file '{summaryPath}' does not exist; nothing was run.");
+            return ExitInvalidInput;
+        }
+
         RunPlan plan;
         try
         {
-            plan = RunPlan.FromJson(await File.ReadAllTextAsync(profilePath, cancellationToken));
-            plan.EnsureValid();
+            plan = RunPlan.FromJson(await ReadProfileAsync(profilePath, cancellationToken));
+
+            // The person running the command is on this machine: file problems are described, never quoted.
+            plan.EnsureValid(ValidationAudience.Local);
         }
         catch (RunPlanValidationException ex)
         {
-            await error.WriteLineAsync($"Profile '{profilePath}' is invalid:");
-            foreach (var fieldError in ex.Errors)
-            {
-                await error.WriteLineAsync($"  {fieldError.Field}: {fieldError.Message}");
-            }
-
+            await PrintInvalidAsync(error, profilePath, ex);
+            return ExitInvalidInput;
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or InvalidDataException)
+        {
+            await error.WriteLineAsync($"Profile '{profilePath}' cannot be read: {ex.Message}");
             return ExitInvalidInput;
         }
 
@@ -92,14 +132,39 @@ public static class HeadlessCommand
             }
         }
 
-        var runner = new BenchmarkRunner();
-        var result = await runner.RunAsync(plan, TargetContext.FromEnvironment(), new ConsoleObserver(output), cancellationToken);
+        RunResult result;
+        try
+        {
+            result = await new BenchmarkRunner().RunAsync(plan, TargetContext.FromEnvironment(), new ConsoleObserver(output), cancellationToken);
+        }
+        catch (RunPlanValidationException ex)
+        {
+            // A workload file that changed between the check above and the start.
+            await PrintInvalidAsync(error, profilePath, ex);
+            return ExitInvalidInput;
+        }
+
         await PrintSummaryAsync(output, plan, result);
-        await File.WriteAllTextAsync(summaryPath, JsonSerializer.Serialize(result, ResultJsonOptions), CancellationToken.None);
-        await output.WriteLineAsync($"Result written to {summaryPath}");
+        var written = true;
+        try
+        {
+            await File.WriteAllTextAsync(summaryPath, JsonSerializer.Serialize(result, ResultJsonOptions), CancellationToken.None);
+            await output.WriteLineAsync($"Result written to {summaryPath}");
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            await error.WriteLineAsync($"The result could not be written to '{summaryPath}': {ex.GetType().Name}.");
+            written = false;
+        }
+
         if (result.FailureReason is { } reason)
         {
             await error.WriteLineAsync($"Run failed: {reason}");
+        }
+
+        if (!written)
+        {
+            return ExitFailed;
         }
 
         if (result.Status == RunStatus.Completed && plan.Thresholds is { IsEmpty: false } thresholds)
@@ -120,9 +185,33 @@ public static class HeadlessCommand
         return result.Status switch
         {
             RunStatus.Completed => ExitCompleted,
+            RunStatus.Stopped => ExitStopped,
             RunStatus.Cancelled => ExitCancelled,
             _ => ExitFailed,
         };
+    }
+
+    /// <summary>The profile's text, refusing one larger than <see cref="MaxProfileBytes"/> without reading it all.</summary>
+    private static async Task<string> ReadProfileAsync(string path, CancellationToken cancellationToken)
+    {
+        using var reader = new StreamReader(path);
+        var buffer = new char[MaxProfileBytes + 1];
+        var read = await reader.ReadBlockAsync(buffer.AsMemory(), cancellationToken);
+        if (read > MaxProfileBytes)
+        {
+            throw new InvalidDataException($"it is larger than {MaxProfileBytes / 1024:N0} KB; a profile is a few kilobytes of JSON.");
+        }
+
+        return new string(buffer, 0, read);
+    }
+
+    private static async Task PrintInvalidAsync(TextWriter error, string profilePath, RunPlanValidationException ex)
+    {
+        await error.WriteLineAsync($"Profile '{profilePath}' is invalid:");
+        foreach (var fieldError in ex.Errors)
+        {
+            await error.WriteLineAsync($"  {fieldError.Field}: {fieldError.Message}");
+        }
     }
 
     private static async Task PrintSummaryAsync(TextWriter output, RunPlan plan, RunResult result)

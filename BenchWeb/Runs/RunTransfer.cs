@@ -20,7 +20,7 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Tim
         "bytes", "p50_ms", "p95_ms", "p99_ms", "max_ms", "in_flight", "cpu_percent",
     ];
 
-    private static readonly RunStatus[] TerminalStatuses = [RunStatus.Completed, RunStatus.Cancelled, RunStatus.Failed, RunStatus.Interrupted];
+    private static readonly RunStatus[] TerminalStatuses = [RunStatus.Completed, RunStatus.Stopped, RunStatus.Cancelled, RunStatus.Failed, RunStatus.Interrupted];
 
     /// <summary>The run as an export document, or null when it does not exist.</summary>
     public async Task<RunExport?> ExportAsync(long runId, CancellationToken cancellationToken)

@@ -118,7 +118,7 @@ public class BenchmarkRunnerTests
     }
 
     [Fact]
-    public async Task RunAsync_AutoStops_WhenThrottlesExceedTheRule()
+    public async Task RunAsync_EndsStopped_NamingTheRule_WhenAnAutoStopRuleFires()
     {
         var (runner, _) = RunnerWith();
         var plan = new RunPlan
@@ -130,8 +130,10 @@ public class BenchmarkRunnerTests
 
         var result = await runner.RunAsync(plan, NoSecrets);
 
-        Assert.Equal(RunStatus.Completed, result.Status);
+        Assert.Equal(RunStatus.Stopped, result.Status);
         Assert.StartsWith("auto-stop:", result.StopReason, StringComparison.Ordinal);
+        Assert.Contains("throttled over the last 1 s (limit 5.0 %)", result.StopReason, StringComparison.Ordinal);
+        Assert.Null(result.FailureReason);
         Assert.True(result.Summary.Elapsed < TimeSpan.FromSeconds(10));
     }
 
@@ -198,6 +200,84 @@ public class BenchmarkRunnerTests
         Assert.True(result.Summary.LatencyIsPerBatch);
     }
 
+    [Fact]
+    public async Task RunAsync_StopsEarlyAsFailed_WhenErrorsDominateFiveSeconds()
+    {
+        var (runner, _) = RunnerWith(() => new DyingTarget(TimeSpan.FromSeconds(1)));
+        var plan = new RunPlan { Load = new LoadOptions { Concurrency = 4 }, Stop = new StopOptions { DurationSeconds = 60 } };
+
+        var result = await runner.RunAsync(plan, NoSecrets);
+
+        Assert.Equal(RunStatus.Failed, result.Status);
+        Assert.True(result.Summary.Elapsed < TimeSpan.FromSeconds(10), $"ran {result.Summary.Elapsed.TotalSeconds:F1} s");
+        Assert.Matches(@"^errors dominate: \d+\.\d % of responses failed over the last 5 s", result.StopReason);
+        Assert.Matches(@"\d+\.\d % of responses failed", result.FailureReason);
+        Assert.Contains("503 ServiceUnavailable", result.FailureReason, StringComparison.Ordinal);
+        Assert.True(result.Summary.TotalOk > 0);
+    }
+
+    [Fact]
+    public async Task RunAsync_EndsFailed_WhenErrorsOutnumberSuccesses()
+    {
+        var (runner, _) = RunnerWith(() => new FailingTwoOfThreeTarget());
+        var plan = new RunPlan { Load = new LoadOptions { Concurrency = 3 }, Stop = new StopOptions { TotalDocuments = 30 } };
+
+        var result = await runner.RunAsync(plan, NoSecrets);
+
+        Assert.Equal(RunStatus.Failed, result.Status);
+        Assert.Equal("reached 30 documents", result.StopReason);
+        Assert.Equal((10, 20), (result.Summary.TotalOk, result.Summary.TotalErrors));
+        Assert.Equal("Errors outnumber successes: 20 requests failed, 10 succeeded; the first error: 500 InternalServerError", result.FailureReason);
+    }
+
+    [Fact]
+    public async Task RunAsync_Completes_WhenSomeWritesFail()
+    {
+        var (runner, _) = RunnerWith(() => new FailingTwoOfThreeTarget(failEvery: 3));
+        var plan = new RunPlan { Load = new LoadOptions { Concurrency = 3 }, Stop = new StopOptions { TotalDocuments = 30 } };
+
+        var result = await runner.RunAsync(plan, NoSecrets);
+
+        Assert.Equal(RunStatus.Completed, result.Status);
+        Assert.Equal(10, result.Summary.TotalErrors);
+        Assert.Null(result.FailureReason);
+    }
+
+    [Theory]
+    [InlineData(LoadModel.ClosedLoop)]
+    [InlineData(LoadModel.Waves)]
+    [InlineData(LoadModel.OpenLoop)]
+    public async Task RunAsync_BacksOffAfterEachError_SoADeadEndpointGetsFewRequests(LoadModel model)
+    {
+        var target = new FailingTarget();
+        var (runner, _) = RunnerWith(() => target);
+        var plan = new RunPlan
+        {
+            Load = new LoadOptions { Model = model, Concurrency = 4, RatePerSecond = model == LoadModel.OpenLoop ? 1_000 : null },
+            Stop = new StopOptions { DurationSeconds = 3 },
+        };
+
+        var result = await runner.RunAsync(plan, NoSecrets);
+
+        // 4 workers, each waiting 0.1, 0.2, 0.4, 0.8, 1.6 s after its failures: about 6 requests each in 3 s.
+        Assert.InRange(target.Writes, 4, 40);
+        Assert.Equal(RunStatus.Failed, result.Status);
+    }
+
+    [Fact]
+    public async Task RunAsync_ResetsTheBackOff_AfterASuccess()
+    {
+        var (runner, _) = RunnerWith(() => new FailingTwoOfThreeTarget(failEvery: 2));
+        var plan = new RunPlan { Load = new LoadOptions { Concurrency = 1 }, Stop = new StopOptions { TotalDocuments = 40 } };
+
+        var stopwatch = Stopwatch.StartNew();
+        var result = await runner.RunAsync(plan, NoSecrets);
+
+        // 20 failures, each followed by a success: 20 waits of 100 ms, never a doubled one.
+        Assert.Equal(20, result.Summary.TotalErrors);
+        Assert.InRange(stopwatch.Elapsed.TotalSeconds, 1.9, 3.5);
+    }
+
     private sealed class RecordingObserver : IRunObserver
     {
         public RunStart? Start { get; private set; }
@@ -256,8 +336,43 @@ public class BenchmarkRunnerTests
 
     private sealed class FailingTarget : TestTarget
     {
-        public override Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken) =>
-            Task.FromResult(OperationOutcome.Failed(403, 0, "403 Forbidden: key rejected"));
+        private int _writes;
+
+        public int Writes => Volatile.Read(ref _writes);
+
+        public override Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken)
+        {
+            Interlocked.Increment(ref _writes);
+            return Task.FromResult(OperationOutcome.Failed(403, 0, "403 Forbidden: key rejected"));
+        }
+    }
+
+    /// <summary>Fails some writes by count: with <c>failEvery</c> 3 (the default), writes 1 and 2 of every 3 fail;
+    /// otherwise every <c>failEvery</c>-th write fails.</summary>
+    private sealed class FailingTwoOfThreeTarget(int? failEvery = null) : TestTarget
+    {
+        private int _writes;
+
+        public override Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken)
+        {
+            var n = Interlocked.Increment(ref _writes);
+            var fails = failEvery is { } every ? n % every == 0 : n % 3 != 0;
+            return Task.FromResult(fails ? OperationOutcome.Failed(500, 0, "500 InternalServerError") : OperationOutcome.Ok(201, 1, 1, 100));
+        }
+    }
+
+    /// <summary>Answers every write for a while, then only with 503s: a service that went down mid-run.</summary>
+    private sealed class DyingTarget(TimeSpan alive) : TestTarget
+    {
+        private readonly long _start = TimeProvider.System.GetTimestamp();
+
+        public override async Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken)
+        {
+            await Task.Delay(1, cancellationToken);
+            return TimeProvider.System.GetElapsedTime(_start) < alive
+                ? OperationOutcome.Ok(201, 1, 1, 100)
+                : OperationOutcome.Failed(503, 0, "503 ServiceUnavailable");
+        }
     }
 
     private sealed class RecordingTarget : TestTarget

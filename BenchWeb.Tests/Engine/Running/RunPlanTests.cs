@@ -23,6 +23,168 @@ public class RunPlanTests
         { Valid with { Stop = new StopOptions { TotalDocuments = 10, AutoStop = new AutoStopOptions { ThrottledFractionAbove = 1.5 } } }, "Stop.AutoStop.ThrottledFractionAbove", "between 0 and 1" },
     };
 
+    private static readonly RunPlan Cosmos = Valid with
+    {
+        Target = new TargetOptions { Kind = TargetKind.CosmosSql, Cosmos = new CosmosOptions { Endpoint = "https://acct.documents.azure.com:443/" } },
+    };
+
+    private static readonly RunPlan Tables = Valid with { Target = new TargetOptions { Kind = TargetKind.TableStorage } };
+
+    /// <summary>Every double a plan holds, set to <paramref name="value"/>, with the field that must be refused.</summary>
+    public static TheoryData<RunPlan, string> EveryDoubleSetTo(double value) => new()
+    {
+        { Valid with { Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = value } }, "Load.RatePerSecond" },
+        { Valid with { Load = new LoadOptions { Throttling = new ThrottleOptions { BaseDelayMs = value } } }, "Load.Throttling.BaseDelayMs" },
+        { Valid with { Stop = new StopOptions { DurationSeconds = value } }, "Stop.DurationSeconds" },
+        { Valid with { Stop = new StopOptions { TotalDocuments = 10, AutoStop = new AutoStopOptions { ThrottledFractionAbove = value } } }, "Stop.AutoStop.ThrottledFractionAbove" },
+        { Valid with { Stop = new StopOptions { TotalDocuments = 10, AutoStop = new AutoStopOptions { ErrorFractionAbove = value } } }, "Stop.AutoStop.ErrorFractionAbove" },
+        { Valid with { Thresholds = new ThresholdOptions { MinThroughput = value } }, "Thresholds.MinThroughput" },
+        { Valid with { Thresholds = new ThresholdOptions { MaxP99LatencyMs = value } }, "Thresholds.MaxP99LatencyMs" },
+        { Valid with { Thresholds = new ThresholdOptions { MaxThrottledPercent = value } }, "Thresholds.MaxThrottledPercent" },
+        { Valid with { Thresholds = new ThresholdOptions { MinShareOfBaseline = value } }, "Thresholds.MinShareOfBaseline" },
+        { Valid with { Target = new TargetOptions { Simulator = new SimulatorOptions { MedianLatencyMs = value } } }, "Target.Simulator.MedianLatencyMs" },
+        { Valid with { Workload = new WorkloadOptions { PartitionKey = new() { Strategy = PartitionKeyStrategy.HotKey, HotKeyFraction = value } } }, "Workload.PartitionKey.HotKeyFraction" },
+    };
+
+    public static TheoryData<RunPlan, string> EveryDoubleNaN() => EveryDoubleSetTo(double.NaN);
+
+    public static TheoryData<RunPlan, string> EveryDoublePositiveInfinity() => EveryDoubleSetTo(double.PositiveInfinity);
+
+    public static TheoryData<RunPlan, string> EveryDoubleNegativeInfinity() => EveryDoubleSetTo(double.NegativeInfinity);
+
+    [Theory]
+    [MemberData(nameof(EveryDoubleNaN))]
+    [MemberData(nameof(EveryDoublePositiveInfinity))]
+    [MemberData(nameof(EveryDoubleNegativeInfinity))]
+    public void Validate_RefusesTheSetting_WhenADoubleIsNaNOrInfinite(RunPlan plan, string field)
+    {
+        Assert.Contains(plan.Validate(), e => e.Field == field);
+    }
+
+    [Fact]
+    public void Validate_RefusesTheName_WhenLongerThan200Characters()
+    {
+        Assert.Empty((Valid with { Name = new string('n', 200) }).Validate());
+
+        var error = Assert.Single((Valid with { Name = new string('n', 201) }).Validate());
+
+        Assert.Equal("Name", error.Field);
+        Assert.Contains("200", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void DocumentLimit_Saturates_WhenDocumentsPerWorkerTimesWorkersOverflows()
+    {
+        var plan = Valid with { Load = new LoadOptions { Concurrency = 10_000 }, Stop = new StopOptions { DocumentsPerWorker = long.MaxValue / 2 } };
+
+        Assert.Equal(long.MaxValue, plan.DocumentLimit);
+        Assert.Contains(plan.Validate(), e => e.Field == "Stop.DocumentsPerWorker");
+    }
+
+    [Theory]
+    [InlineData(1_000_000_000_001L, null)]
+    [InlineData(null, 100_000_000_001L)]
+    [InlineData(long.MaxValue, null)]
+    public void Validate_RefusesTheCount_WhenTheTotalExceeds10To12(long? total, long? perWorker)
+    {
+        var plan = Valid with { Load = new LoadOptions { Concurrency = 10 }, Stop = new StopOptions { TotalDocuments = total, DocumentsPerWorker = perWorker } };
+
+        var error = Assert.Single(plan.Validate());
+
+        Assert.StartsWith("Stop.", error.Field, StringComparison.Ordinal);
+        Assert.Contains("1,000,000,000,000", error.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(0.09, "at least 0.1")]
+    [InlineData(1_000_001, "at most 1,000,000")]
+    public void Validate_RefusesAnOpenLoopRate_WhenOutsideItsRange(double rate, string message)
+    {
+        var plan = Valid with { Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = rate } };
+
+        var error = Assert.Single(plan.Validate());
+
+        Assert.Equal("Load.RatePerSecond", error.Field);
+        Assert.Contains(message, error.Message, StringComparison.OrdinalIgnoreCase);
+    }
+
+    [Fact]
+    public void Validate_AcceptsTheSlowestOpenLoopRate()
+    {
+        Assert.Empty((Valid with { Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 0.1 } }).Validate());
+    }
+
+    public static TheoryData<RunPlan, string, string> OversizedDocuments() => new()
+    {
+        // 1.2 M characters of text: over a Cosmos DB item's 2 MB only with the second field.
+        { Cosmos with { Workload = Template("""{ "a": "{{text:1200000}}", "b": "x{{text:1000000}}" }""") }, "Workload.Template", "2,097,152" },
+        { Valid with { Workload = Template("""{ "a": "{{text:2000000}}", "b": "{{pick:x|y}}{{text:200000}}" }""") }, "Workload.Template", "2,097,152" },
+        // A Table entity counts 2 bytes a character, and one property holds at most 32,768 characters.
+        { Tables with { Workload = Template("""{ "a": "{{text:40000}}" }""") }, "Workload.Template", "32,768" },
+        { Tables with { Workload = Template("""{ "a": "{{text:30000}}", "b": "{{text:30000}}" , "c": "{{text:30000}}", "d": "{{text:30000}}", "e": "{{text:30000}}", "f": "{{text:30000}}", "g": "{{text:30000}}", "h": "{{text:30000}}", "i": "{{text:30000}}", "j": "{{text:30000}}", "k": "{{text:30000}}", "l": "{{text:30000}}", "m": "{{text:30000}}", "n": "{{text:30000}}", "o": "{{text:30000}}", "p": "{{text:30000}}", "q": "{{text:30000}}", "r": "{{text:30000}}" }""") }, "Workload.Template", "1,048,576" },
+        { Tables with { Workload = new WorkloadOptions { TargetSizeBytes = 100_000 } }, "Workload.TargetSizeBytes", "32,768" },
+    };
+
+    [Theory]
+    [MemberData(nameof(OversizedDocuments))]
+    public void Validate_RefusesTheWorkload_WhenADocumentCanExceedTheTargetsItemLimit(RunPlan plan, string field, string limit)
+    {
+        var error = Assert.Single(plan.Validate(), e => e.Field == field);
+
+        Assert.Contains(limit, error.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(TargetKind.CosmosSql, """{ "a": "{{text:2000000}}", "n": "{{seq}}" }""", null)]
+    [InlineData(TargetKind.CosmosSql, """{ "a": "{{guid}}" }""", 2_000_000)]
+    [InlineData(TargetKind.CosmosSql, """{ "a": "{{text:2000000}}" }""", 2_000_000)]
+    [InlineData(TargetKind.TableStorage, """{ "a": "{{text:32000}}", "b": "{{text:32000}}" }""", null)]
+    [InlineData(TargetKind.TableStorage, """{ "a": "{{guid}}" }""", 30_000)]
+    public void Validate_AcceptsTheWorkload_WhenEveryDocumentFitsTheTarget(TargetKind kind, string template, int? targetSize)
+    {
+        var plan = (kind == TargetKind.CosmosSql ? Cosmos : Tables) with { Workload = Template(template) with { TargetSizeBytes = targetSize } };
+
+        Assert.Empty(plan.Validate());
+    }
+
+    [Theory]
+    [InlineData("ftp://acct.documents.azure.com/", "http or https")]
+    [InlineData("file:///etc/passwd", "http or https")]
+    [InlineData("http://acct.documents.azure.com:443/", "https")]
+    public void Validate_RefusesTheEndpoint_WhenItsSchemeIsNotAllowed(string endpoint, string message)
+    {
+        var plan = Cosmos with { Target = Cosmos.Target with { Cosmos = Cosmos.Target.Cosmos with { Endpoint = endpoint } } };
+
+        var error = Assert.Single(plan.Validate());
+
+        Assert.Equal("Target.Cosmos.Endpoint", error.Field);
+        Assert.Contains(message, error.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("http://127.0.0.1:8081/")]
+    [InlineData("http://localhost:8081/")]
+    [InlineData("http://[::1]:8081/")]
+    [InlineData("https://acct.documents.azure.com:443/")]
+    public void Validate_AcceptsTheEndpoint_WhenHttpsOrLoopback(string endpoint)
+    {
+        var plan = Cosmos with { Target = Cosmos.Target with { Cosmos = Cosmos.Target.Cosmos with { Endpoint = endpoint, AcceptAnyServerCertificate = !endpoint.Contains("azure", StringComparison.Ordinal) } } };
+
+        Assert.Empty(plan.Validate());
+    }
+
+    [Fact]
+    public void Validate_RefusesAcceptingAnyCertificate_WhenTheHostIsNotLoopback()
+    {
+        var plan = Cosmos with { Target = Cosmos.Target with { Cosmos = Cosmos.Target.Cosmos with { AcceptAnyServerCertificate = true } } };
+
+        var error = Assert.Single(plan.Validate());
+
+        Assert.Equal("Target.Cosmos.AcceptAnyServerCertificate", error.Field);
+    }
+
+    private static WorkloadOptions Template(string template) => new() { Shape = DocumentShape.JsonTemplate, Template = template };
+
     [Theory]
     [MemberData(nameof(InvalidPlans))]
     public void Validate_NamesTheFieldWithAClearMessage_WhenASettingIsInvalid(RunPlan plan, string field, string messagePart)

@@ -178,17 +178,17 @@ public sealed class CsvFileSourceTests : IDisposable
     {
         var path = Path.Combine(_folder, "x.csv");
 
-        var error = Assert.Single(DocumentSourceFactory.Validate(Options(path)));
+        var error = Assert.Single(DocumentSourceFactory.Validate(Options(path), BenchEngine.Running.ValidationAudience.Local));
 
         Assert.Equal(new KeyValuePair<string, string>("Workload.CsvPath", $"File '{path}' does not exist."), error);
     }
 
     [Theory]
     [InlineData("", "empty")]
-    [InlineData("a,b,a\n1,2,3\n", "column 'a' appears more than once")]
+    [InlineData("a,b,a\n1,2,3\n", "a column name appears more than once in the header (columns 1 and 3)")]
     public void Validate_ReportsAnUnusableHeader(string content, string expected)
     {
-        var error = Assert.Single(DocumentSourceFactory.Validate(Options(Write(content))));
+        var error = Assert.Single(DocumentSourceFactory.Validate(Options(Write(content)), BenchEngine.Running.ValidationAudience.Local));
 
         Assert.Equal("Workload.CsvPath", error.Key);
         Assert.Contains(expected, error.Value, StringComparison.Ordinal);

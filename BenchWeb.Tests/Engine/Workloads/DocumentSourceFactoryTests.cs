@@ -12,7 +12,7 @@ public sealed class DocumentSourceFactoryTests
 
         var exception = Assert.Throws<ArgumentException>(() => DocumentSourceFactory.Create(options, TimeProvider.System));
 
-        Assert.Contains("Workload.CsvPath: File '/no/such/file.csv' does not exist.", exception.Message, StringComparison.Ordinal);
+        Assert.Contains("Workload.CsvPath: The file cannot be used.", exception.Message, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -84,10 +84,26 @@ public sealed class RunListTests
         page.WaitForAssertion(() => Assert.DoesNotContain("Loading…", page.Markup, StringComparison.Ordinal));
 
         var markup = page.Markup;
-        Assert.Contains("Unknown status “Finished” (one of Queued, Running, Completed, Cancelled, Failed, Interrupted); it is ignored.", markup, StringComparison.Ordinal);
+        Assert.Contains("Unknown status “Finished” (one of Queued, Running, Completed, Cancelled, Failed, Interrupted, Stopped); it is ignored.", markup, StringComparison.Ordinal);
         Assert.Contains("“11/02/2026” is not a date for “from” (write it as yyyy-mm-dd); it is ignored.", markup, StringComparison.Ordinal);
         Assert.Contains("Page “x” is not a page number; showing the first page.", markup, StringComparison.Ordinal);
         Assert.Single(RunIds(markup));
+    }
+
+    [Fact]
+    public async Task List_StatusStopped_ShowsOnlyRunsAnAutoStopRuleEnded_WithTheirOwnBadge()
+    {
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("runs?status=Stopped");
+        var stopped = await AddAsync(context, "Ramp", TargetKind.Simulated, RunStatus.Stopped);
+        await AddAsync(context, "Ramp", TargetKind.Simulated, RunStatus.Completed);
+
+        var page = context.Render<RunList>();
+        page.WaitForAssertion(() => Assert.DoesNotContain("Loading…", page.Markup, StringComparison.Ordinal));
+
+        Assert.Equal(["Stopped"], Selected(page.FindAll("#filter-status option")));
+        Assert.Equal([stopped], RunIds(page.Markup));
+        Assert.Contains("class=\"badge status-stopped\" data-status=\"Stopped\"", page.Markup, StringComparison.Ordinal);
     }
 
     [Fact]

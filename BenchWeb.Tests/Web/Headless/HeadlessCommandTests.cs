@@ -1,5 +1,6 @@
 using BenchEngine.Running;
 using BenchWeb.Headless;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Headless;
 
@@ -49,6 +50,94 @@ public sealed class HeadlessCommandTests : IDisposable
         var (code, _) = await RunAsync(new ThresholdOptions { MinShareOfBaseline = 0.9 }, "second", "--baseline", Path.Combine(_directory, "broken.json"));
 
         Assert.Equal(HeadlessCommand.ExitInvalidInput, code);
+    }
+
+    public static TheoryData<string, string> BadProfiles() => new()
+    {
+        { """{ "load": { "model": "OpenLoop", "ratePerSecond": "NaN" }, "stop": { "totalDocuments": 10 } }""", "Load.RatePerSecond" },
+        { """{ "load": { "model": "OpenLoop", "ratePerSecond": 1e-300 }, "stop": { "totalDocuments": 10 } }""", "Load.RatePerSecond" },
+        { """{ "stop": { "durationSeconds": 1e400 } }""", "Stop.DurationSeconds" },
+        { """{ "stop": { "durationSeconds": "Infinity" } }""", "Stop.DurationSeconds" },
+        { """{ "stop": { "totalDocuments": 10, "autoStop": { "errorFractionAbove": "NaN" } } }""", "Stop.AutoStop.ErrorFractionAbove" },
+        { """{ "thresholds": { "minThroughput": "NaN", "maxP99LatencyMs": "-Infinity" }, "stop": { "totalDocuments": 10 } }""", "Thresholds.MinThroughput" },
+        { """{ "target": { "simulator": { "medianLatencyMs": "NaN" } }, "stop": { "totalDocuments": 10 } }""", "Target.Simulator.MedianLatencyMs" },
+        { """{ "load": { "concurrency": 10000 }, "stop": { "documentsPerWorker": 9223372036854775807 } }""", "Stop.DocumentsPerWorker" },
+        { """{ "stop": { "totalDocuments": 1e30 } }""", "$.stop.totalDocuments" },
+        { """{ "load": { "concurrency": 99999999999 }, "stop": { "totalDocuments": 10 } }""", "$.load.concurrency" },
+        { """{ "target": { "kind": "CosmosSql", "cosmos": { "endpoint": "ftp://127.0.0.1:1/" } }, "stop": { "totalDocuments": 10 } }""", "Target.Cosmos.Endpoint" },
+        { """{ "target": { "kind": "CosmosSql", "cosmos": { "endpoint": "file:///etc/hosts" } }, "stop": { "totalDocuments": 10 } }""", "Target.Cosmos.Endpoint" },
+        { $$"""{ "name": "{{new string('n', 201)}}", "stop": { "totalDocuments": 10 } }""", "Name" },
+        { """{ "workload": { "shape": "JsonTemplate", "template": "{ \"a\": \"{{text:2000000}}\", \"b\": \"{{text:2000000}}\" }" }, "stop": { "totalDocuments": 10 } }""", "Workload.Template" },
+        { """{ "target": { "kind": "TableStorage" }, "workload": { "targetSizeBytes": 500000 }, "stop": { "totalDocuments": 10 } }""", "Workload.TargetSizeBytes" },
+        { """{ "workload": { "shape": "CsvFile", "csvPath": "." }, "stop": { "totalDocuments": 10 } }""", "Workload.CsvPath" },
+    };
+
+    [Theory]
+    [MemberData(nameof(BadProfiles))]
+    public async Task Run_ExitsTwoNamingTheField_WhenTheProfileIsInvalid(string json, string field)
+    {
+        var (code, output) = await RunProfileAsync(json);
+
+        Assert.Equal(HeadlessCommand.ExitInvalidInput, code);
+        Assert.Contains($"  {field}: ", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Run_ExitsOneNamingTheSecret_WhenTheCosmosKeyIsNotBase64()
+    {
+        await using var silent = new SilentServer();
+        var secret = "BENCHWEB_TEST_KEY_" + Guid.NewGuid().ToString("N");
+        const string Value = "not*base64*secret-value";
+        Environment.SetEnvironmentVariable(secret, Value);
+        try
+        {
+            var (code, output) = await RunProfileAsync($$"""
+                { "target": { "kind": "CosmosSql", "cosmos": { "endpoint": "{{silent.Endpoint}}", "keySecret": "{{secret}}", "connectionMode": "Gateway", "limitToEndpoint": true } },
+                  "stop": { "totalDocuments": 10 } }
+                """);
+
+            Assert.Equal(HeadlessCommand.ExitFailed, code);
+            Assert.Contains($"'{secret}'", output, StringComparison.Ordinal);
+            Assert.Contains("base64", output, StringComparison.Ordinal);
+            Assert.DoesNotContain(Value, output, StringComparison.Ordinal);
+        }
+        finally
+        {
+            Environment.SetEnvironmentVariable(secret, null);
+        }
+    }
+
+    [Fact]
+    public async Task Run_ExitsTwoBeforeRunning_WhenTheSummaryFolderDoesNotExist()
+    {
+        var (code, output) = await RunProfileAsync("""{ "stop": { "totalDocuments": 10 } }""", "--summary", Path.Combine(_directory, "missing", "out.json"));
+
+        Assert.Equal(HeadlessCommand.ExitInvalidInput, code);
+        Assert.Contains("missing", output, StringComparison.Ordinal);
+        Assert.DoesNotContain("Running against", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Run_ExitsFour_WhenAnAutoStopRuleEndsTheRun()
+    {
+        var (code, output) = await RunProfileAsync("""
+            { "target": { "simulator": { "provisionedRequestUnits": 400 } },
+              "load": { "concurrency": 64, "throttling": { "sharedBackoff": false } },
+              "stop": { "durationSeconds": 30, "autoStop": { "throttledFractionAbove": 0.05, "windowSeconds": 1 } } }
+            """);
+
+        Assert.Equal(HeadlessCommand.ExitStopped, code);
+        Assert.Contains(": Stopped (auto-stop:", output, StringComparison.Ordinal);
+    }
+
+    private async Task<(int Code, string Output)> RunProfileAsync(string json, params string[] extra)
+    {
+        var profile = Path.Combine(_directory, Guid.NewGuid().ToString("N") + ".json");
+        await File.WriteAllTextAsync(profile, json);
+        using var output = new StringWriter();
+        using var error = new StringWriter();
+        var code = await HeadlessCommand.RunAsync([profile, .. extra], output, error, CancellationToken.None);
+        return (code, output + error.ToString());
     }
 
     private async Task<(int Code, string Output)> RunAsync(ThresholdOptions? thresholds, string name = "profile", params string[] extra)

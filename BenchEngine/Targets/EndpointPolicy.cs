@@ -1,0 +1,62 @@
+using System.Net;
+
+namespace BenchEngine.Targets;
+
+/// <summary>
+/// Which endpoints a target may connect to, decided by the host: the dashboard passes its allow-list, a headless run
+/// and the tests use <see cref="Default"/>. Each real target asks it about its endpoint before connecting, and every
+/// connection the SDKs open goes through it too (<see cref="PolicedHttpHandler"/>), so a redirect or a regional endpoint
+/// named by the service cannot reach a host the policy refuses.
+/// </summary>
+/// <remarks>The scheme rule (<see cref="CheckScheme"/>) always applies first: a host's own check only narrows it.</remarks>
+public sealed class EndpointPolicy
+{
+    private readonly Func<Uri, string?> _check;
+
+    /// <param name="check">The host's own rule: null when the endpoint is allowed, else why not, in words a user can
+    /// act on (never a secret). It sees scheme, host and port; paths and queries do not decide.</param>
+    /// <param name="allowDirectMode">Whether Cosmos DB's Direct mode may be used. Direct mode opens TCP connections to
+    /// replica addresses the service returns, which no SDK hook lets this policy see: a host that must control every
+    /// address passes false, and such targets must use Gateway mode.</param>
+    public EndpointPolicy(Func<Uri, string?> check, bool allowDirectMode = true)
+    {
+        ArgumentNullException.ThrowIfNull(check);
+        _check = check;
+        AllowsDirectMode = allowDirectMode;
+    }
+
+    /// <summary>The scheme rule alone: http or https, and https unless the host is this machine.</summary>
+    public static EndpointPolicy Default { get; } = new(_ => null);
+
+    /// <summary>Whether Cosmos DB's Direct (TCP) mode is allowed; see the constructor.</summary>
+    public bool AllowsDirectMode { get; }
+
+    /// <summary>Null when <paramref name="endpoint"/> may be reached; otherwise why not.</summary>
+    public string? Check(Uri endpoint)
+    {
+        ArgumentNullException.ThrowIfNull(endpoint);
+        return CheckScheme(endpoint) ?? _check(endpoint);
+    }
+
+    /// <summary>Only http and https; plain http only to this machine, where nothing crosses a network.</summary>
+    public static string? CheckScheme(Uri endpoint)
+    {
+        ArgumentNullException.ThrowIfNull(endpoint);
+        if (!endpoint.IsAbsoluteUri || endpoint.Scheme is not ("http" or "https"))
+        {
+            return "Only http or https endpoints can be used.";
+        }
+
+        return endpoint.Scheme == "http" && !IsLoopback(endpoint.Host)
+            ? $"Use https for '{endpoint.Host}': plain http is only for an endpoint on this machine (localhost, 127.0.0.1, ::1)."
+            : null;
+    }
+
+    /// <summary>Whether <paramref name="host"/> names this machine without a name lookup: <c>localhost</c> or a loopback address.</summary>
+    public static bool IsLoopback(string host)
+    {
+        ArgumentNullException.ThrowIfNull(host);
+        return string.Equals(host, "localhost", StringComparison.OrdinalIgnoreCase)
+            || (IPAddress.TryParse(host.Trim('[', ']'), out var address) && IPAddress.IsLoopback(address));
+    }
+}

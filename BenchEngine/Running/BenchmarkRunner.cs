@@ -10,7 +10,14 @@ namespace BenchEngine.Running;
 /// auto-stop, or cancellation). Requests already in flight are allowed <see cref="StopGracePeriod"/> to
 /// return, so their documents are counted if they landed; only then are they cancelled.
 /// </remarks>
-public sealed class BenchmarkRunner(TimeProvider time, Func<TargetOptions, TargetContext, IInsertTarget>? targetFactory = null)
+/// <param name="time">The clock every second is measured with.</param>
+/// <param name="targetFactory">Opens the target (tests pass fakes). Default: <see cref="TargetFactory.Create"/>.</param>
+/// <param name="sourceFactory">Opens the workload's documents. Default: <see cref="DocumentSourceFactory.Create"/>; a host
+/// wraps it to decide what a failure to read the workload may say (the dashboard never quotes an uploaded file).</param>
+public sealed class BenchmarkRunner(
+    TimeProvider time,
+    Func<TargetOptions, TargetContext, IInsertTarget>? targetFactory = null,
+    Func<WorkloadOptions, TimeProvider, IDocumentSource>? sourceFactory = null)
 {
     /// <summary>How long in-flight requests may take to return after the run stops issuing.</summary>
     public static readonly TimeSpan StopGracePeriod = TimeSpan.FromSeconds(1.5);
@@ -18,6 +25,8 @@ public sealed class BenchmarkRunner(TimeProvider time, Func<TargetOptions, Targe
     private static readonly TimeSpan OneSecond = TimeSpan.FromSeconds(1);
 
     private readonly Func<TargetOptions, TargetContext, IInsertTarget> _targetFactory = targetFactory ?? TargetFactory.Create;
+
+    private readonly Func<WorkloadOptions, TimeProvider, IDocumentSource> _sourceFactory = sourceFactory ?? DocumentSourceFactory.Create;
 
     public BenchmarkRunner()
         : this(TimeProvider.System)
@@ -55,7 +64,7 @@ public sealed class BenchmarkRunner(TimeProvider time, Func<TargetOptions, Targe
             };
         }
 
-        using var source = DocumentSourceFactory.Create(plan.Workload, time);
+        using var source = _sourceFactory(plan.Workload, time);
         using var session = new RunSession(plan, target, source, observer, environment, startedAt, time);
         return await session.RunAsync(cancellationToken).ConfigureAwait(false);
     }

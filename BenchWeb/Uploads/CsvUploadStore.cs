@@ -230,7 +230,7 @@ public sealed partial class CsvUploadStore(
                 // Caught here rather than when parsing: a file with no line break would otherwise be written whole first.
                 if (!headerEnded)
                 {
-                    headerEnded = chunk.Contains((byte)'\n');
+                    headerEnded = chunk.IndexOfAny((byte)'\n', (byte)'\r') >= 0;
                     if (!headerEnded && size + read > CsvUploadCheck.MaxHeaderChars)
                     {
                         return (0, "", CsvUploadResult.Refused($"The header row is longer than {CsvUploadCheck.MaxHeaderChars / 1024} KB."));

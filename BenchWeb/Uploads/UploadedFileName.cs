@@ -16,9 +16,17 @@ public static class UploadedFileName
         var name = (clientName ?? "").Replace('\\', '/');
         name = name[(name.LastIndexOf('/') + 1)..];
         var clean = new StringBuilder(name.Length);
-        foreach (var c in name.Normalize(NormalizationForm.FormC))
+        for (var i = 0; i < name.Length; i++)
         {
-            if (char.IsControl(c) || char.GetUnicodeCategory(c) is System.Globalization.UnicodeCategory.Format
+            var c = name[i];
+            if (char.IsHighSurrogate(c) && i + 1 < name.Length && char.IsLowSurrogate(name[i + 1]))
+            {
+                clean.Append(c).Append(name[++i]);
+                continue;
+            }
+
+            // A lone surrogate is no character at all (and would make normalising throw).
+            if (char.IsSurrogate(c) || char.IsControl(c) || char.GetUnicodeCategory(c) is System.Globalization.UnicodeCategory.Format
                 || c is '<' or '>' or ':' or '"' or '|' or '?' or '*')
             {
                 continue;
@@ -27,7 +35,7 @@ public static class UploadedFileName
             clean.Append(char.IsWhiteSpace(c) ? ' ' : c);
         }
 
-        var text = string.Join(' ', clean.ToString().Split(' ', StringSplitOptions.RemoveEmptyEntries)).Trim('.', ' ');
+        var text = string.Join(' ', clean.ToString().Normalize(NormalizationForm.FormC).Split(' ', StringSplitOptions.RemoveEmptyEntries)).Trim('.', ' ');
         if (text.Length > UploadedFileEntity.MaxDisplayNameLength)
         {
             // Keeps the extension, which says what the file is.

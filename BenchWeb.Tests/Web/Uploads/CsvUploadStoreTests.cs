@@ -152,8 +152,14 @@ public sealed class CsvUploadStoreTests
     [InlineData("   ", "upload.csv")]
     [InlineData("..", "upload.csv")]
     [InlineData(null, "upload.csv")]
+    [InlineData("vols \ud83d\udeeb.csv", "vols \ud83d\udeeb.csv")]
     public void Sanitise_ClientFileName_KeepsOnlyAShowableLastSegment(string? clientName, string expected) =>
         Assert.Equal(expected, UploadedFileName.Sanitise(clientName));
+
+    [Fact]
+    public void Sanitise_LoneSurrogate_IsDroppedRatherThanFailing() =>
+        // Built here: a theory's data would be re-encoded (and the surrogate replaced) before the test saw it.
+        Assert.Equal("badname.csv", UploadedFileName.Sanitise("bad" + (char)0xD800 + "name.csv"));
 
     [Fact]
     public void Sanitise_LongName_KeepsItsExtensionWithin200Characters()

@@ -11,7 +11,14 @@ namespace BenchEngine.Running;
 /// auto-stop, or cancellation). Requests already in flight are allowed <see cref="StopGracePeriod"/> to
 /// return, so their documents are counted if they landed; only then are they cancelled.
 /// </remarks>
-public sealed class BenchmarkRunner(TimeProvider time, Func<TargetOptions, TargetContext, IInsertTarget>? targetFactory = null)
+/// <param name="time">The clock every second is measured with.</param>
+/// <param name="targetFactory">Opens the target (tests pass fakes). Default: <see cref="TargetFactory.Create"/>.</param>
+/// <param name="sourceFactory">Opens the workload's documents. Default: <see cref="DocumentSourceFactory.Create"/>; a host
+/// wraps it to decide what a failure to read the workload may say (the dashboard never quotes an uploaded file).</param>
+public sealed class BenchmarkRunner(
+    TimeProvider time,
+    Func<TargetOptions, TargetContext, IInsertTarget>? targetFactory = null,
+    Func<WorkloadOptions, TimeProvider, IDocumentSource>? sourceFactory = null)
 {
     /// <summary>How long in-flight requests may take to return after the run stops issuing.</summary>
     public static readonly TimeSpan StopGracePeriod = TimeSpan.FromSeconds(1.5);
@@ -19,6 +26,8 @@ public sealed class BenchmarkRunner(TimeProvider time, Func<TargetOptions, Targe
     private static readonly TimeSpan OneSecond = TimeSpan.FromSeconds(1);
 
     private readonly Func<TargetOptions, TargetContext, IInsertTarget> _targetFactory = targetFactory ?? TargetFactory.Create;
+
+    private readonly Func<WorkloadOptions, TimeProvider, IDocumentSource> _sourceFactory = sourceFactory ?? DocumentSourceFactory.Create;
 
     public BenchmarkRunner()
         : this(TimeProvider.System)
@@ -70,7 +79,7 @@ public sealed class BenchmarkRunner(TimeProvider time, Func<TargetOptions, Targe
         IDocumentSource source;
         try
         {
-            source = DocumentSourceFactory.Create(plan.Workload, time);
+            source = _sourceFactory(plan.Workload, time);
         }
         catch (Exception ex) when (ex is ArgumentException or IOException or UnauthorizedAccessException or InvalidDataException or CsvHelper.CsvHelperException)
         {

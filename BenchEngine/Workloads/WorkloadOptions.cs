@@ -23,6 +23,11 @@ public sealed record WorkloadOptions
     /// <summary>For <see cref="DocumentShape.CsvFile"/>: path of a CSV file with a header row (e.g. a BTS on-time file).</summary>
     public string? CsvPath { get; init; }
 
+    /// <summary>For <see cref="DocumentShape.CsvFile"/> in the dashboard: the number of a CSV file uploaded to it. Plans
+    /// from the web name files this way, never by path; the dashboard sets <see cref="CsvPath"/> from it, in memory, just
+    /// before a run. The engine itself reads only <see cref="CsvPath"/>.</summary>
+    public long? CsvFileId { get; init; }
+
     /// <summary>How each document's partition key is chosen. Null: the shape's own default
     /// (GUID for the small DTO and PerformanceData, sequence for the bulk record, Origin for flights).</summary>
     public PartitionKeyOptions? PartitionKey { get; init; }

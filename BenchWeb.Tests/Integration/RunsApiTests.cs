@@ -208,7 +208,7 @@ public sealed class RunsApiTests
     }
 
     [Fact]
-    public async Task OpenApiDocument_ListsRunsAndProfiles()
+    public async Task OpenApiDocument_ListsRunsProfilesAndFiles()
     {
         await using var host = await DashboardHost.StartAsync();
         using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
@@ -216,7 +216,7 @@ public sealed class RunsApiTests
         var document = await GetJsonAsync(http, "openapi/v1.json");
 
         var paths = document["paths"]!.AsObject();
-        foreach (var path in new[] { "/api/runs", "/api/runs/{id}", "/api/runs/{id}/cancel", "/api/runs/{id}/export.json", "/api/runs/{id}/export.csv", "/api/runs/import", "/api/profiles", "/api/profiles/{id}" })
+        foreach (var path in new[] { "/api/runs", "/api/runs/{id}", "/api/runs/{id}/cancel", "/api/runs/{id}/export.json", "/api/runs/{id}/export.csv", "/api/runs/import", "/api/profiles", "/api/profiles/{id}", "/api/files", "/api/files/{id}" })
         {
             Assert.True(paths.ContainsKey(path), $"{path} is missing from {string.Join(", ", paths.Select(p => p.Key))}");
         }

@@ -1,6 +1,7 @@
 using BenchEngine.Running;
 using BenchWeb.Data;
 using BenchWeb.Security;
+using BenchWeb.Uploads;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
 
@@ -33,7 +34,8 @@ public static class ProfilesApi
             .WithName("CreateProfile")
             .WithSummary("Create a profile")
             .WithDescription("Saves a plan under a name. The plan is validated first; each invalid setting is reported under its path, e.g. \"Load.Concurrency\". "
-                + "Plans hold only the names of secrets; store the values in the dashboard or the environment.");
+                + "Plans hold only the names of secrets; store the values in the dashboard or the environment. A CSV workload names an uploaded file "
+                + "(workload.csvFileId, see /api/files), never a server path.");
 
         return group;
     }
@@ -54,7 +56,7 @@ public static class ProfilesApi
     }
 
     internal static async Task<Results<Created<ProfileResponse>, ValidationProblem>> CreateAsync(
-        HttpRequest request, IDbContextFactory<BenchDbContext> databases, TimeProvider time, CancellationToken cancellationToken)
+        HttpRequest request, IDbContextFactory<BenchDbContext> databases, CsvUploadStore uploads, TimeProvider time, CancellationToken cancellationToken)
     {
         var (body, problem) = await ApiJson.ReadAsync<CreateProfileRequest>(request, cancellationToken);
         if (problem is not null)
@@ -69,7 +71,7 @@ public static class ProfilesApi
 
         var name = string.IsNullOrWhiteSpace(body.Name) ? plan.Name : body.Name.Trim();
         plan = plan with { Name = name };
-        var errors = plan.Validate().ToList();
+        var errors = (await uploads.ValidateAsync(plan, cancellationToken)).ToList();
         if (body.Description?.Trim().Length > Profiles.ProfileForm.MaxDescriptionLength)
         {
             errors.Add(new FieldError("Description", $"At most {Profiles.ProfileForm.MaxDescriptionLength:N0} characters."));

@@ -212,7 +212,7 @@ public static class RunsApi
             return problem;
         }
 
-        var errors = RunTransfer.Validate(document!);
+        var errors = await transfer.ValidateAsync(document!, cancellationToken);
         if (errors.Count > 0)
         {
             return ApiJson.Invalid(errors, "The run export cannot be imported.");

@@ -4,7 +4,7 @@ using Microsoft.EntityFrameworkCore.Storage.ValueConversion;
 
 namespace BenchWeb.Data;
 
-/// <summary>Profiles, runs and their seconds, and stored secrets (SQLite by default).</summary>
+/// <summary>Profiles, runs and their seconds, stored secrets, users and uploaded workload files (SQLite by default).</summary>
 public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : DbContext(options)
 {
     public DbSet<ProfileEntity> Profiles => Set<ProfileEntity>();
@@ -20,6 +20,8 @@ public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : D
     public DbSet<InvitationEntity> Invitations => Set<InvitationEntity>();
 
     public DbSet<ApiTokenEntity> ApiTokens => Set<ApiTokenEntity>();
+
+    public DbSet<UploadedFileEntity> UploadedFiles => Set<UploadedFileEntity>();
 
     protected override void ConfigureConventions(ModelConfigurationBuilder configurationBuilder)
     {
@@ -85,6 +87,15 @@ public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : D
             token.Property(t => t.TokenHash).HasMaxLength(64);
             token.HasIndex(t => t.TokenHash).IsUnique();
             token.HasIndex(t => t.UserId);
+        });
+
+        modelBuilder.Entity<UploadedFileEntity>(file =>
+        {
+            file.Property(f => f.DisplayName).HasMaxLength(UploadedFileEntity.MaxDisplayNameLength);
+            file.Property(f => f.StoredName).HasMaxLength(64);
+            file.Property(f => f.Sha256).HasMaxLength(64);
+            file.Property(f => f.UploadedBy).HasMaxLength(300);
+            file.HasIndex(f => f.StoredName).IsUnique();
         });
     }
 }

@@ -16,6 +16,11 @@ public sealed class BenchWebOptions
     [Range(1024, 1L << 40)]
     public long MaxRequestBodyBytes { get; set; } = 10L * 1024 * 1024;
 
+    /// <summary>The largest CSV workload file that can be uploaded (default 512 MB: a month of BTS on-time flights is about
+    /// 250 MB). Uploads are streamed to the data folder, never held in memory.</summary>
+    [Range(1024, 1L << 40)]
+    public long MaxUploadBytes { get; set; } = 512L * 1024 * 1024;
+
     /// <summary>How many runs may execute at once. One by default: two runs on one client measure each
     /// other as much as the target.</summary>
     [Range(1, 16)]

@@ -5,13 +5,14 @@ using BenchWeb.Hubs;
 using BenchWeb.Profiles;
 using BenchWeb.Runs;
 using BenchWeb.Secrets;
+using BenchWeb.Uploads;
 using Microsoft.AspNetCore.DataProtection;
 using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Extensions;
 
-/// <summary>The dashboard's services, on the embedded defaults: a SQLite file, in-process background jobs
-/// (Hangfire, in-memory storage) and the simulated target preselected.</summary>
+/// <summary>The dashboard's services, on the embedded defaults: a SQLite file, uploaded workload files beside it,
+/// in-process background jobs (Hangfire, in-memory storage) and the simulated target preselected.</summary>
 public static class ServiceCollectionExtensions
 {
     public static WebApplicationBuilder AddBenchWeb(this WebApplicationBuilder builder)
@@ -37,7 +38,9 @@ public static class ServiceCollectionExtensions
         }
 
         services.AddSingleton(TimeProvider.System);
-        services.AddSingleton(sp => new BenchmarkRunner(sp.GetRequiredService<TimeProvider>()));
+        // Runs read uploaded files through the dashboard's source: its failures never quote the file.
+        services.AddSingleton(sp => new BenchmarkRunner(sp.GetRequiredService<TimeProvider>(), sourceFactory: UploadedCsvSource.Create));
+        services.AddSingleton<CsvUploadStore>();
         services.AddSingleton<SecretStore>();
         services.AddSingleton<RunUpdatePublisher>();
         services.AddSingleton<RunExecutor>();
@@ -50,6 +53,7 @@ public static class ServiceCollectionExtensions
 
         // Order matters: the schema and left-open runs are dealt with before the job server starts taking jobs.
         services.AddHostedService<RunRecoveryService>();
+        services.AddHostedService<UploadCleanupService>();
         services.AddRunJobs(options);
 
         builder.AddBenchWebSecurity();

@@ -26,7 +26,8 @@ public static class PlanText
         ArgumentNullException.ThrowIfNull(plan);
         var workload = plan.Workload;
         var key = workload.PartitionKey is { } pk ? $", key {pk.Strategy}{(pk.Field is { } f ? $" ({f})" : "")}" : "";
-        return $"{workload.Shape}{key}";
+        var file = workload.CsvFileId is { } id ? $" (uploaded file {id})" : "";
+        return $"{workload.Shape}{file}{key}";
     }
 
     public static string Load(RunPlan plan)

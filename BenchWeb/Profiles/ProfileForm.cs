@@ -1,6 +1,7 @@
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
+using BenchWeb.Uploads;
 
 namespace BenchWeb.Profiles;
 
@@ -84,7 +85,12 @@ public sealed class ProfileForm
 
     public int? TargetSizeBytes { get; set; }
 
+    /// <summary>A server path from a profile saved before files were uploaded; kept only so that the form can say it is
+    /// no longer allowed. The editor has no box for it.</summary>
     public string? CsvPath { get; set; }
+
+    /// <summary>The uploaded CSV file, for the CsvFile shape.</summary>
+    public long? CsvFileId { get; set; }
 
     /// <summary>Null: the shape's default strategy.</summary>
     public PartitionKeyStrategy? PartitionKeyStrategy { get; set; }
@@ -185,6 +191,7 @@ public sealed class ProfileForm
             Template = workload.Template,
             TargetSizeBytes = workload.TargetSizeBytes,
             CsvPath = workload.CsvPath,
+            CsvFileId = workload.CsvFileId,
             PartitionKeyStrategy = workload.PartitionKey?.Strategy,
             PartitionKeyField = workload.PartitionKey?.Field,
             PartitionKeyCount = workload.PartitionKey?.KeyCount ?? 10,
@@ -260,6 +267,8 @@ public sealed class ProfileForm
             Template = Blank(Template),
             TargetSizeBytes = TargetSizeBytes,
             CsvPath = Blank(CsvPath),
+            // Only the CsvFile shape reads a file; a choice left from another shape would keep the file from being deleted.
+            CsvFileId = Shape == DocumentShape.CsvFile ? CsvFileId : null,
             PartitionKey = PartitionKeyStrategy is { } strategy
                 ? new PartitionKeyOptions { Strategy = strategy, Field = Blank(PartitionKeyField), KeyCount = PartitionKeyCount, HotKeyFraction = HotKeyFraction }
                 : null,
@@ -304,10 +313,11 @@ public sealed class ProfileForm
     }
 
     /// <summary>The plan's validation errors, by field path (e.g. <c>Load.Concurrency</c>).</summary>
-    public IReadOnlyDictionary<string, string[]> Validate()
+    /// <param name="uploadedFile">An uploaded file's stored path by number (null: no such file).</param>
+    public IReadOnlyDictionary<string, string[]> Validate(Func<long, string?> uploadedFile)
     {
         var errors = new Dictionary<string, List<string>>(StringComparer.Ordinal);
-        foreach (var error in ValidateAll())
+        foreach (var error in ValidateAll(uploadedFile))
         {
             var field = Translate(error.Field);
             if (!errors.TryGetValue(field, out var messages))
@@ -321,10 +331,11 @@ public sealed class ProfileForm
         return errors.ToDictionary(e => e.Key, e => e.Value.ToArray(), StringComparer.Ordinal);
     }
 
-    /// <summary>The plan's rules and the profile's own (its description).</summary>
-    public IReadOnlyList<FieldError> ValidateAll()
+    /// <summary>The plan's rules, as a plan from the web (<see cref="WebPlanRules"/>), and the profile's own (its description).</summary>
+    /// <param name="uploadedFile">An uploaded file's stored path by number (null: no such file).</param>
+    public IReadOnlyList<FieldError> ValidateAll(Func<long, string?> uploadedFile)
     {
-        var errors = ToPlan().Validate().ToList();
+        var errors = WebPlanRules.Validate(ToPlan(), uploadedFile).ToList();
         if (Description?.Trim().Length > MaxDescriptionLength)
         {
             errors.Add(new FieldError("Description", $"At most {MaxDescriptionLength:N0} characters."));

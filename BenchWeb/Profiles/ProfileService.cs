@@ -1,12 +1,14 @@
 using BenchEngine.Running;
 using BenchWeb.Data;
 using BenchWeb.Secrets;
+using BenchWeb.Uploads;
 using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Profiles;
 
-/// <summary>Saved test profiles. A profile's plan is validated by the engine's rules before it is saved.</summary>
-public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, SecretStore secrets, TimeProvider time)
+/// <summary>Saved test profiles. A profile's plan is validated before it is saved, by the engine's rules and those of a
+/// plan from the web (an uploaded workload file, never a path).</summary>
+public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, SecretStore secrets, CsvUploadStore uploads, TimeProvider time)
 {
     public async Task<IReadOnlyList<ProfileEntity>> ListAsync(CancellationToken cancellationToken)
     {
@@ -25,7 +27,7 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
     public async Task<long> SaveAsync(long id, ProfileForm form, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(form);
-        if (form.ValidateAll() is { Count: > 0 } errors)
+        if (form.ValidateAll(await uploads.LookupAsync(form.ToPlan(), cancellationToken)) is { Count: > 0 } errors)
         {
             throw new RunPlanValidationException(errors);
         }

@@ -5,6 +5,7 @@ using BenchEngine.Targets;
 using BenchWeb.Data;
 using BenchWeb.Hubs;
 using BenchWeb.Secrets;
+using BenchWeb.Uploads;
 using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Runs;
@@ -16,6 +17,7 @@ public sealed partial class RunExecutor(
     IDbContextFactory<BenchDbContext> databases,
     RunUpdatePublisher publisher,
     SecretStore secrets,
+    CsvUploadStore uploads,
     BenchmarkRunner runner,
     TimeProvider time,
     IHostApplicationLifetime lifetime,
@@ -78,12 +80,22 @@ public sealed partial class RunExecutor(
         try
         {
             plan = RunPlan.FromJson(run.PlanJson);
-            var context = new TargetContext(time, await secrets.CreateResolverAsync(run.ProfileId, CancellationToken.None));
-            result = await runner.RunAsync(plan, context, observer, stop.Token);
+            // The stored plan names its uploaded file by number; the engine gets the stored path, in memory only.
+            var files = await uploads.LookupAsync(plan, CancellationToken.None);
+            if (WebPlanRules.Validate(plan, files) is { Count: > 0 } invalid)
+            {
+                failure = Invalid(invalid);
+            }
+            else
+            {
+                var context = new TargetContext(time, await secrets.CreateResolverAsync(run.ProfileId, CancellationToken.None));
+                result = await runner.RunAsync(WebPlanRules.Resolve(plan, files), context, observer, stop.Token);
+            }
         }
         catch (RunPlanValidationException ex)
         {
-            failure = $"The plan is not valid: {string.Join("; ", ex.Errors.Select(e => $"{e.Field}: {e.Message}"))}";
+            // The engine's own check of the resolved plan names the stored path (should the file vanish meanwhile).
+            failure = Invalid(plan is null ? ex.Errors : WebPlanRules.Sanitize(plan, ex.Errors));
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {
@@ -139,6 +151,9 @@ public sealed partial class RunExecutor(
 
         await EndAsync(db, run, status, reason);
     }
+
+    private static string Invalid(IEnumerable<FieldError> errors) =>
+        $"The plan is not valid: {string.Join("; ", errors.Select(e => $"{e.Field}: {e.Message}"))}";
 
     private async Task EnsureEndedAsync(long runId, string reason)
     {

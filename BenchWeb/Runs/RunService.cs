@@ -2,19 +2,25 @@ using BenchEngine.Running;
 using BenchWeb.Data;
 using BenchWeb.Hubs;
 using BenchWeb.Jobs;
+using BenchWeb.Uploads;
 using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Runs;
 
 /// <summary>Launches and cancels runs: the row first (the durable record), then the job.</summary>
-public sealed class RunService(IDbContextFactory<BenchDbContext> databases, IRunJobClient jobs, RunUpdatePublisher publisher, TimeProvider time)
+public sealed class RunService(IDbContextFactory<BenchDbContext> databases, IRunJobClient jobs, RunUpdatePublisher publisher, CsvUploadStore uploads, TimeProvider time)
 {
-    /// <summary>Queues a run of the plan. The plan is checked first; nothing is queued when it is invalid.</summary>
+    /// <summary>Queues a run of the plan. The plan is checked first, as a plan from the web (its workload file is an
+    /// uploaded one, never a path); nothing is queued when it is invalid.</summary>
     /// <exception cref="RunPlanValidationException">The plan has invalid settings.</exception>
     public async Task<long> StartAsync(RunPlan plan, long? profileId, string? presetId, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(plan);
-        plan.EnsureValid();
+        if (await uploads.ValidateAsync(plan, cancellationToken) is { Count: > 0 } errors)
+        {
+            throw new RunPlanValidationException(errors);
+        }
+
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         var run = new RunEntity
         {

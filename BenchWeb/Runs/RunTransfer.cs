@@ -3,6 +3,7 @@ using System.Text.Json;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchWeb.Data;
+using BenchWeb.Uploads;
 using CsvHelper;
 using Microsoft.EntityFrameworkCore;
 
@@ -11,7 +12,7 @@ namespace BenchWeb.Runs;
 /// <summary>Moves runs between installations: exports a run as a JSON document (and its seconds as CSV), and
 /// imports such a document after checking that it is whole and consistent. Stored secrets never travel: plans
 /// hold only the names of secrets.</summary>
-public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, TimeProvider time)
+public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, CsvUploadStore uploads, TimeProvider time)
 {
     /// <summary>The CSV columns, one row per second.</summary>
     public static readonly IReadOnlyList<string> CsvColumns =
@@ -127,8 +128,18 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Tim
     private const int MaxReasonLength = 2_000;
     private const int MaxOriginLength = 1_000;
 
+    /// <summary>Every reason the document cannot be imported, each naming its field. Empty when it can. Its plan is a
+    /// plan from the web (<see cref="WebPlanRules"/>): it may name a file uploaded here, never a server path.</summary>
+    public async Task<IReadOnlyList<FieldError>> ValidateAsync(RunExport document, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(document);
+        return Validate(document, document.Plan is { } plan ? await uploads.LookupAsync(plan, cancellationToken) : static _ => null);
+    }
+
     /// <summary>Every reason the document cannot be imported, each naming its field. Empty when it can.</summary>
-    public static IReadOnlyList<FieldError> Validate(RunExport document)
+    /// <param name="document">The export document.</param>
+    /// <param name="uploadedFile">An uploaded file's stored path by number; null for none (the default knows no files).</param>
+    public static IReadOnlyList<FieldError> Validate(RunExport document, Func<long, string?>? uploadedFile = null)
     {
         ArgumentNullException.ThrowIfNull(document);
         var errors = new List<FieldError>();
@@ -145,7 +156,8 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Tim
         }
         else
         {
-            errors.AddRange(document.Plan.Validate().Select(e => e with { Field = $"{nameof(RunExport.Plan)}.{e.Field}" }));
+            errors.AddRange(WebPlanRules.Validate(document.Plan, uploadedFile ?? (static _ => null))
+                .Select(e => e with { Field = $"{nameof(RunExport.Plan)}.{e.Field}" }));
             if (document.Plan.Target.Kind != document.TargetKind)
             {
                 errors.Add(new(nameof(RunExport.TargetKind), $"The run says {document.TargetKind} but its plan targets {document.Plan.Target.Kind}."));
@@ -253,7 +265,7 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Tim
     public async Task<long> ImportAsync(RunExport document, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(document);
-        var errors = Validate(document);
+        var errors = await ValidateAsync(document, cancellationToken);
         if (errors.Count > 0)
         {
             throw new ArgumentException("The run export is invalid: " + string.Join("; ", errors), nameof(document));

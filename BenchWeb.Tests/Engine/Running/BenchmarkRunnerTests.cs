@@ -18,6 +18,24 @@ public class BenchmarkRunnerTests
     }
 
     [Fact]
+    public async Task RunAsync_SourceFactoryGiven_OpensTheWorkloadThroughIt()
+    {
+        var opened = new List<WorkloadOptions>();
+        var runner = new BenchmarkRunner(TimeProvider.System, sourceFactory: (workload, time) =>
+        {
+            opened.Add(workload);
+            return DocumentSourceFactory.Create(workload, time);
+        });
+        var plan = new RunPlan { Name = "hooked", Workload = new WorkloadOptions { Shape = DocumentShape.BulkRecord }, Stop = new StopOptions { TotalDocuments = 50 } };
+
+        var result = await runner.RunAsync(plan, NoSecrets);
+
+        Assert.Equal(RunStatus.Completed, result.Status);
+        Assert.Equal(50, result.Seconds.Sum(s => s.Ok));
+        Assert.Equal([plan.Workload], opened);
+    }
+
+    [Fact]
     public async Task RunAsync_SumOfPerSecondOk_EqualsDocumentsInTheSimulator()
     {
         var (runner, target) = RunnerWith();

@@ -1,10 +1,12 @@
 using BenchWeb.Data;
+using BenchWeb.Extensions;
 using BenchWeb.Hubs;
 using BenchWeb.Jobs;
 using BenchWeb.Profiles;
 using BenchWeb.Runs;
 using BenchWeb.Secrets;
 using BenchWeb.Security;
+using BenchWeb.Uploads;
 using Bunit;
 using Bunit.TestDoubles;
 using Microsoft.AspNetCore.Components;
@@ -12,6 +14,7 @@ using Microsoft.AspNetCore.DataProtection;
 using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
 
 namespace BenchWeb.Tests.Support.Components;
 
@@ -37,6 +40,10 @@ internal sealed class BenchWebComponentContext : BunitContext
         Services.AddSingleton<IDataProtectionProvider>(new EphemeralDataProtectionProvider());
         Services.AddSingleton(TimeProvider.System);
         Services.AddSingleton<SecretStore>();
+        // Uploaded files go to the context's own folder, beside its database.
+        Services.AddSingleton(Options.Create(new BenchWebOptions { DataDirectory = _directory }));
+        Services.AddLogging();
+        Services.AddSingleton<CsvUploadStore>();
         Services.AddSingleton<ProfileService>();
         Services.AddSingleton<RunService>();
         Services.AddSingleton<RunUpdatePublisher>();

@@ -1,7 +1,10 @@
 using BenchEngine.Targets;
+using BenchEngine.Workloads;
 using BenchWeb.Components.Pages.Profiles;
 using BenchWeb.Profiles;
 using BenchWeb.Secrets;
+using BenchWeb.Tests.Support;
+using BenchWeb.Uploads;
 using BenchWeb.Tests.Support.Components;
 using Bunit;
 using Microsoft.AspNetCore.Components.Web;
@@ -141,6 +144,97 @@ public sealed class ProfileEditTests
         var markup = page.Markup;
         Assert.Contains("From preset <strong>G2</strong>", markup, StringComparison.Ordinal);
         Assert.Contains("id=\"Target.Cosmos.Endpoint\"", markup, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Edit_CsvShape_OffersTheUploadedFilesAndNoPathBox()
+    {
+        await using var context = new BenchWebComponentContext();
+        var fileId = await UploadAsync(context, "bts-january.csv", rows: 7);
+        context.StartAt("profiles/new");
+        var page = context.Render<ProfileEdit>();
+        page.WaitForElement("#save-profile");
+
+        await page.Find(Id("Workload.Shape")).ChangeAsync(nameof(DocumentShape.CsvFile));
+
+        var option = page.Find($"{Id("Workload.CsvFileId")} option[value='{fileId}']");
+        Assert.Equal($"bts-january.csv · #{fileId} · 7 rows", option.TextContent);
+        Assert.Empty(page.FindAll(Id("Workload.CsvPath")));
+        Assert.DoesNotContain("CSV file path", page.Markup, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Save_CsvShapeWithAnUploadedFile_StoresItsNumberAndNoPath()
+    {
+        await using var context = new BenchWebComponentContext();
+        var fileId = await UploadAsync(context, "bts-january.csv", rows: 7);
+        context.StartAt("profiles/new");
+        var page = context.Render<ProfileEdit>();
+        page.WaitForElement("#save-profile");
+        await page.Find(Id("Workload.Shape")).ChangeAsync(nameof(DocumentShape.CsvFile));
+
+        await page.Find("#save-profile").ClickAsync(new MouseEventArgs());
+        Assert.Contains($"data-field=\"Workload.CsvFileId\">{WebPlanRules.ChooseFileMessage}", page.Markup, StringComparison.Ordinal);
+        await page.Find(Id("Workload.CsvFileId")).ChangeAsync(fileId.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        await page.Find("#save-profile").ClickAsync(new MouseEventArgs());
+
+        await using var db = await context.Databases.CreateDbContextAsync();
+        var profile = await db.Profiles.SingleAsync();
+        var plan = BenchEngine.Running.RunPlan.FromJson(profile.PlanJson);
+        Assert.Equal(fileId, plan.Workload.CsvFileId);
+        Assert.Null(plan.Workload.CsvPath);
+        Assert.DoesNotContain(CsvUploadStore.FolderName, profile.PlanJson, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Edit_ProfileNamingAServerPath_IsRefusedUntilAnUploadedFileReplacesIt()
+    {
+        await using var context = new BenchWebComponentContext();
+        var fileId = await UploadAsync(context, "bts-january.csv", rows: 7);
+        var serverFile = Path.Combine(Path.GetTempPath(), $"benchweb-secret-{Guid.NewGuid():N}.csv");
+        await File.WriteAllTextAsync(serverFile, CsvUploads.SecretLine + "\n1,2\n");
+        long id;
+        await using (var db = await context.Databases.CreateDbContextAsync())
+        {
+            var legacy = new BenchWeb.Data.ProfileEntity
+            {
+                Name = "legacy",
+                PlanJson = new BenchEngine.Running.RunPlan { Name = "legacy", Workload = new WorkloadOptions { Shape = DocumentShape.CsvFile, CsvPath = serverFile } }.ToJson(),
+            };
+            db.Profiles.Add(legacy);
+            await db.SaveChangesAsync();
+            id = legacy.Id;
+        }
+
+        try
+        {
+            var page = context.Render<ProfileEdit>(parameters => parameters.Add(p => p.Id, id));
+            page.WaitForElement("#forget-csv-path");
+
+            await page.Find("#save-profile").ClickAsync(new MouseEventArgs());
+
+            Assert.Contains($"data-field=\"Workload.CsvPath\">{WebPlanRules.ServerPathMessage}", page.Markup, StringComparison.Ordinal);
+            Assert.DoesNotContain("TOP-SECRET", page.Markup, StringComparison.Ordinal);
+            await page.Find(Id("Workload.CsvFileId")).ChangeAsync(fileId.ToString(System.Globalization.CultureInfo.InvariantCulture));
+            Assert.Empty(page.FindAll("#forget-csv-path"));
+            await page.Find("#save-profile").ClickAsync(new MouseEventArgs());
+
+            await using var db = await context.Databases.CreateDbContextAsync();
+            var plan = BenchEngine.Running.RunPlan.FromJson((await db.Profiles.SingleAsync()).PlanJson);
+            Assert.Equal(fileId, plan.Workload.CsvFileId);
+            Assert.Null(plan.Workload.CsvPath);
+        }
+        finally
+        {
+            File.Delete(serverFile);
+        }
+    }
+
+    private static async Task<long> UploadAsync(BenchWebComponentContext context, string name, int rows)
+    {
+        var result = await context.Services.GetRequiredService<CsvUploadStore>()
+            .SaveAsync(new MemoryStream(System.Text.Encoding.UTF8.GetBytes(CsvUploads.Flights(rows))), name, "local:SOMEONE", CancellationToken.None);
+        return result.File!.Id;
     }
 
     // The form's ids are the engine's field paths, whose dots a CSS id selector would read as classes.

@@ -140,6 +140,24 @@ public sealed class HeadlessCommandTests : IDisposable
         return (code, output + error.ToString());
     }
 
+    [Fact]
+    public async Task Run_CsvPathProfile_ReadsTheLocalFileToItsEnd()
+    {
+        // On the user's own machine a profile may still name a file by path; only plans from the web may not.
+        var csv = Path.Combine(_directory, "flights.csv");
+        await File.WriteAllTextAsync(csv, Support.CsvUploads.Flights(321));
+        var plan = new RunPlan { Name = "csv", Workload = new BenchEngine.Workloads.WorkloadOptions { Shape = BenchEngine.Workloads.DocumentShape.CsvFile, CsvPath = csv }, Stop = new StopOptions() };
+        var profile = Path.Combine(_directory, "csv.json");
+        await File.WriteAllTextAsync(profile, plan.ToJson());
+        var summary = Path.Combine(_directory, "csv.result.json");
+
+        var code = await HeadlessCommand.RunAsync([profile, "--summary", summary], TextWriter.Null, TextWriter.Null, CancellationToken.None);
+
+        Assert.Equal(HeadlessCommand.ExitCompleted, code);
+        var result = System.Text.Json.JsonSerializer.Deserialize<RunResult>(await File.ReadAllTextAsync(summary), HeadlessCommand.ResultJsonOptions)!;
+        Assert.Equal(321, result.Summary.TotalOk);
+    }
+
     private async Task<(int Code, string Output)> RunAsync(ThresholdOptions? thresholds, string name = "profile", params string[] extra)
     {
         var plan = new RunPlan { Name = name, Load = new LoadOptions { Concurrency = 4 }, Stop = new StopOptions { DurationSeconds = 1 }, Thresholds = thresholds };

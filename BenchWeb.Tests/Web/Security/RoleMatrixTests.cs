@@ -39,6 +39,7 @@ public sealed partial class RoleMatrixTests
         ["* /results"] = BenchWebRoles.Viewer,
         ["* /account"] = BenchWebRoles.Viewer,
         ["* /admin/users"] = BenchWebRoles.Admin,
+        ["* /files"] = BenchWebRoles.Viewer,
         ["* /{**path:file}"] = BenchWebRoles.Viewer,
 
         // The HTTP API.
@@ -53,6 +54,10 @@ public sealed partial class RoleMatrixTests
         ["GET /api/runs/{id:long}/export.json"] = BenchWebRoles.Viewer,
         ["GET /api/runs/{id:long}/export.csv"] = BenchWebRoles.Viewer,
         ["POST /api/runs/import"] = BenchWebRoles.Runner,
+        ["GET /api/files/"] = BenchWebRoles.Viewer,
+        ["GET /api/files/{id:long}"] = BenchWebRoles.Viewer,
+        ["POST /api/files/"] = BenchWebRoles.Runner,
+        ["DELETE /api/files/{id:long}"] = BenchWebRoles.Admin,
         ["* /api/{**path}"] = BenchWebRoles.Viewer,
         ["GET /compare.csv"] = BenchWebRoles.Viewer,
         ["GET /results.csv"] = BenchWebRoles.Viewer,
@@ -98,17 +103,21 @@ public sealed partial class RoleMatrixTests
         }
 
         var failures = new List<string>();
+        var endpoints = Endpoints(app);
         foreach (var (key, required) in Matrix.Where(m => m.Value.Length > 0))
         {
             var (method, path) = Request(key);
+            var accepts = endpoints[key].Metadata.GetMetadata<Microsoft.AspNetCore.Http.Metadata.IAcceptsMetadata>()?.ContentTypes ?? [];
             foreach (var caller in Callers)
             {
                 using var http = app.CreateClient(new WebApplicationFactoryClientOptions { AllowAutoRedirect = false });
                 using var request = new HttpRequestMessage(new HttpMethod(method), path);
                 if (method == "POST")
                 {
-                    // A body of the type the endpoint takes, so routing reaches the endpoint itself.
-                    request.Content = new StringContent("{}", System.Text.Encoding.UTF8, "application/json");
+                    // A body of a type the endpoint takes, so routing reaches the endpoint itself.
+                    request.Content = accepts.Contains("text/csv")
+                        ? new StringContent("a,b\n1,2\n", System.Text.Encoding.UTF8, "text/csv")
+                        : new StringContent("{}", System.Text.Encoding.UTF8, "application/json");
                 }
 
                 if (caller is not null)

@@ -1,0 +1,102 @@
+using System.Globalization;
+using System.Text;
+using BenchEngine.Running;
+using CsvHelper;
+using CsvHelper.Configuration;
+
+namespace BenchWeb.Uploads;
+
+/// <summary>Reads a whole uploaded file as the engine will (CsvHelper, a header row, UTF-8), so a file that is
+/// accepted can be run to its end. What it says about a bad file never quotes the file: a row is named by its number.</summary>
+internal static class CsvUploadCheck
+{
+    /// <summary>The header row's limit. A BTS on-time header is about 1.5 KB.</summary>
+    public const int MaxHeaderChars = 64 * 1024;
+
+    /// <summary>A row's limit: its document could not be larger than an item Cosmos DB accepts anyway.</summary>
+    public const int MaxRowChars = RunPlan.MaxDocumentBytes;
+
+    private const int BufferSize = 64 * 1024;
+
+    /// <summary>The number of named columns and of data rows, or why the file is not a CSV file the engine can run.</summary>
+    public static async Task<(int Columns, long Rows, string? Error)> CheckAsync(string path, CancellationToken cancellationToken)
+    {
+        var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, BufferSize, FileOptions.Asynchronous | FileOptions.SequentialScan);
+        // Strict UTF-8: text the engine would read as replacement characters is refused here instead.
+        var text = new StreamReader(stream, new UTF8Encoding(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true), detectEncodingFromByteOrderMarks: true, BufferSize);
+        var reader = new RecordBoundedReader(text, MaxHeaderChars);
+        using var csv = new CsvReader(reader, new CsvConfiguration(CultureInfo.InvariantCulture) { DetectColumnCountChanges = false });
+        var columns = 0;
+        long rows = 0;
+        try
+        {
+            if (!await csv.ReadAsync() || !csv.ReadHeader() || csv.HeaderRecord is not { } header)
+            {
+                return (0, 0, "The file is empty: a CSV file with a header row is needed.");
+            }
+
+            var names = new HashSet<string>(StringComparer.Ordinal);
+            for (var i = 0; i < header.Length; i++)
+            {
+                // As the engine reads it: a nameless column (BTS files end each line with a comma) and an id column are skipped.
+                var name = header[i].Trim();
+                if (name.Length == 0 || name == "id")
+                {
+                    continue;
+                }
+
+                if (!names.Add(name))
+                {
+                    return (0, 0, string.Create(CultureInfo.InvariantCulture, $"Column {i + 1} of the header row repeats an earlier column's name; each column needs a name of its own."));
+                }
+
+                columns++;
+            }
+
+            if (columns == 0)
+            {
+                return (0, 0, "The header row names no columns.");
+            }
+
+            reader.RecordEnded();
+            reader.Limit = MaxRowChars;
+            var parser = csv.Parser;
+            while (await csv.ReadAsync())
+            {
+                reader.RecordEnded();
+                // CsvHelper finds bad data (a stray quote) when a field is read, as the engine reads them all.
+                for (var i = 0; i < parser.Count; i++)
+                {
+                    _ = parser[i];
+                }
+
+                rows++;
+                if (rows % 10_000 == 0)
+                {
+                    cancellationToken.ThrowIfCancellationRequested();
+                }
+            }
+        }
+        catch (RecordTooLongException)
+        {
+            return (0, 0, columns == 0
+                ? $"The header row is longer than {MaxHeaderChars / 1024} KB."
+                : string.Create(CultureInfo.InvariantCulture, $"Data row {rows + 1:N0} is longer than {MaxRowChars / (1024 * 1024)} MB: no document can be that large."));
+        }
+        catch (DecoderFallbackException)
+        {
+            // Text is decoded a buffer at a time, ahead of the parser: no row number would be exact.
+            return (0, 0, "The file is not UTF-8 text; save it as UTF-8 (the engine reads UTF-8).");
+        }
+        catch (CsvHelperException)
+        {
+            // CsvHelper's own message quotes the record; only the row's number is said.
+            return (0, 0, $"{Where(columns, rows)} is not valid CSV (e.g. a quote inside a field that is not quoted, or one never closed).");
+        }
+
+        return rows == 0 ? (0, 0, "The file has a header row but no data rows.") : (columns, rows, null);
+    }
+
+    private static string Where(int columns, long rows) =>
+        columns == 0 ? "The header row" : string.Create(CultureInfo.InvariantCulture, $"Data row {rows + 1:N0}");
+}

@@ -1,0 +1,284 @@
+using System.Buffers;
+using System.Globalization;
+using System.Security.Cryptography;
+using BenchEngine.Running;
+using BenchWeb.Data;
+using BenchWeb.Extensions;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Options;
+
+namespace BenchWeb.Uploads;
+
+/// <summary>CSV workload files uploaded to the dashboard: streamed into the data folder's <c>uploads</c> folder under a
+/// name the server makes up, checked whole as the engine will read them, and described in the database. Plans from the
+/// web name these files by number; only this store turns a number into a path.</summary>
+public sealed partial class CsvUploadStore(
+    IDbContextFactory<BenchDbContext> databases,
+    IOptions<BenchWebOptions> options,
+    TimeProvider time,
+    ILogger<CsvUploadStore> logger)
+{
+    public const string FolderName = "uploads";
+
+    private const string StoredExtension = ".csv";
+    private const string PartialExtension = ".partial";
+    private const int CopyBufferSize = 81_920;
+
+    /// <summary>Where uploaded files are kept.</summary>
+    public string Folder => Path.Combine(options.Value.ResolveDataDirectory(), FolderName);
+
+    /// <summary>The largest file accepted (<see cref="BenchWebOptions.MaxUploadBytes"/>).</summary>
+    public long MaxBytes => options.Value.MaxUploadBytes;
+
+    /// <summary>Streams <paramref name="content"/> to disk, checks it, and records it. Anything refused, failed or
+    /// cancelled leaves no file and no row behind.</summary>
+    /// <param name="content">The file's bytes; read once, to its end or until it is refused.</param>
+    /// <param name="clientName">The name the client gave; only shown, after <see cref="UploadedFileName.Sanitise"/>.</param>
+    /// <param name="uploadedBy">The uploader's user id.</param>
+    /// <param name="cancellationToken">Cancels the upload; what was written so far is removed.</param>
+    public async Task<CsvUploadResult> SaveAsync(Stream content, string? clientName, string uploadedBy, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(content);
+        Directory.CreateDirectory(Folder);
+        var storedName = Guid.NewGuid().ToString("N") + StoredExtension;
+        var partial = Path.Combine(Folder, storedName + PartialExtension);
+        var stored = Path.Combine(Folder, storedName);
+        try
+        {
+            var (size, sha256, refusal) = await CopyAsync(content, partial, cancellationToken);
+            if (refusal is not null)
+            {
+                LogRefused(logger, uploadedBy, refusal.Error!.Value.Message);
+                return refusal;
+            }
+
+            var (columns, rows, error) = await CsvUploadCheck.CheckAsync(partial, cancellationToken);
+            if (error is not null)
+            {
+                LogRefused(logger, uploadedBy, error);
+                return CsvUploadResult.Refused(error);
+            }
+
+            // Named only once whole and checked: a file under a final name is always a complete, valid upload.
+            File.Move(partial, stored);
+            var file = new UploadedFileEntity
+            {
+                DisplayName = UploadedFileName.Sanitise(clientName),
+                StoredName = storedName,
+                SizeBytes = size,
+                Sha256 = sha256,
+                ColumnCount = columns,
+                RowCount = rows,
+                UploadedBy = uploadedBy,
+                UploadedAt = time.GetUtcNow(),
+            };
+            try
+            {
+                await using var db = await databases.CreateDbContextAsync(cancellationToken);
+                db.UploadedFiles.Add(file);
+                await db.SaveChangesAsync(cancellationToken);
+            }
+            catch
+            {
+                File.Delete(stored);
+                throw;
+            }
+
+            LogStored(logger, file.Id, size, rows, uploadedBy);
+            return CsvUploadResult.Stored(file);
+        }
+        finally
+        {
+            File.Delete(partial);
+        }
+    }
+
+    public async Task<IReadOnlyList<UploadedFileEntity>> ListAsync(CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        return await db.UploadedFiles.AsNoTracking().OrderByDescending(f => f.UploadedAt).ThenByDescending(f => f.Id).ToListAsync(cancellationToken);
+    }
+
+    public async Task<UploadedFileEntity?> FindAsync(long id, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        return await db.UploadedFiles.AsNoTracking().SingleOrDefaultAsync(f => f.Id == id, cancellationToken);
+    }
+
+    /// <summary>The stored file's path: for the engine, in memory, never for a page, a message or a stored plan.</summary>
+    internal string PathOf(UploadedFileEntity file) => Path.Combine(Folder, Path.GetFileName(file.StoredName));
+
+    /// <summary>Id → stored path, for <see cref="WebPlanRules"/>: the uploaded files whose stored copy is present.</summary>
+    public async Task<Func<long, string?>> LookupAsync(RunPlan plan, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        if (plan.Workload.CsvFileId is not { } id)
+        {
+            return static _ => null;
+        }
+
+        var path = await FindAsync(id, cancellationToken) is { } file && File.Exists(PathOf(file)) ? PathOf(file) : null;
+        return wanted => wanted == id ? path : null;
+    }
+
+    /// <summary>Id → stored path for every file listed (the profile editor checks its choice as the user types).</summary>
+    public Func<long, string?> Lookup(IEnumerable<UploadedFileEntity> files)
+    {
+        var paths = files.ToDictionary(f => f.Id, PathOf);
+        return id => paths.GetValueOrDefault(id);
+    }
+
+    /// <summary>The plan's problems as a plan from the web: <see cref="WebPlanRules"/> over the engine's own rules.</summary>
+    public async Task<IReadOnlyList<FieldError>> ValidateAsync(RunPlan plan, CancellationToken cancellationToken) =>
+        WebPlanRules.Validate(plan, await LookupAsync(plan, cancellationToken));
+
+    /// <summary>What needs each file: profiles naming it, and runs queued or running with it.</summary>
+    public async Task<ILookup<long, UploadedFileUse>> UsesAsync(CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        // Plans are JSON text; only those that mention a file are read.
+        var profiles = await db.Profiles.AsNoTracking().Where(p => p.PlanJson.Contains("csvFileId"))
+            .Select(p => new { p.Id, p.Name, p.PlanJson }).ToListAsync(cancellationToken);
+        var runs = await db.Runs.AsNoTracking()
+            .Where(r => (r.Status == RunStatus.Queued || r.Status == RunStatus.Running) && r.PlanJson.Contains("csvFileId"))
+            .Select(r => new { r.Id, r.ProfileName, r.PlanJson }).ToListAsync(cancellationToken);
+        return profiles.Select(p => (FileId: FileIdOf(p.PlanJson), Use: new UploadedFileUse(UploadedFileUse.Profile, p.Id, p.Name)))
+            .Concat(runs.Select(r => (FileId: FileIdOf(r.PlanJson), Use: new UploadedFileUse(UploadedFileUse.Run, r.Id, r.ProfileName))))
+            .Where(u => u.FileId is not null)
+            .ToLookup(u => u.FileId!.Value, u => u.Use);
+    }
+
+    /// <summary>Deletes the file and its row, unless a profile names it or a queued or running run needs it.</summary>
+    public async Task<UploadDeletion> DeleteAsync(long id, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        if (await db.UploadedFiles.SingleOrDefaultAsync(f => f.Id == id, cancellationToken) is not { } file)
+        {
+            return new UploadDeletion(false, []);
+        }
+
+        var uses = (await UsesAsync(cancellationToken))[id].ToList();
+        if (uses.Count > 0)
+        {
+            return new UploadDeletion(true, uses);
+        }
+
+        db.UploadedFiles.Remove(file);
+        await db.SaveChangesAsync(cancellationToken);
+        try
+        {
+            File.Delete(PathOf(file));
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            // The row is gone, so nothing can name the file; the next start-up removes it. The exception's message
+            // would name the stored path, so only its kind is logged.
+            LogDeleteFailed(logger, id, ex.GetType().Name);
+        }
+
+        LogDeleted(logger, id);
+        return new UploadDeletion(true, []);
+    }
+
+    /// <summary>Removes what an interrupted upload left (a partial file, or a file whose row was never written).</summary>
+    public async Task<int> DeleteLeftoversAsync(CancellationToken cancellationToken)
+    {
+        if (!Directory.Exists(Folder))
+        {
+            return 0;
+        }
+
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        var known = (await db.UploadedFiles.AsNoTracking().Select(f => f.StoredName).ToListAsync(cancellationToken)).ToHashSet(StringComparer.Ordinal);
+        var removed = 0;
+        foreach (var path in Directory.EnumerateFiles(Folder))
+        {
+            if (!known.Contains(Path.GetFileName(path)))
+            {
+                File.Delete(path);
+                removed++;
+            }
+        }
+
+        return removed;
+    }
+
+    private async Task<(long Size, string Sha256, CsvUploadResult? Refusal)> CopyAsync(Stream content, string path, CancellationToken cancellationToken)
+    {
+        var max = MaxBytes;
+        var buffer = ArrayPool<byte>.Shared.Rent(CopyBufferSize);
+        try
+        {
+            using var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
+            await using var file = new FileStream(path, FileMode.CreateNew, FileAccess.Write, FileShare.None, CopyBufferSize, FileOptions.Asynchronous);
+            long size = 0;
+            var headerEnded = false;
+            int read;
+            while ((read = await content.ReadAsync(buffer.AsMemory(0, CopyBufferSize), cancellationToken)) > 0)
+            {
+                var chunk = buffer.AsSpan(0, read);
+                if (size + read > max)
+                {
+                    return (0, "", CsvUploadResult.Refused(string.Create(CultureInfo.InvariantCulture, $"The file is larger than {Describe(max)}, the most this installation accepts."), tooLarge: true));
+                }
+
+                if (chunk.Contains((byte)0))
+                {
+                    return (0, "", CsvUploadResult.Refused("The file contains NUL bytes: it is binary (or UTF-16), not a CSV text file."));
+                }
+
+                // Caught here rather than when parsing: a file with no line break would otherwise be written whole first.
+                if (!headerEnded)
+                {
+                    headerEnded = chunk.IndexOfAny((byte)'\n', (byte)'\r') >= 0;
+                    if (!headerEnded && size + read > CsvUploadCheck.MaxHeaderChars)
+                    {
+                        return (0, "", CsvUploadResult.Refused($"The header row is longer than {CsvUploadCheck.MaxHeaderChars / 1024} KB."));
+                    }
+                }
+
+                hash.AppendData(chunk);
+                await file.WriteAsync(buffer.AsMemory(0, read), cancellationToken);
+                size += read;
+            }
+
+            return (size, Convert.ToHexStringLower(hash.GetHashAndReset()), null);
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
+    }
+
+    private static long? FileIdOf(string planJson)
+    {
+        try
+        {
+            return RunPlan.FromJson(planJson).Workload.CsvFileId;
+        }
+        catch (RunPlanValidationException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>"512 MB", "4 KB", "900 bytes".</summary>
+    public static string Describe(long bytes) => bytes switch
+    {
+        >= 1024 * 1024 => string.Create(CultureInfo.InvariantCulture, $"{bytes / (1024.0 * 1024):0.#} MB"),
+        >= 1024 => string.Create(CultureInfo.InvariantCulture, $"{bytes / 1024.0:0.#} KB"),
+        _ => string.Create(CultureInfo.InvariantCulture, $"{bytes:N0} bytes"),
+    };
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "Uploaded file {FileId} stored: {Bytes} bytes, {Rows} rows, by {UserId}")]
+    private static partial void LogStored(ILogger logger, long fileId, long bytes, long rows, string userId);
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "An upload by {UserId} was refused: {Reason}")]
+    private static partial void LogRefused(ILogger logger, string userId, string reason);
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "Uploaded file {FileId} deleted")]
+    private static partial void LogDeleted(ILogger logger, long fileId);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "Uploaded file {FileId}: its row is deleted but its file could not be ({Error}); the next start-up removes it")]
+    private static partial void LogDeleteFailed(ILogger logger, long fileId, string error);
+}

@@ -11,6 +11,8 @@ public static class ApiEndpoints
         app.MapOpenApi().RequireAuthorization(Policies.Viewer);
         app.MapProfilesApi();
         app.MapRunsApi();
+        app.MapAuditApi();
+        app.MapKillSwitchApi();
 
         // Without this, an unknown API address (or a run number that is not a number) would get the HTML not-found page.
         // Routing passes over an endpoint whose body type does not match, so a body that is not JSON lands here too.

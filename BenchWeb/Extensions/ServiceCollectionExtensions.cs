@@ -1,5 +1,7 @@
 using System.Text.Json.Serialization;
 using BenchEngine.Running;
+using BenchWeb.Administration;
+using BenchWeb.Audit;
 using BenchWeb.Data;
 using BenchWeb.Hubs;
 using BenchWeb.Profiles;
@@ -38,6 +40,10 @@ public static class ServiceCollectionExtensions
 
         services.AddSingleton(TimeProvider.System);
         services.AddSingleton(sp => new BenchmarkRunner(sp.GetRequiredService<TimeProvider>()));
+        services.AddSingleton<AuditLog>();
+        services.AddOptions<InstallationLimitsOptions>().BindConfiguration(InstallationLimitsOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
+        services.AddSingleton<InstallationSettingsService>();
+        services.AddSingleton<KillSwitch>();
         services.AddSingleton<SecretStore>();
         services.AddSingleton<RunUpdatePublisher>();
         services.AddSingleton<RunExecutor>();

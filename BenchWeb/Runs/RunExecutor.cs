@@ -2,6 +2,7 @@ using System.Text.Json;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
+using BenchWeb.Administration;
 using BenchWeb.Data;
 using BenchWeb.Hubs;
 using BenchWeb.Secrets;
@@ -16,6 +17,7 @@ public sealed partial class RunExecutor(
     IDbContextFactory<BenchDbContext> databases,
     RunUpdatePublisher publisher,
     SecretStore secrets,
+    KillSwitch killSwitch,
     BenchmarkRunner runner,
     TimeProvider time,
     IHostApplicationLifetime lifetime,
@@ -36,6 +38,16 @@ public sealed partial class RunExecutor(
         if (run.Status == RunStatus.Running)
         {
             await EndAsync(db, run, RunStatus.Interrupted, "Its job started again while the run was marked running (an earlier attempt died). It was not re-run, so the target was not loaded twice.");
+            return;
+        }
+
+        // Another instance sharing the database may have paused launching after this run was queued.
+        if (await killSwitch.StateAsync(cancellationToken) is { Engaged: true })
+        {
+            await db.Runs.Where(r => r.Id == runId && r.Status == RunStatus.Queued).ExecuteUpdateAsync(
+                s => s.SetProperty(r => r.Status, RunStatus.Cancelled).SetProperty(r => r.EndedAt, time.GetUtcNow()).SetProperty(r => r.StopReason, RunService.PausedBeforeStart),
+                CancellationToken.None);
+            await PublishStatusAsync(await db.Runs.AsNoTracking().SingleAsync(r => r.Id == runId, CancellationToken.None), RunService.PausedBeforeStart);
             return;
         }
 
@@ -78,8 +90,10 @@ public sealed partial class RunExecutor(
         try
         {
             plan = RunPlan.FromJson(run.PlanJson);
+            // The engine hook for the endpoint allow-list (a policy on TargetContext that the targets call for every
+            // connection they open) is passed here: EndpointAllowList.Check has its shape.
             var context = new TargetContext(time, await secrets.CreateResolverAsync(run.ProfileId, CancellationToken.None));
-            result = await runner.RunAsync(plan, context, observer, stop.Token);
+            result = await runner.RunAsync(WithCaps(plan, run), context, observer, stop.Token);
         }
         catch (RunPlanValidationException ex)
         {
@@ -110,7 +124,7 @@ public sealed partial class RunExecutor(
         run.AverageThroughput = result.Summary.AverageThroughput;
         run.P99LatencyMs = result.Summary.Latency.P99Ms;
         run.ThrottledFraction = result.Summary.ThrottledFraction;
-        run.StopReason = result.StopReason;
+        run.StopReason = CapReason(run, result.StopReason);
         run.FirstError = result.FirstError;
         run.AbandonedRequests = result.AbandonedRequests;
         run.TargetDescription = result.TargetDescription;
@@ -138,6 +152,41 @@ public sealed partial class RunExecutor(
         }
 
         await EndAsync(db, run, status, reason);
+    }
+
+    /// <summary>The plan as executed: the snapshot (as written) with the installation's caps for the stops it lacks.
+    /// The first stop reached ends a run, so a cap only ever shortens it.</summary>
+    internal static RunPlan WithCaps(RunPlan plan, RunEntity run)
+    {
+        if (run.DurationCapSeconds is null && run.DocumentCap is null)
+        {
+            return plan;
+        }
+
+        return plan with
+        {
+            Stop = plan.Stop with
+            {
+                DurationSeconds = plan.Stop.DurationSeconds ?? run.DurationCapSeconds,
+                TotalDocuments = plan.DocumentLimit is null ? run.DocumentCap : plan.Stop.TotalDocuments,
+            },
+        };
+    }
+
+    /// <summary>A run stopped by a cap says so, rather than the engine's "ran for 3,600 s" the plan never asked for.</summary>
+    internal static string CapReason(RunEntity run, string stopReason)
+    {
+        if (run.DurationCapSeconds is { } seconds && stopReason == FormattableString.CurrentCulture($"ran for {seconds:N0} s"))
+        {
+            return FormattableString.CurrentCulture($"cut at the installation's maximum run duration, {seconds:N0} s (set by an administrator; the plan gave no duration)");
+        }
+
+        if (run.DocumentCap is { } documents && stopReason == FormattableString.CurrentCulture($"reached {documents:N0} documents"))
+        {
+            return FormattableString.CurrentCulture($"cut at the installation's maximum of {documents:N0} documents (set by an administrator; the plan gave no count)");
+        }
+
+        return stopReason;
     }
 
     private async Task EnsureEndedAsync(long runId, string reason)

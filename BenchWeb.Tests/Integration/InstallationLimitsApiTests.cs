@@ -1,7 +1,6 @@
 using System.Globalization;
 using System.Net;
 using BenchEngine.Running;
-using BenchEngine.Targets;
 using BenchEngine.Workloads;
 using BenchWeb.Administration;
 using BenchWeb.Security;
@@ -15,28 +14,11 @@ public sealed class InstallationLimitsApiTests
 {
     private static readonly TimeSpan RunTimeout = TimeSpan.FromSeconds(60);
 
-    public static TheoryData<string, InstallationSettings, RunPlan> OverALimit => new()
-    {
-        { "Stop.DurationSeconds", new InstallationSettings { MaxDurationSeconds = 30 }, ShortPlan("too long", seconds: 31) },
-        { "Stop.TotalDocuments", new InstallationSettings { MaxDocuments = 1_000 }, new RunPlan { Name = "too many", Stop = new StopOptions { TotalDocuments = 1_001 } } },
-        { "Load.Concurrency", new InstallationSettings { MaxConcurrency = 5 }, ShortPlan("too wide", seconds: 2) with { Load = new LoadOptions { Concurrency = 6 } } },
-        {
-            "Load.RatePerSecond", new InstallationSettings { MaxRatePerSecond = 50 },
-            ShortPlan("too fast", seconds: 2) with { Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 51 } }
-        },
-        {
-            "Target.Cosmos.RequestUnits", new InstallationSettings { MaxRequestUnits = 1_000 },
-            ShortPlan("too dear", seconds: 2) with
-            {
-                Target = new TargetOptions { Kind = TargetKind.CosmosSql, Cosmos = new CosmosOptions { Endpoint = "https://acme.documents.azure.com:443/", RequestUnits = 1_100 } },
-            }
-        },
-    };
-
     [Theory]
-    [MemberData(nameof(OverALimit))]
-    public async Task StartRun_Returns400NamingTheFieldAndQueuesNothing_WhenThePlanIsOverAnAdministratorsLimit(string field, InstallationSettings limit, RunPlan plan)
+    [MemberData(nameof(OverLimitCases.Fields), MemberType = typeof(OverLimitCases))]
+    public async Task StartRun_Returns400NamingTheFieldAndQueuesNothing_WhenThePlanIsOverAnAdministratorsLimit(string field)
     {
+        var (limit, plan) = OverLimitCases.For(field);
         await using var host = await DashboardHost.StartAsync();
         Assert.Empty(await host.Get<InstallationSettingsService>().SaveAsync(limit, TestActors.Admin, CancellationToken.None));
         using var http = await host.CreateClientAsync(BenchWebRoles.Runner);

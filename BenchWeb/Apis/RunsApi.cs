@@ -41,6 +41,7 @@ public static class RunsApi
         group.MapPost("/", StartAsync)
             .RequireAuthorization(Policies.Runner)
             .Accepts<StartRunRequest>("application/json")
+            .ProducesProblem(StatusCodes.Status409Conflict)
             .WithName("StartRun")
             .WithSummary("Start a run")
             .WithDescription("Queues a run of a saved profile ({\"profileId\": 3}) or of a plan given inline ({\"plan\": {…}}). Answers 202 with the run's address; "

@@ -30,6 +30,4 @@ public sealed record Actor(string UserId, string Name, string Role, string Via, 
     /// <summary>An address as people read it: an IPv4 client of a dual-stack socket shows as IPv4.</summary>
     public static string? Address(IPAddress? address) =>
         address is null ? null : (address.IsIPv4MappedToIPv6 ? address.MapToIPv4() : address).ToString();
-
-    public override string ToString() => $"{Name} ({UserId}, {Role}, {Via}) from {RemoteIp ?? "an unknown address"}";
 }

@@ -11,20 +11,30 @@ public sealed class InstallationLimitsTests
 {
     private static readonly InstallationLimits Limits = new(MaxDurationSeconds: 600, MaxDocuments: 1_000, MaxConcurrency: 20, MaxRatePerSecond: 100, MaxRequestUnits: 4_000);
 
-    public static TheoryData<string, RunPlan, string> OverALimit => new()
+    public static TheoryData<string, string> OverALimit => new()
     {
-        { "Stop.DurationSeconds", new RunPlan { Stop = new StopOptions { DurationSeconds = 601 } }, "the installation allows at most 600 s (set by an administrator)." },
-        { "Stop.TotalDocuments", new RunPlan { Stop = new StopOptions { TotalDocuments = 1_001 } }, "the installation allows at most 1,000 documents per run (set by an administrator)." },
-        { "Stop.DocumentsPerWorker", new RunPlan { Load = new LoadOptions { Concurrency = 10 }, Stop = new StopOptions { DocumentsPerWorker = 101 } }, "10 workers × 101 is 1,010" },
-        { "Load.Concurrency", new RunPlan { Load = new LoadOptions { Concurrency = 21 } }, "the installation allows at most 20 (set by an administrator)." },
-        { "Load.RatePerSecond", new RunPlan { Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 101 } }, "the installation allows at most 100 requests/s (set by an administrator)." },
-        { "Target.Cosmos.RequestUnits", CosmosPlan(createIfMissing: true, requestUnits: 4_100), "the installation allows at most 4,000 RU/s for a container it creates (set by an administrator)." },
+        { "Stop.DurationSeconds", "the installation allows at most 600 s (set by an administrator)." },
+        { "Stop.TotalDocuments", "the installation allows at most 1,000 documents per run (set by an administrator)." },
+        { "Stop.DocumentsPerWorker", "10 workers × 101 is 1,010" },
+        { "Load.Concurrency", "the installation allows at most 20 (set by an administrator)." },
+        { "Load.RatePerSecond", "the installation allows at most 100 requests/s (set by an administrator)." },
+        { "Target.Cosmos.RequestUnits", "the installation allows at most 4,000 RU/s for a container it creates (set by an administrator)." },
     };
 
     [Theory]
     [MemberData(nameof(OverALimit))]
-    public void Check_NamesTheFieldAndTheLimit_WhenAPlanGoesOverIt(string field, RunPlan plan, string message)
+    public void Check_NamesTheFieldAndTheLimit_WhenAPlanGoesOverIt(string field, string message)
     {
+        var plan = field switch
+        {
+            "Stop.DurationSeconds" => new RunPlan { Stop = new StopOptions { DurationSeconds = 601 } },
+            "Stop.TotalDocuments" => new RunPlan { Stop = new StopOptions { TotalDocuments = 1_001 } },
+            "Stop.DocumentsPerWorker" => new RunPlan { Load = new LoadOptions { Concurrency = 10 }, Stop = new StopOptions { DocumentsPerWorker = 101 } },
+            "Load.Concurrency" => new RunPlan { Load = new LoadOptions { Concurrency = 21 } },
+            "Load.RatePerSecond" => new RunPlan { Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 101 } },
+            _ => CosmosPlan(createIfMissing: true, requestUnits: 4_100),
+        };
+
         var error = Assert.Single(Limits.Check(plan));
 
         Assert.Equal(field, error.Field);

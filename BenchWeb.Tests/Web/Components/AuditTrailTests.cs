@@ -3,6 +3,7 @@ using BenchWeb.Components.Pages.Admin;
 using BenchWeb.Security;
 using BenchWeb.Tests.Support.Components;
 using Bunit;
+using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 
 namespace BenchWeb.Tests.Web.Components;
@@ -73,6 +74,27 @@ public sealed class AuditTrailTests
         context.StartAt($"admin/audit?from={tomorrow}");
 
         todays.WaitForElement("#no-entries");
+    }
+
+    [Fact]
+    public async Task AuditEntries_AreRefusedAChangeOrRemoval_ByTheAppsDatabaseContext()
+    {
+        await using var context = new BenchWebComponentContext();
+        await SeedAsync(context);
+        await using var db = await context.Databases.CreateDbContextAsync();
+        var entry = await db.AuditEntries.FirstAsync();
+
+        entry.Details = "rewritten";
+        var changed = await Assert.ThrowsAsync<InvalidOperationException>(() => db.SaveChangesAsync());
+        db.ChangeTracker.Clear();
+        db.AuditEntries.Remove(await db.AuditEntries.FirstAsync());
+        var removed = await Assert.ThrowsAsync<InvalidOperationException>(() => db.SaveChangesAsync());
+
+        Assert.Contains("append-only", changed.Message, StringComparison.Ordinal);
+        Assert.Contains("append-only", removed.Message, StringComparison.Ordinal);
+        db.ChangeTracker.Clear();
+        Assert.Equal(60, await db.AuditEntries.CountAsync());
+        Assert.Equal("of the plan “x”", (await db.AuditEntries.FirstAsync()).Details);
     }
 
     private static async Task SeedAsync(BenchWebComponentContext context)

@@ -18,24 +18,11 @@ namespace BenchWeb.Tests.Web.Components;
 /// <summary>The pages that launch runs, under the installation's limits, allow-list and kill switch.</summary>
 public sealed class LaunchGuardTests
 {
-    private const string AcmeEndpoint = "https://acme.documents.azure.com:443/";
-
-    public static TheoryData<string, InstallationSettings, RunPlan> OverALimit => new()
-    {
-        { "Stop.DurationSeconds", new InstallationSettings { MaxDurationSeconds = 30 }, Plan() with { Stop = new StopOptions { DurationSeconds = 31 } } },
-        { "Stop.TotalDocuments", new InstallationSettings { MaxDocuments = 1_000 }, Plan() with { Stop = new StopOptions { TotalDocuments = 1_001 } } },
-        { "Load.Concurrency", new InstallationSettings { MaxConcurrency = 5 }, Plan() with { Load = new LoadOptions { Concurrency = 6 } } },
-        { "Load.RatePerSecond", new InstallationSettings { MaxRatePerSecond = 50 }, Plan() with { Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 51 } } },
-        {
-            "Target.Cosmos.RequestUnits", new InstallationSettings { MaxRequestUnits = 1_000 },
-            Plan() with { Target = new TargetOptions { Kind = TargetKind.CosmosSql, Cosmos = new CosmosOptions { Endpoint = AcmeEndpoint, RequestUnits = 1_100 } } }
-        },
-    };
-
     [Theory]
-    [MemberData(nameof(OverALimit))]
-    public async Task ProfileListRun_ShowsTheFieldAndTheLimitAndQueuesNothing_WhenTheProfileIsOverALimit(string field, InstallationSettings limit, RunPlan plan)
+    [MemberData(nameof(OverLimitCases.Fields), MemberType = typeof(OverLimitCases))]
+    public async Task ProfileListRun_ShowsTheFieldAndTheLimitAndQueuesNothing_WhenTheProfileIsOverALimit(string field)
     {
+        var (limit, plan) = OverLimitCases.For(field);
         await using var context = new BenchWebComponentContext();
         await context.Services.GetRequiredService<InstallationSettingsService>().SaveAsync(limit, TestActors.Admin, CancellationToken.None);
         await context.Services.GetRequiredService<ProfileService>().CreateAsync(plan, null, TestActors.Admin, CancellationToken.None);

@@ -27,7 +27,7 @@ public class DashboardRunTests(AzuriteServer azurite)
         await using var host = await DashboardHost.StartAsync();
         var (plan, profileId) = await TableProfileAsync(host, new LoadOptions { Concurrency = 8 }, new StopOptions { TotalDocuments = 3_000 });
 
-        var runId = await host.Get<RunService>().StartAsync(plan, profileId, null, CancellationToken.None);
+        var runId = await host.Get<RunService>().StartAsync(plan, profileId, null, TestActors.Runner, CancellationToken.None);
         var run = await host.WaitUntilEndedAsync(runId, RunTimeout);
 
         Assert.True(run.Status == RunStatus.Completed, $"{run.Status}: {run.FailureReason}");
@@ -52,11 +52,11 @@ public class DashboardRunTests(AzuriteServer azurite)
         await using var host = await DashboardHost.StartAsync();
         var (plan, profileId) = await TableProfileAsync(host, new LoadOptions { Concurrency = 4 }, new StopOptions { DurationSeconds = 120 });
         var runs = host.Get<RunService>();
-        var runId = await runs.StartAsync(plan, profileId, null, CancellationToken.None);
+        var runId = await runs.StartAsync(plan, profileId, null, TestActors.Runner, CancellationToken.None);
         await Eventually.TrueAsync(async () => (await host.SecondsAsync(runId)).Count >= 2, RunTimeout, "two seconds saved");
 
         var clock = Stopwatch.StartNew();
-        Assert.True(await runs.CancelAsync(runId, CancellationToken.None));
+        Assert.True(await runs.CancelAsync(runId, TestActors.Runner, CancellationToken.None));
         var run = await host.WaitUntilEndedAsync(runId, TimeSpan.FromSeconds(10));
         clock.Stop();
 
@@ -148,14 +148,14 @@ public class DashboardRunTests(AzuriteServer azurite)
         await using var host = await DashboardHost.StartAsync(new Dictionary<string, string?> { ["BenchWeb:MaxConcurrentRuns"] = "1" });
         var runs = host.Get<RunService>();
         var plan = new RunPlan { Name = "long simulated", Stop = new StopOptions { DurationSeconds = 60 } };
-        var firstId = await runs.StartAsync(plan, null, null, CancellationToken.None);
+        var firstId = await runs.StartAsync(plan, null, null, TestActors.Runner, CancellationToken.None);
         await Eventually.TrueAsync(async () => (await host.RunAsync(firstId)).Status == RunStatus.Running, RunTimeout, "the first run to start");
-        var secondId = await runs.StartAsync(plan, null, null, CancellationToken.None);
+        var secondId = await runs.StartAsync(plan, null, null, TestActors.Runner, CancellationToken.None);
 
-        Assert.True(await runs.CancelAsync(secondId, CancellationToken.None));
+        Assert.True(await runs.CancelAsync(secondId, TestActors.Runner, CancellationToken.None));
         var queuedThenCancelled = await host.RunAsync(secondId);
         Assert.Equal(RunStatus.Cancelled, queuedThenCancelled.Status);
-        Assert.True(await runs.CancelAsync(firstId, CancellationToken.None));
+        Assert.True(await runs.CancelAsync(firstId, TestActors.Runner, CancellationToken.None));
         Assert.Equal(RunStatus.Cancelled, (await host.WaitUntilEndedAsync(firstId, TimeSpan.FromSeconds(10))).Status);
 
         // The second run's job gets its turn once the first ends; it must find the run cancelled and leave it.
@@ -179,7 +179,7 @@ public class DashboardRunTests(AzuriteServer azurite)
         await using var host = await DashboardHost.StartAsync();
         var plan = new RunPlan { Name = "invalid", Load = new LoadOptions { Concurrency = 0 }, Stop = new StopOptions { TotalDocuments = 10 } };
 
-        var ex = await Assert.ThrowsAsync<RunPlanValidationException>(() => host.Get<RunService>().StartAsync(plan, null, null, CancellationToken.None));
+        var ex = await Assert.ThrowsAsync<RunPlanValidationException>(() => host.Get<RunService>().StartAsync(plan, null, null, TestActors.Runner, CancellationToken.None));
 
         Assert.Contains(ex.Errors, e => e.Field == "Load.Concurrency");
         await using var db = await host.OpenDatabaseAsync();
@@ -193,8 +193,8 @@ public class DashboardRunTests(AzuriteServer azurite)
         await using var second = await DashboardHost.StartAsync();
         var plan = new RunPlan { Name = "short simulated", Stop = new StopOptions { TotalDocuments = 200 } };
 
-        var firstId = await first.Get<RunService>().StartAsync(plan, null, null, CancellationToken.None);
-        var secondId = await second.Get<RunService>().StartAsync(plan, null, null, CancellationToken.None);
+        var firstId = await first.Get<RunService>().StartAsync(plan, null, null, TestActors.Runner, CancellationToken.None);
+        var secondId = await second.Get<RunService>().StartAsync(plan, null, null, TestActors.Runner, CancellationToken.None);
 
         Assert.Equal(RunStatus.Completed, (await first.WaitUntilEndedAsync(firstId, RunTimeout)).Status);
         Assert.Equal(RunStatus.Completed, (await second.WaitUntilEndedAsync(secondId, RunTimeout)).Status);
@@ -216,7 +216,7 @@ public class DashboardRunTests(AzuriteServer azurite)
         });
         form.NewTablesConnectionString = azurite.ConnectionString;
         var profiles = host.Get<ProfileService>();
-        var id = await profiles.SaveAsync(0, form, CancellationToken.None);
+        var id = await profiles.SaveAsync(0, form, TestActors.Admin, CancellationToken.None);
         return (RunPlan.FromJson((await profiles.FindAsync(id, CancellationToken.None))!.PlanJson), id);
     }
 

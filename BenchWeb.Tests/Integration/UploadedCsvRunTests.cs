@@ -37,10 +37,10 @@ public sealed class UploadedCsvRunTests(AzuriteServer azurite) : IDisposable
         });
         form.NewTablesConnectionString = azurite.ConnectionString;
         var profiles = host.Get<ProfileService>();
-        var profileId = await profiles.SaveAsync(0, form, CancellationToken.None);
+        var profileId = await profiles.SaveAsync(0, form, TestActors.Runner, CancellationToken.None);
         var plan = RunPlan.FromJson((await profiles.FindAsync(profileId, CancellationToken.None))!.PlanJson);
 
-        var runId = await host.Get<RunService>().StartAsync(plan, profileId, null, CancellationToken.None);
+        var runId = await host.Get<RunService>().StartAsync(plan, profileId, null, TestActors.Runner, CancellationToken.None);
         var run = await host.WaitUntilEndedAsync(runId, RunTimeout);
 
         Assert.True(run.Status == RunStatus.Completed, $"{run.Status}: {run.FailureReason}");
@@ -62,7 +62,7 @@ public sealed class UploadedCsvRunTests(AzuriteServer azurite) : IDisposable
         // The stored copy changed on the server's disk after it was checked: its second row has a stray quote.
         await File.WriteAllTextAsync(Path.Combine(store.Folder, file.StoredName), $"Origin,Dest\nSEA,LAX\nATL,OR\"D {CsvUploads.SecretLine}\n");
 
-        var runId = await app.Get<RunService>().StartAsync(CsvPlan(file.Id), null, null, CancellationToken.None);
+        var runId = await app.Get<RunService>().StartAsync(CsvPlan(file.Id), null, null, TestActors.Runner, CancellationToken.None);
         var run = await app.Services.WaitUntilEndedAsync(runId, RunTimeout);
 
         Assert.Equal(RunStatus.Failed, run.Status);

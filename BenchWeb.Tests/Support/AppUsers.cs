@@ -13,7 +13,8 @@ public static class AppUsers
     {
         var users = services.GetRequiredService<UserDirectory>();
         var user = await users.SignedInAsync(UserDirectory.LocalId($"test {role}"), $"test {role}", role, SignInSources.Local, CancellationToken.None);
-        var (_, token) = await users.CreateTokenAsync(user.Id, role, $"tests as {role}", role, days: null, CancellationToken.None);
+        var actor = new Actor(user.Id, user.Name, role, SignInSources.Local, "192.0.2.1");
+        var (_, token) = await users.CreateTokenAsync(user.Id, role, $"tests as {role}", role, days: null, actor, CancellationToken.None);
         return token;
     }
 

@@ -47,6 +47,8 @@ public sealed class BenchWebFactory(IReadOnlyDictionary<string, string?>? settin
         ArgumentNullException.ThrowIfNull(builder);
         builder.UseEnvironment("Test");
         builder.UseSetting("BenchWeb:DataDirectory", DataDirectory);
+        // The tests' Cosmos DB and Table servers listen on loopback; a test about the refusal sets it back to false.
+        builder.UseSetting("BenchWeb:Security:AllowLoopbackEndpoints", "true");
         foreach (var (key, value) in settings ?? new Dictionary<string, string?>())
         {
             builder.UseSetting(key, value);

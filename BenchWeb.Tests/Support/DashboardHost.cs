@@ -47,6 +47,8 @@ public sealed class DashboardHost : IAsyncDisposable
         {
             builder.Environment.EnvironmentName = "Test";
             builder.Configuration["BenchWeb:DataDirectory"] = dataDirectory;
+            // The tests' Cosmos DB and Table servers listen on loopback; a test about the refusal sets it back to false.
+            builder.Configuration["BenchWeb:Security:AllowLoopbackEndpoints"] = "true";
             foreach (var (key, value) in settings ?? new Dictionary<string, string?>())
             {
                 builder.Configuration[key] = value;

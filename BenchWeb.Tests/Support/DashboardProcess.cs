@@ -135,6 +135,8 @@ public sealed partial class DashboardProcess : IAsyncDisposable
         start.Environment["DetailedErrors"] = "true";
         start.Environment.Remove("DOTNET_ENVIRONMENT");
         start.Environment[LoopbackOnly.DisableCloudMetadataProbe] = "true";
+        // The tests' Cosmos DB and Table servers listen on loopback.
+        start.Environment["BenchWeb__Security__AllowLoopbackEndpoints"] = "true";
         foreach (var (name, value) in environment ?? new Dictionary<string, string>())
         {
             start.Environment[name] = value;

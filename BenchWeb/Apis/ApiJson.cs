@@ -1,5 +1,6 @@
 using System.Text.Json;
 using BenchEngine.Running;
+using BenchWeb.Administration;
 using Microsoft.AspNetCore.Http.HttpResults;
 
 namespace BenchWeb.Apis;
@@ -30,6 +31,23 @@ internal static class ApiJson
 
     public static ProblemHttpResult NotFound(string detail) =>
         TypedResults.Problem(statusCode: StatusCodes.Status404NotFound, title: "Not found", detail: detail);
+
+    /// <summary>A launch refused by the kill switch: 409 (the installation's state conflicts with a launch; unlike a 503,
+    /// a client's automatic retries would not help until an administrator resumes), with who paused, since when and why.</summary>
+    public static ProblemHttpResult Paused(KillSwitchState state)
+    {
+        ArgumentNullException.ThrowIfNull(state);
+        return TypedResults.Problem(
+            statusCode: StatusCodes.Status409Conflict,
+            title: "Launching is paused by an administrator.",
+            detail: state.Message,
+            extensions: new Dictionary<string, object?>
+            {
+                ["pausedBy"] = state.ChangedBy,
+                ["pausedAt"] = state.ChangedAt,
+                ["reason"] = state.Reason,
+            });
+    }
 
     private static ValidationProblem Malformed(string path, string message) =>
         Invalid([new FieldError(path, message)], "The request body is not valid JSON for this endpoint.");

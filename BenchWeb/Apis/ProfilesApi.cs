@@ -1,5 +1,6 @@
 using BenchEngine.Running;
 using BenchWeb.Data;
+using BenchWeb.Profiles;
 using BenchWeb.Security;
 using BenchWeb.Uploads;
 using Microsoft.AspNetCore.Http.HttpResults;
@@ -56,7 +57,7 @@ public static class ProfilesApi
     }
 
     internal static async Task<Results<Created<ProfileResponse>, ValidationProblem>> CreateAsync(
-        HttpRequest request, IDbContextFactory<BenchDbContext> databases, CsvUploadStore uploads, TimeProvider time, CancellationToken cancellationToken)
+        HttpRequest request, ProfileService profiles, CancellationToken cancellationToken)
     {
         var (body, problem) = await ApiJson.ReadAsync<CreateProfileRequest>(request, cancellationToken);
         if (problem is not null)
@@ -70,30 +71,14 @@ public static class ProfilesApi
         }
 
         var name = string.IsNullOrWhiteSpace(body.Name) ? plan.Name : body.Name.Trim();
-        plan = plan with { Name = name };
-        var errors = (await uploads.ValidateAsync(plan, cancellationToken)).ToList();
-        if (body.Description?.Trim().Length > Profiles.ProfileForm.MaxDescriptionLength)
+        try
         {
-            errors.Add(new FieldError("Description", $"At most {Profiles.ProfileForm.MaxDescriptionLength:N0} characters."));
+            var profile = await profiles.CreateAsync(plan with { Name = name }, body.Description, request.HttpContext.Actor(), cancellationToken);
+            return TypedResults.Created($"{Path}/{profile.Id}", ProfileResponse.From(profile));
         }
-
-        if (errors.Count > 0)
+        catch (RunPlanValidationException ex)
         {
-            return ApiJson.Invalid(errors);
+            return ApiJson.Invalid(ex.Errors);
         }
-
-        var now = time.GetUtcNow();
-        var profile = new ProfileEntity
-        {
-            Name = name,
-            Description = string.IsNullOrWhiteSpace(body.Description) ? null : body.Description.Trim(),
-            PlanJson = plan.ToJson(),
-            CreatedAt = now,
-            UpdatedAt = now,
-        };
-        await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        db.Profiles.Add(profile);
-        await db.SaveChangesAsync(cancellationToken);
-        return TypedResults.Created($"{Path}/{profile.Id}", ProfileResponse.From(profile));
     }
 }

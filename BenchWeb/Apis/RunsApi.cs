@@ -2,6 +2,7 @@ using System.ComponentModel;
 using System.Globalization;
 using System.Text;
 using BenchEngine.Running;
+using BenchWeb.Administration;
 using BenchWeb.Data;
 using BenchWeb.Runs;
 using BenchWeb.Security;
@@ -40,10 +41,12 @@ public static class RunsApi
         group.MapPost("/", StartAsync)
             .RequireAuthorization(Policies.Runner)
             .Accepts<StartRunRequest>("application/json")
+            .ProducesProblem(StatusCodes.Status409Conflict)
             .WithName("StartRun")
             .WithSummary("Start a run")
             .WithDescription("Queues a run of a saved profile ({\"profileId\": 3}) or of a plan given inline ({\"plan\": {…}}). Answers 202 with the run's address; "
-                + "invalid plan settings come back as a validation problem keyed by field path, e.g. \"Load.Concurrency\".");
+                + "invalid plan settings, and settings over the installation's limits or off its endpoint allow-list, come back as a validation problem keyed by field path, "
+                + "e.g. \"Load.Concurrency\". 409 while an administrator has paused launching (the problem's detail says who, since when and why).");
 
         group.MapPost("/{id:long}/cancel", CancelAsync)
             .RequireAuthorization(Policies.Runner)
@@ -121,7 +124,7 @@ public static class RunsApi
             ? TypedResults.Ok(details)
             : NoSuchRun(id);
 
-    internal static async Task<Results<Accepted<RunDetails>, ValidationProblem>> StartAsync(
+    internal static async Task<Results<Accepted<RunDetails>, ValidationProblem, ProblemHttpResult>> StartAsync(
         HttpRequest request, RunService runs, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
     {
         var (body, problem) = await ApiJson.ReadAsync<StartRunRequest>(request, cancellationToken);
@@ -157,24 +160,28 @@ public static class RunsApi
 
         try
         {
-            var runId = await runs.StartAsync(plan, profileId, presetId, cancellationToken);
+            var runId = await runs.StartAsync(plan, profileId, presetId, request.HttpContext.Actor(), cancellationToken);
             return TypedResults.Accepted($"{Path}/{runId}", await FindAsync(databases, runId, cancellationToken));
         }
         catch (RunPlanValidationException ex)
         {
             return ApiJson.Invalid(ex.Errors);
         }
+        catch (LaunchesPausedException ex)
+        {
+            return ApiJson.Paused(ex.State);
+        }
     }
 
     internal static async Task<Results<Accepted<RunDetails>, ProblemHttpResult>> CancelAsync(
-        long id, RunService runs, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
+        long id, HttpContext http, RunService runs, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
     {
         if (await FindAsync(databases, id, cancellationToken) is not { } before)
         {
             return NoSuchRun(id);
         }
 
-        if (!await runs.CancelAsync(id, cancellationToken))
+        if (!await runs.CancelAsync(id, http.Actor(), cancellationToken))
         {
             var ended = await FindAsync(databases, id, cancellationToken) ?? before;
             return TypedResults.Problem(
@@ -218,7 +225,7 @@ public static class RunsApi
             return ApiJson.Invalid(errors, "The run export cannot be imported.");
         }
 
-        var runId = await transfer.ImportAsync(document!, cancellationToken);
+        var runId = await transfer.ImportAsync(document!, request.HttpContext.Actor(), cancellationToken);
         return TypedResults.Created($"{Path}/{runId}", await FindAsync(databases, runId, cancellationToken));
     }
 

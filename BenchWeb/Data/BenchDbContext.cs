@@ -4,7 +4,8 @@ using Microsoft.EntityFrameworkCore.Storage.ValueConversion;
 
 namespace BenchWeb.Data;
 
-/// <summary>Profiles, runs and their seconds, stored secrets, users and uploaded workload files (SQLite by default).</summary>
+/// <summary>Profiles, runs and their seconds, stored secrets, users and tokens, uploaded workload files, the
+/// installation's settings and the audit log (SQLite by default).</summary>
 public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : DbContext(options)
 {
     public DbSet<ProfileEntity> Profiles => Set<ProfileEntity>();
@@ -22,6 +23,26 @@ public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : D
     public DbSet<ApiTokenEntity> ApiTokens => Set<ApiTokenEntity>();
 
     public DbSet<UploadedFileEntity> UploadedFiles => Set<UploadedFileEntity>();
+
+    public DbSet<AuditEntryEntity> AuditEntries => Set<AuditEntryEntity>();
+
+    public DbSet<InstallationSettingsEntity> InstallationSettings => Set<InstallationSettingsEntity>();
+
+    public DbSet<LaunchPauseEntity> LaunchPauses => Set<LaunchPauseEntity>();
+
+    /// <summary>The audit log is append-only from the app: a change or removal of an entry is refused before it reaches
+    /// the database, whichever code tries it.</summary>
+    public override int SaveChanges(bool acceptAllChangesOnSuccess)
+    {
+        RefuseAuditChanges();
+        return base.SaveChanges(acceptAllChangesOnSuccess);
+    }
+
+    public override Task<int> SaveChangesAsync(bool acceptAllChangesOnSuccess, CancellationToken cancellationToken = default)
+    {
+        RefuseAuditChanges();
+        return base.SaveChangesAsync(acceptAllChangesOnSuccess, cancellationToken);
+    }
 
     protected override void ConfigureConventions(ModelConfigurationBuilder configurationBuilder)
     {
@@ -59,7 +80,11 @@ public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : D
 
         modelBuilder.Entity<RunSecondEntity>(second => second.HasKey(s => new { s.RunId, s.Index }));
 
-        modelBuilder.Entity<StoredSecret>(secret => secret.HasKey(s => s.Name));
+        modelBuilder.Entity<StoredSecret>(secret =>
+        {
+            secret.HasKey(s => s.Name);
+            secret.Property(s => s.Endpoint).HasMaxLength(300);
+        });
 
         modelBuilder.Entity<UserEntity>(user =>
         {
@@ -97,5 +122,41 @@ public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : D
             file.Property(f => f.UploadedBy).HasMaxLength(300);
             file.HasIndex(f => f.StoredName).IsUnique();
         });
+
+        modelBuilder.Entity<AuditEntryEntity>(entry =>
+        {
+            entry.Property(e => e.UserId).HasMaxLength(300);
+            entry.Property(e => e.UserName).HasMaxLength(200);
+            entry.Property(e => e.Role).HasMaxLength(10);
+            entry.Property(e => e.Via).HasMaxLength(200);
+            entry.Property(e => e.RemoteIp).HasMaxLength(64);
+            entry.Property(e => e.Action).HasMaxLength(40);
+            entry.Property(e => e.Subject).HasMaxLength(400);
+            entry.Property(e => e.Endpoint).HasMaxLength(300);
+            entry.HasIndex(e => e.At);
+            entry.HasIndex(e => e.Action);
+            entry.HasIndex(e => e.UserId);
+        });
+
+        modelBuilder.Entity<InstallationSettingsEntity>(settings =>
+        {
+            settings.Property(s => s.Id).ValueGeneratedNever();
+            settings.Property(s => s.UpdatedBy).HasMaxLength(200);
+        });
+
+        modelBuilder.Entity<LaunchPauseEntity>(pause =>
+        {
+            pause.Property(p => p.Id).ValueGeneratedNever();
+            pause.Property(p => p.ChangedBy).HasMaxLength(200);
+            pause.Property(p => p.Reason).HasMaxLength(500);
+        });
+    }
+
+    private void RefuseAuditChanges()
+    {
+        if (ChangeTracker.Entries<AuditEntryEntity>().Any(e => e.State is EntityState.Modified or EntityState.Deleted))
+        {
+            throw new InvalidOperationException("The audit log is append-only: its entries are never changed or removed.");
+        }
     }
 }

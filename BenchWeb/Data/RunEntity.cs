@@ -38,6 +38,13 @@ public sealed class RunEntity
 
     public string? JobId { get; set; }
 
+    /// <summary>The installation's maximum duration, applied to a plan that gave none (its snapshot stays as written):
+    /// the run stops there, as if the plan had said so.</summary>
+    public double? DurationCapSeconds { get; set; }
+
+    /// <summary>The installation's maximum documents, applied to a plan that gave no count.</summary>
+    public long? DocumentCap { get; set; }
+
     public string? TargetDescription { get; set; }
 
     public bool TargetIsModel { get; set; }

@@ -9,4 +9,8 @@ public sealed class StoredSecret
     public required string ProtectedValue { get; set; }
 
     public DateTimeOffset UpdatedAt { get; set; }
+
+    /// <summary>For a connection string: the table endpoint it points at (scheme and host, no key), read when it was
+    /// stored, so the allow-list and the audit log know it without decrypting the secret.</summary>
+    public string? Endpoint { get; set; }
 }

@@ -4,6 +4,7 @@ using BenchWeb.Security;
 using Microsoft.AspNetCore.Authentication;
 using Microsoft.AspNetCore.Authentication.Cookies;
 using Microsoft.AspNetCore.Authentication.OpenIdConnect;
+using Microsoft.AspNetCore.Components.Server.Circuits;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
@@ -34,11 +35,18 @@ public static class SecurityExtensions
                 "BenchWeb:Security:SignIn is OpenIdConnect: set BenchWeb:Security:OpenIdConnect:Authority and ClientId (and ClientSecret).")
             .Validate(o => o.DefaultRole is null or "" || BenchWebRoles.Parse(o.DefaultRole) is not null, "BenchWeb:Security:DefaultRole is Viewer, Runner, Admin or empty.")
             .Validate(o => o.RoleMap.Values.All(r => BenchWebRoles.Parse(r) is not null), "Every BenchWeb:Security:RoleMap value is Viewer, Runner or Admin.")
+            .Validate(o => o.EndpointAllowList is null || o.EndpointAllowList.All(p => EndpointAllowList.ValidatePattern(p) is null),
+                "Every BenchWeb:Security:EndpointAllowList entry is a host name, optionally starting with '*.' for any one label (e.g. *.documents.azure.com).")
             .ValidateOnStart();
         var options = builder.Configuration.GetSection(SecurityOptions.SectionName).Get<SecurityOptions>() ?? new SecurityOptions();
 
         services.AddSingleton<UserDirectory>();
+        services.AddSingleton<EndpointAllowList>();
         services.AddScoped<CurrentUser>();
+        // A page's remote address, for the audit log: taken when its circuit starts.
+        services.AddHttpContextAccessor();
+        services.AddScoped<CircuitClientAddress>();
+        services.AddScoped<CircuitHandler, ClientAddressCircuitHandler>();
         services.TryAddSingleton(sp => new LocalAdminLink(sp.GetRequiredService<IServer>(), sp.GetRequiredService<IHostApplicationLifetime>(), sp.GetRequiredService<TimeProvider>(), Console.Out));
         if (options.SignIn == SignInMode.Local)
         {

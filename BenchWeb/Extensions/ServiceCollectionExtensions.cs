@@ -1,5 +1,7 @@
 using System.Text.Json.Serialization;
 using BenchEngine.Running;
+using BenchWeb.Administration;
+using BenchWeb.Audit;
 using BenchWeb.Data;
 using BenchWeb.Hubs;
 using BenchWeb.Profiles;
@@ -41,6 +43,10 @@ public static class ServiceCollectionExtensions
         // Runs read uploaded files through the dashboard's source: its failures never quote the file.
         services.AddSingleton(sp => new BenchmarkRunner(sp.GetRequiredService<TimeProvider>(), sourceFactory: UploadedCsvSource.Create));
         services.AddSingleton<CsvUploadStore>();
+        services.AddSingleton<AuditLog>();
+        services.AddOptions<InstallationLimitsOptions>().BindConfiguration(InstallationLimitsOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
+        services.AddSingleton<InstallationSettingsService>();
+        services.AddSingleton<KillSwitch>();
         services.AddSingleton<SecretStore>();
         services.AddSingleton<RunUpdatePublisher>();
         services.AddSingleton<RunExecutor>();

@@ -1,14 +1,18 @@
 using BenchEngine.Running;
+using BenchEngine.Targets;
+using BenchWeb.Audit;
 using BenchWeb.Data;
 using BenchWeb.Secrets;
+using BenchWeb.Security;
 using BenchWeb.Uploads;
 using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Profiles;
 
 /// <summary>Saved test profiles. A profile's plan is validated before it is saved, by the engine's rules and those of a
-/// plan from the web (an uploaded workload file, never a path).</summary>
-public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, SecretStore secrets, CsvUploadStore uploads, TimeProvider time)
+/// plan from the web (an uploaded workload file, never a path). Creating, changing (with the settings that changed),
+/// cloning and deleting are recorded in the audit log.</summary>
+public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, SecretStore secrets, CsvUploadStore uploads, AuditLog audit, TimeProvider time)
 {
     public async Task<IReadOnlyList<ProfileEntity>> ListAsync(CancellationToken cancellationToken)
     {
@@ -24,9 +28,10 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
 
     /// <summary>Creates (id 0) or updates a profile and stores any secret typed into the form.</summary>
     /// <exception cref="RunPlanValidationException">The form's plan has invalid settings; nothing was saved.</exception>
-    public async Task<long> SaveAsync(long id, ProfileForm form, CancellationToken cancellationToken)
+    public async Task<long> SaveAsync(long id, ProfileForm form, Actor actor, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(form);
+        ArgumentNullException.ThrowIfNull(actor);
         if (form.ValidateAll(await uploads.LookupAsync(form.ToPlan(), cancellationToken)) is { Count: > 0 } errors)
         {
             throw new RunPlanValidationException(errors);
@@ -35,6 +40,7 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         var now = time.GetUtcNow();
         var profile = id == 0 ? null : await db.Profiles.SingleOrDefaultAsync(p => p.Id == id, cancellationToken);
+        var before = profile is null ? null : new { profile.Name, profile.Description, profile.PlanJson };
         if (profile is null)
         {
             profile = new ProfileEntity { Name = form.Name, PlanJson = "{}", CreatedAt = now, PresetId = form.PresetId };
@@ -42,19 +48,74 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
             await db.SaveChangesAsync(cancellationToken);
         }
 
-        await StoreNewSecretsAsync(profile.Id, form, cancellationToken);
+        await StoreNewSecretsAsync(profile.Id, form, actor, cancellationToken);
+        var plan = form.ToPlan();
         profile.Name = form.Name.Trim();
         profile.Description = string.IsNullOrWhiteSpace(form.Description) ? null : form.Description.Trim();
-        profile.PlanJson = form.ToPlan().ToJson();
+        profile.PlanJson = plan.ToJson();
         profile.UpdatedAt = now;
+        var endpoint = AuditLog.EndpointOf(plan, await TableEndpointAsync(profile.Id, plan, cancellationToken));
+        if (before is null)
+        {
+            audit.Append(db, actor, AuditActions.ProfileCreated, Subject(profile), Summary(plan), endpoint);
+        }
+        else
+        {
+            var changes = new List<string>();
+            if (before.Name != profile.Name)
+            {
+                changes.Add($"Name: {before.Name} → {profile.Name}");
+            }
+
+            if (before.Description != profile.Description)
+            {
+                changes.Add("Description changed");
+            }
+
+            changes.AddRange(PlanChanges.Describe(before.PlanJson, profile.PlanJson).Where(c => !c.StartsWith("Name:", StringComparison.Ordinal)));
+            if (changes.Count > 0)
+            {
+                audit.Append(db, actor, AuditActions.ProfileChanged, Subject(profile), string.Join("; ", changes), endpoint);
+            }
+        }
+
         await db.SaveChangesAsync(cancellationToken);
         return profile.Id;
     }
 
+    /// <summary>Creates a profile from a plan (the HTTP API's way).</summary>
+    /// <exception cref="RunPlanValidationException">The plan or description is invalid; nothing was saved.</exception>
+    public async Task<ProfileEntity> CreateAsync(RunPlan plan, string? description, Actor actor, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        ArgumentNullException.ThrowIfNull(actor);
+        var errors = (await uploads.ValidateAsync(plan, cancellationToken)).ToList();
+        description = string.IsNullOrWhiteSpace(description) ? null : description.Trim();
+        if (description?.Length > ProfileForm.MaxDescriptionLength)
+        {
+            errors.Add(new FieldError("Description", $"At most {ProfileForm.MaxDescriptionLength:N0} characters."));
+        }
+
+        if (errors.Count > 0)
+        {
+            throw new RunPlanValidationException(errors);
+        }
+
+        var now = time.GetUtcNow();
+        var profile = new ProfileEntity { Name = plan.Name, Description = description, PlanJson = plan.ToJson(), CreatedAt = now, UpdatedAt = now };
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        db.Profiles.Add(profile);
+        await db.SaveChangesAsync(cancellationToken);
+        audit.Append(db, actor, AuditActions.ProfileCreated, Subject(profile), Summary(plan), AuditLog.EndpointOf(plan, null));
+        await db.SaveChangesAsync(cancellationToken);
+        return profile;
+    }
+
     /// <summary>Copies a profile with its own copy of the stored secrets, so removing one profile's key never
     /// touches the other's.</summary>
-    public async Task<long?> CloneAsync(long id, CancellationToken cancellationToken)
+    public async Task<long?> CloneAsync(long id, Actor actor, CancellationToken cancellationToken)
     {
+        ArgumentNullException.ThrowIfNull(actor);
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         if (await db.Profiles.AsNoTracking().SingleOrDefaultAsync(p => p.Id == id, cancellationToken) is not { } source)
         {
@@ -89,15 +150,19 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
                 },
             };
             copy.PlanJson = plan.ToJson();
-            await db.SaveChangesAsync(cancellationToken);
         }
 
+        var copied = renamed.Count == 0 ? "" : $" with its {renamed.Count} stored secret{(renamed.Count == 1 ? "" : "s")}";
+        audit.Append(db, actor, AuditActions.ProfileCloned, Subject(copy), $"copy of {Subject(source)}{copied}",
+            AuditLog.EndpointOf(plan, await TableEndpointAsync(copy.Id, plan, cancellationToken)));
+        await db.SaveChangesAsync(cancellationToken);
         return copy.Id;
     }
 
     /// <summary>Deletes a profile and the secrets stored for it. Its runs stay, with their own snapshot.</summary>
-    public async Task<bool> DeleteAsync(long id, CancellationToken cancellationToken)
+    public async Task<bool> DeleteAsync(long id, Actor actor, CancellationToken cancellationToken)
     {
+        ArgumentNullException.ThrowIfNull(actor);
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         if (await db.Profiles.SingleOrDefaultAsync(p => p.Id == id, cancellationToken) is not { } profile)
         {
@@ -111,23 +176,55 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
 
         db.Profiles.Remove(profile);
         var prefix = SecretStore.NameFor(id, "");
-        db.Secrets.RemoveRange(await db.Secrets.Where(s => s.Name.StartsWith(prefix)).ToListAsync(cancellationToken));
+        var stored = await db.Secrets.Where(s => s.Name.StartsWith(prefix)).ToListAsync(cancellationToken);
+        db.Secrets.RemoveRange(stored);
+        var plan = TryRead(profile.PlanJson);
+        var tableEndpoint = plan is not null && stored.FirstOrDefault(s => s.Name == plan.Target.Tables.ConnectionStringSecret)?.Endpoint is { } endpoint ? new Uri(endpoint) : null;
+        audit.Append(db, actor, AuditActions.ProfileDeleted, Subject(profile),
+            stored.Count == 0 ? "its runs stay" : $"its runs stay; its {stored.Count} stored secret{(stored.Count == 1 ? " was" : "s were")} removed with it",
+            plan is null ? null : AuditLog.EndpointOf(plan, tableEndpoint));
         await db.SaveChangesAsync(cancellationToken);
         return true;
     }
 
-    private async Task StoreNewSecretsAsync(long profileId, ProfileForm form, CancellationToken cancellationToken)
+    /// <summary>"profile #3 “Nightly”", as the audit log names a profile.</summary>
+    public static string Subject(ProfileEntity profile)
+    {
+        ArgumentNullException.ThrowIfNull(profile);
+        return $"profile #{profile.Id} “{profile.Name}”";
+    }
+
+    private static string Summary(RunPlan plan) => $"{PlanText.Target(plan)}; {PlanText.Load(plan)}; {PlanText.Stop(plan)}";
+
+    private static RunPlan? TryRead(string json)
+    {
+        try
+        {
+            return RunPlan.FromJson(json);
+        }
+        catch (RunPlanValidationException)
+        {
+            return null;
+        }
+    }
+
+    private async Task<Uri?> TableEndpointAsync(long profileId, RunPlan plan, CancellationToken cancellationToken) =>
+        plan.Target.Kind is TargetKind.TableStorage or TargetKind.CosmosTable && SecretStore.BelongsTo(plan.Target.Tables.ConnectionStringSecret, profileId)
+            ? await secrets.EndpointAsync(plan.Target.Tables.ConnectionStringSecret, cancellationToken)
+            : null;
+
+    private async Task StoreNewSecretsAsync(long profileId, ProfileForm form, Actor actor, CancellationToken cancellationToken)
     {
         if (!string.IsNullOrWhiteSpace(form.NewCosmosKey))
         {
             form.CosmosKeySecret = SecretStore.NameFor(profileId, "cosmos-key");
-            await secrets.SetAsync(form.CosmosKeySecret, form.NewCosmosKey, cancellationToken);
+            await secrets.SetAsync(form.CosmosKeySecret, form.NewCosmosKey, actor, cancellationToken);
         }
 
         if (!string.IsNullOrWhiteSpace(form.NewTablesConnectionString))
         {
             form.TablesConnectionStringSecret = SecretStore.NameFor(profileId, "tables-connection-string");
-            await secrets.SetAsync(form.TablesConnectionStringSecret, form.NewTablesConnectionString, cancellationToken);
+            await secrets.SetAsync(form.TablesConnectionStringSecret, form.NewTablesConnectionString, actor, cancellationToken);
         }
 
         // Typed secrets leave the form's memory as soon as they are stored.

@@ -2,9 +2,11 @@ using System.Text.Json;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
+using BenchWeb.Administration;
 using BenchWeb.Data;
 using BenchWeb.Hubs;
 using BenchWeb.Secrets;
+using BenchWeb.Security;
 using BenchWeb.Uploads;
 using Microsoft.EntityFrameworkCore;
 
@@ -18,6 +20,8 @@ public sealed partial class RunExecutor(
     RunUpdatePublisher publisher,
     SecretStore secrets,
     CsvUploadStore uploads,
+    KillSwitch killSwitch,
+    EndpointAllowList allowList,
     BenchmarkRunner runner,
     TimeProvider time,
     IHostApplicationLifetime lifetime,
@@ -38,6 +42,16 @@ public sealed partial class RunExecutor(
         if (run.Status == RunStatus.Running)
         {
             await EndAsync(db, run, RunStatus.Interrupted, "Its job started again while the run was marked running (an earlier attempt died). It was not re-run, so the target was not loaded twice.");
+            return;
+        }
+
+        // Another instance sharing the database may have paused launching after this run was queued.
+        if (await killSwitch.StateAsync(cancellationToken) is { Engaged: true })
+        {
+            await db.Runs.Where(r => r.Id == runId && r.Status == RunStatus.Queued).ExecuteUpdateAsync(
+                s => s.SetProperty(r => r.Status, RunStatus.Cancelled).SetProperty(r => r.EndedAt, time.GetUtcNow()).SetProperty(r => r.StopReason, RunService.PausedBeforeStart),
+                CancellationToken.None);
+            await PublishStatusAsync(await db.Runs.AsNoTracking().SingleAsync(r => r.Id == runId, CancellationToken.None), RunService.PausedBeforeStart);
             return;
         }
 
@@ -88,8 +102,13 @@ public sealed partial class RunExecutor(
             }
             else
             {
-                var context = new TargetContext(time, await secrets.CreateResolverAsync(run.ProfileId, CancellationToken.None));
-                result = await runner.RunAsync(WebPlanRules.Resolve(plan, files), context, observer, stop.Token);
+                // Every connection the targets open is checked against the installation's allow-list: the account
+                // endpoint, the table endpoint of a connection string, and whatever the service redirects to.
+                var context = new TargetContext(time, await secrets.CreateResolverAsync(run.ProfileId, CancellationToken.None))
+                {
+                    Endpoints = new EndpointPolicy(allowList.Check),
+                };
+                result = await runner.RunAsync(WithCaps(WebPlanRules.Resolve(plan, files), run), context, observer, stop.Token);
             }
         }
         catch (RunPlanValidationException ex)
@@ -122,7 +141,7 @@ public sealed partial class RunExecutor(
         run.AverageThroughput = result.Summary.AverageThroughput;
         run.P99LatencyMs = result.Summary.Latency.P99Ms;
         run.ThrottledFraction = result.Summary.ThrottledFraction;
-        run.StopReason = result.StopReason;
+        run.StopReason = CapReason(run, result.StopReason);
         run.FirstError = result.FirstError;
         run.AbandonedRequests = result.AbandonedRequests;
         run.TargetDescription = result.TargetDescription;
@@ -154,6 +173,41 @@ public sealed partial class RunExecutor(
 
     private static string Invalid(IEnumerable<FieldError> errors) =>
         $"The plan is not valid: {string.Join("; ", errors.Select(e => $"{e.Field}: {e.Message}"))}";
+
+    /// <summary>The plan as executed: the snapshot (as written) with the installation's caps for the stops it lacks.
+    /// The first stop reached ends a run, so a cap only ever shortens it.</summary>
+    internal static RunPlan WithCaps(RunPlan plan, RunEntity run)
+    {
+        if (run.DurationCapSeconds is null && run.DocumentCap is null)
+        {
+            return plan;
+        }
+
+        return plan with
+        {
+            Stop = plan.Stop with
+            {
+                DurationSeconds = plan.Stop.DurationSeconds ?? run.DurationCapSeconds,
+                TotalDocuments = plan.DocumentLimit is null ? run.DocumentCap : plan.Stop.TotalDocuments,
+            },
+        };
+    }
+
+    /// <summary>A run stopped by a cap says so, rather than the engine's "ran for 3,600 s" the plan never asked for.</summary>
+    internal static string CapReason(RunEntity run, string stopReason)
+    {
+        if (run.DurationCapSeconds is { } seconds && stopReason == FormattableString.CurrentCulture($"ran for {seconds:N0} s"))
+        {
+            return FormattableString.CurrentCulture($"cut at the installation's maximum run duration, {seconds:N0} s (set by an administrator; the plan gave no duration)");
+        }
+
+        if (run.DocumentCap is { } documents && stopReason == FormattableString.CurrentCulture($"reached {documents:N0} documents"))
+        {
+            return FormattableString.CurrentCulture($"cut at the installation's maximum of {documents:N0} documents (set by an administrator; the plan gave no count)");
+        }
+
+        return stopReason;
+    }
 
     private async Task EnsureEndedAsync(long runId, string reason)
     {

@@ -1,26 +1,60 @@
 using BenchEngine.Running;
+using BenchEngine.Targets;
+using BenchWeb.Administration;
+using BenchWeb.Audit;
 using BenchWeb.Data;
 using BenchWeb.Hubs;
 using BenchWeb.Jobs;
+using BenchWeb.Secrets;
+using BenchWeb.Security;
 using BenchWeb.Uploads;
 using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Runs;
 
-/// <summary>Launches and cancels runs: the row first (the durable record), then the job.</summary>
-public sealed class RunService(IDbContextFactory<BenchDbContext> databases, IRunJobClient jobs, RunUpdatePublisher publisher, CsvUploadStore uploads, TimeProvider time)
+/// <summary>Launches and cancels runs: the row first (the durable record), then the job. Every way of launching (the
+/// pages, the HTTP API) comes through here, so here the installation's rules apply (the kill switch, the limits, the
+/// endpoint allow-list) and here launches and cancels are recorded in the audit log.</summary>
+public sealed class RunService(
+    IDbContextFactory<BenchDbContext> databases,
+    IRunJobClient jobs,
+    RunUpdatePublisher publisher,
+    InstallationSettingsService settings,
+    KillSwitch killSwitch,
+    SecretStore secrets,
+    CsvUploadStore uploads,
+    AuditLog audit,
+    TimeProvider time)
 {
-    /// <summary>Queues a run of the plan. The plan is checked first, as a plan from the web (its workload file is an
-    /// uploaded one, never a path); nothing is queued when it is invalid.</summary>
-    /// <exception cref="RunPlanValidationException">The plan has invalid settings.</exception>
-    public async Task<long> StartAsync(RunPlan plan, long? profileId, string? presetId, CancellationToken cancellationToken)
+    public const string PausedBeforeStart = "cancelled before it started: an administrator paused launching";
+
+    /// <summary>Queues a run of the plan. The plan is checked first (the engine's rules and those of a plan from the web —
+    /// its workload file is an uploaded one, never a path —, then the installation's); nothing is queued when it is
+    /// invalid or launching is paused.</summary>
+    /// <exception cref="RunPlanValidationException">The plan has invalid settings, or settings the installation refuses.</exception>
+    /// <exception cref="LaunchesPausedException">An administrator has paused launching.</exception>
+    public async Task<long> StartAsync(RunPlan plan, long? profileId, string? presetId, Actor actor, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(plan);
+        ArgumentNullException.ThrowIfNull(actor);
+        if (await killSwitch.StateAsync(cancellationToken) is { Engaged: true } paused)
+        {
+            throw new LaunchesPausedException(paused);
+        }
+
         if (await uploads.ValidateAsync(plan, cancellationToken) is { Count: > 0 } errors)
         {
             throw new RunPlanValidationException(errors);
         }
 
+        var tableEndpoint = await TableEndpointAsync(plan, profileId, cancellationToken);
+        var rules = await settings.RulesAsync(cancellationToken);
+        if (rules.Check(plan, tableEndpoint) is { Count: > 0 } refused)
+        {
+            throw new RunPlanValidationException(refused);
+        }
+
+        var (durationCap, documentCap) = rules.Limits.CapsFor(plan);
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         var run = new RunEntity
         {
@@ -31,9 +65,23 @@ public sealed class RunService(IDbContextFactory<BenchDbContext> databases, IRun
             Status = RunStatus.Queued,
             TargetKind = plan.Target.Kind,
             QueuedAt = time.GetUtcNow(),
+            DurationCapSeconds = durationCap,
+            DocumentCap = documentCap,
         };
         db.Runs.Add(run);
         await db.SaveChangesAsync(cancellationToken);
+
+        // The kill switch may have been engaged since the check above. Its sweep cancels every run saved before it; a
+        // run saved after it finds it engaged here. Either way, nothing launched slips past a pause.
+        if (await killSwitch.StateAsync(CancellationToken.None) is { Engaged: true } pausedMeanwhile)
+        {
+            await db.Runs.Where(r => r.Id == run.Id && r.Status == RunStatus.Queued).ExecuteUpdateAsync(
+                s => s.SetProperty(r => r.Status, RunStatus.Cancelled).SetProperty(r => r.EndedAt, time.GetUtcNow()).SetProperty(r => r.StopReason, PausedBeforeStart),
+                CancellationToken.None);
+            throw new LaunchesPausedException(pausedMeanwhile);
+        }
+
+        audit.Append(db, actor, AuditActions.RunLaunched, $"run #{run.Id}", Describe(plan, profileId, presetId, durationCap, documentCap), AuditLog.EndpointOf(plan, tableEndpoint));
         try
         {
             run.JobId = await jobs.EnqueueAsync(run.Id, CancellationToken.None);
@@ -59,8 +107,39 @@ public sealed class RunService(IDbContextFactory<BenchDbContext> databases, IRun
 
     /// <summary>Cancels a queued run at once, or asks a running one to stop: its load stops within about a
     /// second and everything measured is kept. Returns false when the run has already ended.</summary>
-    public async Task<bool> CancelAsync(long runId, CancellationToken cancellationToken)
+    public Task<bool> CancelAsync(long runId, Actor actor, CancellationToken cancellationToken) =>
+        CancelAsync(runId, actor, null, cancellationToken);
+
+    /// <summary>The kill switch: pauses launching (stored, so it outlasts a restart), then cancels every queued and
+    /// running run the way a user's cancel does, so each ends Cancelled and keeps its seconds.</summary>
+    /// <returns>The runs cancelled.</returns>
+    public async Task<IReadOnlyList<long>> StopAllAsync(Actor actor, string? reason, CancellationToken cancellationToken)
     {
+        ArgumentNullException.ThrowIfNull(actor);
+        var state = await killSwitch.EngageAsync(actor, reason, cancellationToken);
+        List<long> active;
+        await using (var db = await databases.CreateDbContextAsync(cancellationToken))
+        {
+            active = await db.Runs.Where(r => r.Status == RunStatus.Queued || r.Status == RunStatus.Running).OrderBy(r => r.Id).Select(r => r.Id).ToListAsync(cancellationToken);
+        }
+
+        var why = state.Reason is { } said ? $"by the kill switch: {said}" : "by the kill switch";
+        var cancelled = new List<long>();
+        foreach (var id in active)
+        {
+            // Every run is asked to stop even if this request is abandoned half way: a kill switch that stops half the runs would be worse.
+            if (await CancelAsync(id, actor, why, CancellationToken.None))
+            {
+                cancelled.Add(id);
+            }
+        }
+
+        return cancelled;
+    }
+
+    private async Task<bool> CancelAsync(long runId, Actor actor, string? why, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(actor);
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         var run = await db.Runs.SingleOrDefaultAsync(r => r.Id == runId, cancellationToken);
         if (run is null || !run.IsActive)
@@ -69,6 +148,11 @@ public sealed class RunService(IDbContextFactory<BenchDbContext> databases, IRun
         }
 
         run.CancelRequestedAt = time.GetUtcNow();
+        var wasRunning = run.Status == RunStatus.Running;
+        var plan = TryRead(run.PlanJson);
+        audit.Append(db, actor, AuditActions.RunCancelled, $"run #{runId}",
+            $"{(wasRunning ? "while running" : "while queued")}{(why is null ? "" : $", {why}")}; {Origin(run.ProfileId, run.PresetId, run.ProfileName)}",
+            plan is null ? null : AuditLog.EndpointOf(plan, await TableEndpointAsync(plan, run.ProfileId, cancellationToken)));
         await db.SaveChangesAsync(cancellationToken);
 
         var dequeued = await db.Database.ExecuteSqlInterpolatedAsync(
@@ -91,5 +175,46 @@ public sealed class RunService(IDbContextFactory<BenchDbContext> databases, IRun
         }
 
         return true;
+    }
+
+    /// <summary>A table target's endpoint when its connection string is stored for the profile (read when it was
+    /// stored); null otherwise.</summary>
+    private async Task<Uri?> TableEndpointAsync(RunPlan plan, long? profileId, CancellationToken cancellationToken) =>
+        plan.Target.Kind is TargetKind.TableStorage or TargetKind.CosmosTable && profileId is { } id && SecretStore.BelongsTo(plan.Target.Tables.ConnectionStringSecret, id)
+            ? await secrets.EndpointAsync(plan.Target.Tables.ConnectionStringSecret, cancellationToken)
+            : null;
+
+    private static string Describe(RunPlan plan, long? profileId, string? presetId, double? durationCap, long? documentCap)
+    {
+        var caps = new List<string>();
+        if (durationCap is { } seconds)
+        {
+            caps.Add($"stops at the installation's maximum duration, {seconds:N0} s");
+        }
+
+        if (documentCap is { } documents)
+        {
+            caps.Add($"stops at the installation's maximum of {documents:N0} documents");
+        }
+
+        var secret = plan.Target.Kind is TargetKind.TableStorage or TargetKind.CosmosTable ? $"; connection string “{plan.Target.Tables.ConnectionStringSecret}”" : "";
+        return $"{Origin(profileId, presetId, plan.Name)}; {plan.Target.Kind}{secret}{(caps.Count == 0 ? "" : "; " + string.Join("; ", caps))}";
+    }
+
+    private static string Origin(long? profileId, string? presetId, string name) =>
+        profileId is { } id ? $"of profile #{id} “{name}”"
+        : presetId is { } preset ? $"of preset {preset} “{name}”"
+        : $"of the plan “{name}”";
+
+    private static RunPlan? TryRead(string json)
+    {
+        try
+        {
+            return RunPlan.FromJson(json);
+        }
+        catch (RunPlanValidationException)
+        {
+            return null;
+        }
     }
 }

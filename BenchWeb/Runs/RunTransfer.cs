@@ -2,7 +2,9 @@ using System.Globalization;
 using System.Text.Json;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
+using BenchWeb.Audit;
 using BenchWeb.Data;
+using BenchWeb.Security;
 using BenchWeb.Uploads;
 using CsvHelper;
 using Microsoft.EntityFrameworkCore;
@@ -12,7 +14,7 @@ namespace BenchWeb.Runs;
 /// <summary>Moves runs between installations: exports a run as a JSON document (and its seconds as CSV), and
 /// imports such a document after checking that it is whole and consistent. Stored secrets never travel: plans
 /// hold only the names of secrets.</summary>
-public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, CsvUploadStore uploads, TimeProvider time)
+public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, CsvUploadStore uploads, AuditLog audit, TimeProvider time)
 {
     /// <summary>The CSV columns, one row per second.</summary>
     public static readonly IReadOnlyList<string> CsvColumns =
@@ -262,9 +264,10 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
 
     /// <summary>Stores the run as an imported one and returns its new number.</summary>
     /// <exception cref="ArgumentException">The document is not valid (see <see cref="Validate"/>).</exception>
-    public async Task<long> ImportAsync(RunExport document, CancellationToken cancellationToken)
+    public async Task<long> ImportAsync(RunExport document, Actor actor, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(document);
+        ArgumentNullException.ThrowIfNull(actor);
         var errors = await ValidateAsync(document, cancellationToken);
         if (errors.Count > 0)
         {
@@ -310,6 +313,8 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
 
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         db.Runs.Add(run);
+        await db.SaveChangesAsync(cancellationToken);
+        audit.Append(db, actor, AuditActions.RunImported, $"run #{run.Id}", $"“{run.ProfileName}” ({run.Status}) from {run.ImportedFrom}", AuditLog.EndpointOf(plan, null));
         await db.SaveChangesAsync(cancellationToken);
         return run.Id;
     }

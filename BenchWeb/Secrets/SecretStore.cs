@@ -1,5 +1,7 @@
+using BenchWeb.Audit;
 using BenchWeb.Data;
 using BenchWeb.Extensions;
+using BenchWeb.Security;
 using Microsoft.AspNetCore.DataProtection;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
@@ -10,8 +12,9 @@ namespace BenchWeb.Secrets;
 /// Protection); readable only by a run of the profile they belong to, never by a page. A name with no stored
 /// value falls back to the environment variable of that name, as in headless runs — but only for the names the
 /// dashboard allows (<see cref="BenchWebOptions.EnvironmentSecrets"/> and <c>BENCHWEB_*</c>), so a profile cannot
-/// send any variable of the host to an endpoint of its choosing.</summary>
-public sealed class SecretStore(IDbContextFactory<BenchDbContext> databases, IDataProtectionProvider protection, TimeProvider time, IOptions<BenchWebOptions> options)
+/// send any variable of the host to an endpoint of its choosing. Storing and removing are audited (the name and, for a
+/// connection string, its endpoint host; never the value).</summary>
+public sealed class SecretStore(IDbContextFactory<BenchDbContext> databases, IDataProtectionProvider protection, TimeProvider time, IOptions<BenchWebOptions> options, AuditLog audit)
 {
     /// <summary>Environment variables any profile may name, besides the configured ones.</summary>
     public const string EnvironmentPrefix = "BENCHWEB_";
@@ -21,31 +24,57 @@ public sealed class SecretStore(IDbContextFactory<BenchDbContext> databases, IDa
     /// <summary>The name under which a profile's stored secret lives, e.g. <c>profile-3-cosmos-key</c>.</summary>
     public static string NameFor(long profileId, string purpose) => $"profile-{profileId}-{purpose}";
 
-    public async Task SetAsync(string name, string value, CancellationToken cancellationToken)
+    public async Task SetAsync(string name, string value, Actor actor, CancellationToken cancellationToken)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(name);
         ArgumentException.ThrowIfNullOrWhiteSpace(value);
+        ArgumentNullException.ThrowIfNull(actor);
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         var secret = await db.Secrets.FindAsync([name], cancellationToken);
+        var replaced = secret is not null;
         if (secret is null)
         {
             secret = new StoredSecret { Name = name, ProtectedValue = "" };
             db.Secrets.Add(secret);
         }
 
-        secret.ProtectedValue = _protector.Protect(value.Trim());
+        value = value.Trim();
+        secret.ProtectedValue = _protector.Protect(value);
         secret.UpdatedAt = time.GetUtcNow();
+        secret.Endpoint = TableConnectionString.EndpointOf(value)?.ToString();
+        var host = secret.Endpoint is { } endpoint ? EndpointAllowList.HostOf(new Uri(endpoint)) : null;
+        audit.Append(db, actor, AuditActions.SecretStored, $"secret “{name}”", replaced ? "replaced the stored value" : "stored a new value", host);
         await db.SaveChangesAsync(cancellationToken);
     }
 
-    public async Task RemoveAsync(string name, CancellationToken cancellationToken)
+    /// <summary>Removes a stored secret (recorded in the audit log). False when none was stored under the name.</summary>
+    public async Task<bool> RemoveAsync(string name, Actor actor, CancellationToken cancellationToken)
     {
+        ArgumentNullException.ThrowIfNull(actor);
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        if (await db.Secrets.FindAsync([name], cancellationToken) is { } secret)
+        if (await db.Secrets.FindAsync([name], cancellationToken) is not { } secret)
         {
-            db.Secrets.Remove(secret);
-            await db.SaveChangesAsync(cancellationToken);
+            return false;
         }
+
+        db.Secrets.Remove(secret);
+        audit.Append(db, actor, AuditActions.SecretRemoved, $"secret “{name}”", null, secret.Endpoint is { } endpoint ? EndpointAllowList.HostOf(new Uri(endpoint)) : null);
+        await db.SaveChangesAsync(cancellationToken);
+        return true;
+    }
+
+    /// <summary>The table endpoint of a stored connection string, read when it was stored; null when none is stored
+    /// under the name or it names no endpoint.</summary>
+    public async Task<Uri?> EndpointAsync(string? name, CancellationToken cancellationToken)
+    {
+        if (string.IsNullOrWhiteSpace(name))
+        {
+            return null;
+        }
+
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        var endpoint = await db.Secrets.AsNoTracking().Where(s => s.Name == name).Select(s => s.Endpoint).SingleOrDefaultAsync(cancellationToken);
+        return endpoint is null ? null : new Uri(endpoint);
     }
 
     /// <summary>Whether a value is stored under this name (the only thing a page may know).</summary>
@@ -90,7 +119,7 @@ public sealed class SecretStore(IDbContextFactory<BenchDbContext> databases, IDa
         foreach (var secret in await db.Secrets.AsNoTracking().Where(s => s.Name.StartsWith(prefix)).ToListAsync(cancellationToken))
         {
             var name = NameFor(toProfileId, secret.Name[prefix.Length..]);
-            db.Secrets.Add(new StoredSecret { Name = name, ProtectedValue = secret.ProtectedValue, UpdatedAt = time.GetUtcNow() });
+            db.Secrets.Add(new StoredSecret { Name = name, ProtectedValue = secret.ProtectedValue, UpdatedAt = time.GetUtcNow(), Endpoint = secret.Endpoint });
             renamed[secret.Name] = name;
         }
 

@@ -26,7 +26,7 @@ internal sealed class ApiTokenAuthenticationHandler(
             return AuthenticateResult.Fail("The API token is not valid: unknown, expired or revoked, or its owner may no longer sign in.");
         }
 
-        return AuthenticateResult.Success(new AuthenticationTicket(BenchWebPrincipal.Create(found.User, found.Role, SchemeName), SchemeName));
+        return AuthenticateResult.Success(new AuthenticationTicket(BenchWebPrincipal.Create(found.User, found.Role, SchemeName, found.Token), SchemeName));
     }
 
     protected override async Task HandleChallengeAsync(AuthenticationProperties properties)

@@ -15,7 +15,12 @@ public static class BenchWebPrincipal
     /// <summary>The role the user acts with (the highest of their role claims).</summary>
     public const string RoleClaim = "benchweb:role";
 
-    public static ClaimsPrincipal Create(UserEntity user, string role, string authenticationType)
+    /// <summary>The API token a request signed in with (its id and name), for the audit log.</summary>
+    public const string TokenIdClaim = "benchweb:token-id";
+
+    public const string TokenNameClaim = "benchweb:token-name";
+
+    public static ClaimsPrincipal Create(UserEntity user, string role, string authenticationType, ApiTokenEntity? token = null)
     {
         ArgumentNullException.ThrowIfNull(user);
         var identity = new ClaimsIdentity(authenticationType, ClaimTypes.Name, ClaimTypes.Role);
@@ -23,6 +28,12 @@ public static class BenchWebPrincipal
         identity.AddClaim(new Claim(ClaimTypes.Name, user.Name));
         identity.AddClaim(new Claim(SourceClaim, user.Source));
         identity.AddClaim(new Claim(RoleClaim, role));
+        if (token is not null)
+        {
+            identity.AddClaim(new Claim(TokenIdClaim, token.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)));
+            identity.AddClaim(new Claim(TokenNameClaim, token.Name));
+        }
+
         foreach (var included in BenchWebRoles.Including(role))
         {
             identity.AddClaim(new Claim(ClaimTypes.Role, included));

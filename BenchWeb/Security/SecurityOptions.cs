@@ -22,6 +22,15 @@ public sealed class SecurityOptions
     /// <summary>The role of a provider user whose claims map to none; empty (default): such a user is refused.</summary>
     public string? DefaultRole { get; set; }
 
+    /// <summary>Whether runs may connect to service endpoints on this machine (<c>localhost</c>, 127.0.0.0/8, <c>::1</c>),
+    /// over http too: for emulators and test servers. Off by default: a Runner could otherwise aim a run, and a stored
+    /// account key, at services that listen only on the host.</summary>
+    public bool AllowLoopbackEndpoints { get; set; }
+
+    /// <summary>The endpoint allow-list's host patterns until an administrator sets their own on the settings page.
+    /// Empty (default): <see cref="Security.EndpointAllowList.BuiltInPatterns"/>.</summary>
+    public IList<string>? EndpointAllowList { get; set; }
+
     /// <summary>How long a browser session lasts without activity.</summary>
     [Range(1, 24 * 30)]
     public int SessionHours { get; set; } = 12;

@@ -1,11 +1,13 @@
+using BenchWeb.Audit;
 using BenchWeb.Data;
 using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Security;
 
 /// <summary>Who may sign in and with which role: users, one-time invitations for local users, and personal API
-/// tokens. Tokens and invitation links are kept as hashes only.</summary>
-public sealed class UserDirectory(IDbContextFactory<BenchDbContext> databases, TimeProvider time)
+/// tokens. Tokens and invitation links are kept as hashes only. What an admin or a user changes here is recorded in
+/// the audit log.</summary>
+public sealed class UserDirectory(IDbContextFactory<BenchDbContext> databases, AuditLog audit, TimeProvider time)
 {
     /// <summary>The installation's own admin, signed in with the link printed at start-up.</summary>
     public const string LocalAdminId = "local:ADMIN";
@@ -66,39 +68,53 @@ public sealed class UserDirectory(IDbContextFactory<BenchDbContext> databases, T
 
     /// <summary>Sets a local user's role (a provider's users get theirs from the provider). False when there is no
     /// such local user, or it is the installation's admin.</summary>
-    public async Task<bool> SetRoleAsync(string id, string role, CancellationToken cancellationToken)
+    public async Task<bool> SetRoleAsync(string id, string role, Actor actor, CancellationToken cancellationToken)
     {
         ArgumentException.ThrowIfNullOrEmpty(BenchWebRoles.Parse(role), nameof(role));
+        ArgumentNullException.ThrowIfNull(actor);
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         if (id == LocalAdminId || await db.Users.SingleOrDefaultAsync(u => u.Id == id && u.Source == SignInSources.Local, cancellationToken) is not { } user)
         {
             return false;
         }
 
+        var before = user.Role;
         user.Role = BenchWebRoles.Parse(role)!;
+        if (before != user.Role)
+        {
+            audit.Append(db, actor, AuditActions.UserRoleChanged, Subject(user), $"{before} → {user.Role}");
+        }
+
         await db.SaveChangesAsync(cancellationToken);
         return true;
     }
 
     /// <summary>Disables or enables a user: a disabled user's sessions and tokens stop working within a minute.
     /// The installation's admin cannot be disabled (its link is printed at every start).</summary>
-    public async Task<bool> SetDisabledAsync(string id, bool disabled, CancellationToken cancellationToken)
+    public async Task<bool> SetDisabledAsync(string id, bool disabled, Actor actor, CancellationToken cancellationToken)
     {
+        ArgumentNullException.ThrowIfNull(actor);
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         if (id == LocalAdminId || await db.Users.SingleOrDefaultAsync(u => u.Id == id, cancellationToken) is not { } user)
         {
             return false;
         }
 
-        user.Disabled = disabled;
+        if (user.Disabled != disabled)
+        {
+            user.Disabled = disabled;
+            audit.Append(db, actor, disabled ? AuditActions.UserDisabled : AuditActions.UserEnabled, Subject(user), null);
+        }
+
         await db.SaveChangesAsync(cancellationToken);
         return true;
     }
 
     /// <summary>A one-time sign-in link's token for a new local user, valid for <see cref="InvitationLifetime"/>.</summary>
     /// <exception cref="ArgumentException">The name is empty, too long or taken, or the role is not a role.</exception>
-    public async Task<string> InviteAsync(string name, string role, string createdBy, CancellationToken cancellationToken)
+    public async Task<string> InviteAsync(string name, string role, Actor actor, CancellationToken cancellationToken)
     {
+        ArgumentNullException.ThrowIfNull(actor);
         name = name?.Trim() ?? "";
         var parsed = BenchWebRoles.Parse(role) ?? throw new ArgumentException($"Not a role: choose {string.Join(", ", BenchWebRoles.All)}.", nameof(role));
         if (name.Length is 0 or > MaxNameLength || name.Any(char.IsControl))
@@ -120,10 +136,11 @@ public sealed class UserDirectory(IDbContextFactory<BenchDbContext> databases, T
             Name = name,
             Role = parsed,
             TokenHash = SecretToken.Hash(token),
-            CreatedBy = createdBy,
+            CreatedBy = actor.Name,
             CreatedAt = now,
             ExpiresAt = now + InvitationLifetime,
         });
+        audit.Append(db, actor, AuditActions.UserInvited, $"user {id} “{name}”", $"as {parsed}; a one-time link valid for {InvitationLifetime.TotalDays:N0} days");
         await db.SaveChangesAsync(cancellationToken);
         return token;
     }
@@ -136,10 +153,19 @@ public sealed class UserDirectory(IDbContextFactory<BenchDbContext> databases, T
         return [.. open.Where(i => i.ExpiresAt > now).OrderByDescending(i => i.CreatedAt)];
     }
 
-    public async Task<bool> WithdrawInvitationAsync(long id, CancellationToken cancellationToken)
+    public async Task<bool> WithdrawInvitationAsync(long id, Actor actor, CancellationToken cancellationToken)
     {
+        ArgumentNullException.ThrowIfNull(actor);
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        return await db.Invitations.Where(i => i.Id == id && i.UsedAt == null).ExecuteDeleteAsync(cancellationToken) == 1;
+        if (await db.Invitations.SingleOrDefaultAsync(i => i.Id == id && i.UsedAt == null, cancellationToken) is not { } invitation)
+        {
+            return false;
+        }
+
+        db.Invitations.Remove(invitation);
+        audit.Append(db, actor, AuditActions.InvitationWithdrawn, $"user {LocalId(invitation.Name)} “{invitation.Name}”", $"the invitation as {invitation.Role}");
+        await db.SaveChangesAsync(cancellationToken);
+        return true;
     }
 
     /// <summary>Uses an invitation: its user is created and returned; null when the token is unknown, used or expired.</summary>
@@ -180,8 +206,9 @@ public sealed class UserDirectory(IDbContextFactory<BenchDbContext> databases, T
     /// <summary>Makes a personal API token acting with <paramref name="role"/>, which may not exceed the owner's.
     /// The token is returned once; only its hash is stored.</summary>
     /// <exception cref="ArgumentException">A bad name, role or lifetime.</exception>
-    public async Task<(ApiTokenEntity Entity, string Token)> CreateTokenAsync(string userId, string ownerRole, string name, string role, int? days, CancellationToken cancellationToken)
+    public async Task<(ApiTokenEntity Entity, string Token)> CreateTokenAsync(string userId, string ownerRole, string name, string role, int? days, Actor actor, CancellationToken cancellationToken)
     {
+        ArgumentNullException.ThrowIfNull(actor);
         name = name?.Trim() ?? "";
         if (name.Length is 0 or > MaxTokenNameLength || name.Any(char.IsControl))
         {
@@ -214,6 +241,9 @@ public sealed class UserDirectory(IDbContextFactory<BenchDbContext> databases, T
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         db.ApiTokens.Add(entity);
         await db.SaveChangesAsync(cancellationToken);
+        audit.Append(db, actor, AuditActions.TokenCreated, TokenSubject(entity),
+            $"for {userId}, acting as {parsed}, {(entity.ExpiresAt is { } expires ? $"expires {expires.UtcDateTime:yyyy-MM-dd} UTC" : "no expiry")}");
+        await db.SaveChangesAsync(cancellationToken);
         return (entity, token);
     }
 
@@ -231,18 +261,25 @@ public sealed class UserDirectory(IDbContextFactory<BenchDbContext> databases, T
     }
 
     /// <summary>Revokes a token: the owner's own (<paramref name="userId"/>), or any (null, an admin).</summary>
-    public async Task<bool> RevokeTokenAsync(long id, string? userId, CancellationToken cancellationToken)
+    public async Task<bool> RevokeTokenAsync(long id, string? userId, Actor actor, CancellationToken cancellationToken)
     {
+        ArgumentNullException.ThrowIfNull(actor);
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        var now = time.GetUtcNow();
-        return await db.ApiTokens
-            .Where(t => t.Id == id && t.RevokedAt == null && (userId == null || t.UserId == userId))
-            .ExecuteUpdateAsync(s => s.SetProperty(t => t.RevokedAt, now), cancellationToken) == 1;
+        var token = await db.ApiTokens.SingleOrDefaultAsync(t => t.Id == id && t.RevokedAt == null && (userId == null || t.UserId == userId), cancellationToken);
+        if (token is null)
+        {
+            return false;
+        }
+
+        token.RevokedAt = time.GetUtcNow();
+        audit.Append(db, actor, AuditActions.TokenRevoked, TokenSubject(token), $"of {token.UserId}");
+        await db.SaveChangesAsync(cancellationToken);
+        return true;
     }
 
     /// <summary>The user and role a presented API token acts as; null when it is unknown, revoked or expired, or its
     /// owner is disabled or has no role left.</summary>
-    public async Task<(UserEntity User, string Role)?> AuthenticateTokenAsync(string token, CancellationToken cancellationToken)
+    public async Task<(UserEntity User, string Role, ApiTokenEntity Token)?> AuthenticateTokenAsync(string token, CancellationToken cancellationToken)
     {
         if (!token.StartsWith(ApiTokenPrefix, StringComparison.Ordinal) || token.Length > 100)
         {
@@ -270,8 +307,12 @@ public sealed class UserDirectory(IDbContextFactory<BenchDbContext> databases, T
             await db.SaveChangesAsync(cancellationToken);
         }
 
-        return (user, BenchWebRoles.Lowest(stored.Role, ownerRole));
+        return (user, BenchWebRoles.Lowest(stored.Role, ownerRole), stored);
     }
+
+    private static string Subject(UserEntity user) => $"user {user.Id} “{user.Name}”";
+
+    private static string TokenSubject(ApiTokenEntity token) => $"token #{token.Id} “{token.Name}”";
 
     /// <summary>The id of the local user of this name.</summary>
     public static string LocalId(string name) => "local:" + name.Trim().ToUpperInvariant();

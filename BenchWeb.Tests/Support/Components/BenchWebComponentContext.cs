@@ -1,3 +1,5 @@
+using BenchWeb.Administration;
+using BenchWeb.Audit;
 using BenchWeb.Data;
 using BenchWeb.Extensions;
 using BenchWeb.Hubs;
@@ -31,7 +33,10 @@ internal sealed class BenchWebComponentContext : BunitContext
     // with the tests that run servers and benchmarks in parallel.
     static BenchWebComponentContext() => DefaultWaitTimeout = TimeSpan.FromSeconds(15);
 
-    public BenchWebComponentContext(IRunJobClient? jobs = null)
+    /// <summary>The address the pages' circuit "connected from", as the audit log should record it.</summary>
+    public static readonly System.Net.IPAddress ClientAddress = System.Net.IPAddress.Parse("203.0.113.7");
+
+    public BenchWebComponentContext(IRunJobClient? jobs = null, bool allowLoopbackEndpoints = true)
     {
         Directory.CreateDirectory(_directory);
         JSInterop.Mode = JSRuntimeMode.Strict;
@@ -39,6 +44,13 @@ internal sealed class BenchWebComponentContext : BunitContext
         Services.AddDbContextFactory<BenchDbContext>(db => db.UseSqlite($"Data Source={Path.Combine(_directory, "benchweb.db")}"));
         Services.AddSingleton<IDataProtectionProvider>(new EphemeralDataProtectionProvider());
         Services.AddSingleton(TimeProvider.System);
+        Services.AddSingleton<AuditLog>();
+        Services.AddSingleton(Options.Create(new InstallationLimitsOptions()));
+        Services.AddSingleton(Options.Create(new SecurityOptions { AllowLoopbackEndpoints = allowLoopbackEndpoints }));
+        Services.AddSingleton<InstallationSettingsService>();
+        Services.AddSingleton<KillSwitch>();
+        Services.AddSingleton<EndpointAllowList>();
+        Services.AddScoped(_ => new CircuitClientAddress { RemoteIp = ClientAddress });
         Services.AddSingleton<SecretStore>();
         // Uploaded files go to the context's own folder, beside its database.
         Services.AddSingleton(Options.Create(new BenchWebOptions { DataDirectory = _directory }));
@@ -73,7 +85,8 @@ internal sealed class BenchWebComponentContext : BunitContext
         Authorization.SetRoles([.. BenchWebRoles.Including(role)]);
         Authorization.SetClaims(
             new System.Security.Claims.Claim(BenchWebPrincipal.RoleClaim, role),
-            new System.Security.Claims.Claim(BenchWebPrincipal.UserIdClaim, UserDirectory.LocalId($"test {role}")));
+            new System.Security.Claims.Claim(BenchWebPrincipal.UserIdClaim, UserDirectory.LocalId($"test {role}")),
+            new System.Security.Claims.Claim(BenchWebPrincipal.SourceClaim, SignInSources.Local));
     }
 
     public IDbContextFactory<BenchDbContext> Databases => Services.GetRequiredService<IDbContextFactory<BenchDbContext>>();

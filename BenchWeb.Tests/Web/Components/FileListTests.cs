@@ -77,7 +77,7 @@ public sealed class FileListTests
         var used = await UploadAsync(context, "used.csv");
         var unused = await UploadAsync(context, "unused.csv");
         var form = new ProfileForm { Name = "BTS January", Shape = DocumentShape.CsvFile, CsvFileId = used };
-        var profileId = await context.Services.GetRequiredService<ProfileService>().SaveAsync(0, form, CancellationToken.None);
+        var profileId = await context.Services.GetRequiredService<ProfileService>().SaveAsync(0, form, TestActors.Runner, CancellationToken.None);
         var page = context.Render<FileList>();
         page.WaitForElement($"tr[data-file-id='{used}']");
         Assert.Contains($"profile {profileId} “BTS January”", page.Find($"tr[data-file-id='{used}']").TextContent, StringComparison.Ordinal);
@@ -99,7 +99,7 @@ public sealed class FileListTests
     {
         await using var context = new BenchWebComponentContext();
         var used = await UploadAsync(context, "used.csv");
-        var profileId = await context.Services.GetRequiredService<ProfileService>().SaveAsync(0, new ProfileForm { Name = "BTS January", Shape = DocumentShape.CsvFile, CsvFileId = used }, CancellationToken.None);
+        var profileId = await context.Services.GetRequiredService<ProfileService>().SaveAsync(0, new ProfileForm { Name = "BTS January", Shape = DocumentShape.CsvFile, CsvFileId = used }, TestActors.Runner, CancellationToken.None);
         var page = context.Render<FileList>();
         page.WaitForElement($"tr[data-file-id='{used}']");
 

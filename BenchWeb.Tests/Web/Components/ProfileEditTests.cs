@@ -95,7 +95,7 @@ public sealed class ProfileEditTests
     {
         await using var context = new BenchWebComponentContext();
         var form = new ProfileForm { Name = "Tables", TargetKind = TargetKind.TableStorage, NewTablesConnectionString = ConnectionStringWithKey };
-        var id = await context.Services.GetRequiredService<ProfileService>().SaveAsync(0, form, CancellationToken.None);
+        var id = await context.Services.GetRequiredService<ProfileService>().SaveAsync(0, form, TestActors.Admin, CancellationToken.None);
 
         var page = context.Render<ProfileEdit>(parameters => parameters.Add(p => p.Id, id));
         page.WaitForElement("#save-profile");
@@ -116,7 +116,7 @@ public sealed class ProfileEditTests
     {
         await using var context = new BenchWebComponentContext();
         var profiles = context.Services.GetRequiredService<ProfileService>();
-        var id = await profiles.SaveAsync(0, new ProfileForm { Name = "Cosmos", TargetKind = TargetKind.CosmosSql, CosmosEndpoint = "https://acme.documents.azure.com:443/" }, CancellationToken.None);
+        var id = await profiles.SaveAsync(0, new ProfileForm { Name = "Cosmos", TargetKind = TargetKind.CosmosSql, CosmosEndpoint = "https://acme.documents.azure.com:443/" }, TestActors.Admin, CancellationToken.None);
         var page = context.Render<ProfileEdit>(parameters => parameters.Add(p => p.Id, id));
         page.WaitForElement("#save-profile");
         Assert.Contains("data-secret-stored=\"false\"", page.Markup, StringComparison.Ordinal);

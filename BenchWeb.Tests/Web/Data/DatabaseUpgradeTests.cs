@@ -64,7 +64,7 @@ public sealed class DatabaseUpgradeTests
             var runs = host.Get<BenchWeb.Runs.RunService>();
             var plan = new RunPlan { Name = "after the upgrade", Stop = new StopOptions { TotalDocuments = 500 } };
 
-            var runId = await runs.StartAsync(plan, profileId: 3, presetId: null, CancellationToken.None);
+            var runId = await runs.StartAsync(plan, profileId: 3, presetId: null, TestActors.Runner, CancellationToken.None);
 
             Assert.Equal(3, runId);
             var run = await host.WaitUntilEndedAsync(runId, TimeSpan.FromSeconds(60));

@@ -20,13 +20,13 @@ public sealed class RunsHubTests
         var runs = app.Get<RunService>();
 
         // The only worker is busy with a first run, so the watched run waits in the queue while the client joins.
-        var blockerId = await runs.StartAsync(Plan("blocker", durationSeconds: 60), null, null, CancellationToken.None);
+        var blockerId = await runs.StartAsync(Plan("blocker", durationSeconds: 60), null, null, TestActors.Runner, CancellationToken.None);
         await using var blocker = await WatchAsync(app, blockerId);
         await blocker.WaitForAsync(m => m is LiveSecond, "the first run to be under way");
-        var runId = await runs.StartAsync(Plan("watched", durationSeconds: 4), null, null, CancellationToken.None);
+        var runId = await runs.StartAsync(Plan("watched", durationSeconds: 4), null, null, TestActors.Runner, CancellationToken.None);
         await using var watched = await WatchAsync(app, runId);
         Assert.Empty(watched.Saved);
-        Assert.True(await runs.CancelAsync(blockerId, CancellationToken.None));
+        Assert.True(await runs.CancelAsync(blockerId, TestActors.Runner, CancellationToken.None));
 
         var ended = await watched.WaitForAsync(m => m is RunStatusChange { Status: not RunStatus.Running }, "the watched run to end");
 
@@ -51,7 +51,7 @@ public sealed class RunsHubTests
     {
         await using var app = new BenchWebFactory();
         var runs = app.Get<RunService>();
-        var runId = await runs.StartAsync(Plan("joined late", durationSeconds: 8), null, null, CancellationToken.None);
+        var runId = await runs.StartAsync(Plan("joined late", durationSeconds: 8), null, null, TestActors.Runner, CancellationToken.None);
         await using (var early = await WatchAsync(app, runId))
         {
             await early.WaitForAsync(m => m is LiveSecond { Index: >= 1 }, "two seconds");

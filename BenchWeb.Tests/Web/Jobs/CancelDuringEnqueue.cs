@@ -1,6 +1,7 @@
 using BenchWeb.Jobs;
 using BenchWeb.Runs;
 using Microsoft.Extensions.DependencyInjection;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Jobs;
 
@@ -16,7 +17,7 @@ internal sealed class CancelDuringEnqueue(IRunJobClient inner, IServiceProvider 
         if (Armed)
         {
             Armed = false;
-            Assert.True(await services.GetRequiredService<RunService>().CancelAsync(runId, cancellationToken));
+            Assert.True(await services.GetRequiredService<RunService>().CancelAsync(runId, TestActors.Runner, cancellationToken));
         }
 
         return jobId;

@@ -25,7 +25,7 @@ public sealed class RunJobsTests
     public async Task Run_LaunchedInTheApp_ExecutesAsAHangfireJobThatSucceeds()
     {
         await using var app = new BenchWebFactory();
-        var runId = await app.Get<RunService>().StartAsync(new RunPlan { Name = "via hangfire", Stop = new StopOptions { TotalDocuments = 300 } }, null, null, CancellationToken.None);
+        var runId = await app.Get<RunService>().StartAsync(new RunPlan { Name = "via hangfire", Stop = new StopOptions { TotalDocuments = 300 } }, null, null, TestActors.Runner, CancellationToken.None);
         var run = await app.Services.WaitUntilEndedAsync(runId, Timeout);
 
         Assert.Equal(RunStatus.Completed, run.Status);
@@ -62,7 +62,7 @@ public sealed class RunJobsTests
     public async Task CancelJob_WithoutTheRunsCancelRequest_StopsTheRunThroughHangfire()
     {
         await using var app = new BenchWebFactory();
-        var runId = await app.Get<RunService>().StartAsync(new RunPlan { Name = "cancelled by hangfire", Stop = new StopOptions { DurationSeconds = 120 } }, null, null, CancellationToken.None);
+        var runId = await app.Get<RunService>().StartAsync(new RunPlan { Name = "cancelled by hangfire", Stop = new StopOptions { DurationSeconds = 120 } }, null, null, TestActors.Runner, CancellationToken.None);
         await Eventually.TrueAsync(async () => (await app.Services.RunAsync(runId)).Status == RunStatus.Running, Timeout, "the run to start");
         var jobId = (await app.Services.RunAsync(runId)).JobId!;
 
@@ -86,9 +86,9 @@ public sealed class RunJobsTests
         var runs = app.Get<RunService>();
         var plan = new RunPlan { Name = "side by side", Stop = new StopOptions { DurationSeconds = 30 } };
 
-        var first = await runs.StartAsync(plan, null, null, CancellationToken.None);
-        var second = await runs.StartAsync(plan, null, null, CancellationToken.None);
-        var third = await runs.StartAsync(plan, null, null, CancellationToken.None);
+        var first = await runs.StartAsync(plan, null, null, TestActors.Runner, CancellationToken.None);
+        var second = await runs.StartAsync(plan, null, null, TestActors.Runner, CancellationToken.None);
+        var third = await runs.StartAsync(plan, null, null, TestActors.Runner, CancellationToken.None);
 
         await Eventually.TrueAsync(async () => (await app.Services.RunAsync(first)).Status == RunStatus.Running && (await app.Services.RunAsync(second)).Status == RunStatus.Running, Timeout, "two runs running");
         var server = Assert.Single(monitor.Servers());
@@ -97,7 +97,7 @@ public sealed class RunJobsTests
         Assert.Equal(RunStatus.Queued, (await app.Services.RunAsync(third)).Status);
         foreach (var id in new[] { third, first, second })
         {
-            await runs.CancelAsync(id, CancellationToken.None);
+            await runs.CancelAsync(id, TestActors.Runner, CancellationToken.None);
         }
 
         Assert.Equal(RunStatus.Cancelled, (await app.Services.WaitUntilEndedAsync(first, Timeout)).Status);
@@ -109,7 +109,7 @@ public sealed class RunJobsTests
     public async Task Dashboard_ForAnAdmin_ShowsTheRunsJobReadOnly()
     {
         await using var host = await DashboardHost.StartAsync();
-        var runId = await host.Get<RunService>().StartAsync(new RunPlan { Name = "shown in hangfire", Stop = new StopOptions { TotalDocuments = 200 } }, null, null, CancellationToken.None);
+        var runId = await host.Get<RunService>().StartAsync(new RunPlan { Name = "shown in hangfire", Stop = new StopOptions { TotalDocuments = 200 } }, null, null, TestActors.Runner, CancellationToken.None);
         var run = await host.WaitUntilEndedAsync(runId, Timeout);
         using var http = await host.CreateClientAsync(BenchWebRoles.Admin);
 
@@ -181,16 +181,16 @@ public sealed class RunJobsTests
             new Dictionary<string, string?> { ["BenchWeb:MaxConcurrentRuns"] = "1" },
             services => services.AddSingleton<IRunJobClient>(sp => new CancelDuringEnqueue(ActivatorUtilities.CreateInstance<HangfireRunJobClient>(sp), sp)));
         var runs = app.Get<RunService>();
-        var blocker = await runs.StartAsync(new RunPlan { Name = "blocker", Stop = new StopOptions { DurationSeconds = 60 } }, null, null, CancellationToken.None);
+        var blocker = await runs.StartAsync(new RunPlan { Name = "blocker", Stop = new StopOptions { DurationSeconds = 60 } }, null, null, TestActors.Runner, CancellationToken.None);
         await Eventually.TrueAsync(async () => (await app.Services.RunAsync(blocker)).Status == RunStatus.Running, Timeout, "the first run to start");
         ((CancelDuringEnqueue)app.Get<IRunJobClient>()).Armed = true;
 
-        var runId = await runs.StartAsync(new RunPlan { Name = "cancelled while queuing", Stop = new StopOptions { TotalDocuments = 100 } }, null, null, CancellationToken.None);
+        var runId = await runs.StartAsync(new RunPlan { Name = "cancelled while queuing", Stop = new StopOptions { TotalDocuments = 100 } }, null, null, TestActors.Runner, CancellationToken.None);
 
         var run = await app.Services.RunAsync(runId);
         Assert.Equal(RunStatus.Cancelled, run.Status);
         Assert.Equal(DeletedState.StateName, StateOf(app.Get<JobStorage>().GetMonitoringApi(), run.JobId!));
-        await runs.CancelAsync(blocker, CancellationToken.None);
+        await runs.CancelAsync(blocker, TestActors.Runner, CancellationToken.None);
         Assert.Null((await app.Services.WaitUntilEndedAsync(runId, Timeout)).StartedAt);
     }
 
@@ -201,7 +201,7 @@ public sealed class RunJobsTests
         try
         {
             await using var host = await DashboardHost.StartAsync(dataDirectory);
-            var runId = await host.Get<RunService>().StartAsync(new RunPlan { Name = "stopped by shutdown", Stop = new StopOptions { DurationSeconds = 120 } }, null, null, CancellationToken.None);
+            var runId = await host.Get<RunService>().StartAsync(new RunPlan { Name = "stopped by shutdown", Stop = new StopOptions { DurationSeconds = 120 } }, null, null, TestActors.Runner, CancellationToken.None);
             await Eventually.TrueAsync(async () => (await host.SecondsAsync(runId)).Count >= 2, Timeout, "two seconds saved");
 
             await host.StopAsync();

@@ -4,6 +4,7 @@ using BenchWeb.Runs;
 using BenchWeb.Tests.Support.Components;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Runs;
 
@@ -14,7 +15,7 @@ public sealed class RunServiceTests
     {
         await using var context = new BenchWebComponentContext(new RefusingJobClient());
 
-        var id = await context.Services.GetRequiredService<RunService>().StartAsync(new RunPlan { Name = "refused" }, null, null, CancellationToken.None);
+        var id = await context.Services.GetRequiredService<RunService>().StartAsync(new RunPlan { Name = "refused" }, null, null, TestActors.Runner, CancellationToken.None);
 
         await using var db = await context.Databases.CreateDbContextAsync();
         var run = await db.Runs.SingleAsync(r => r.Id == id);

@@ -3,6 +3,7 @@ using BenchWeb.Profiles;
 using BenchWeb.Secrets;
 using BenchWeb.Tests.Support.Components;
 using Microsoft.Extensions.DependencyInjection;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Secrets;
 
@@ -13,8 +14,8 @@ public sealed class SecretStoreTests
     {
         await using var context = new BenchWebComponentContext();
         var profiles = context.Services.GetRequiredService<ProfileService>();
-        var mine = await profiles.SaveAsync(0, new ProfileForm { Name = "mine", TargetKind = TargetKind.TableStorage, NewTablesConnectionString = "mine-secret" }, CancellationToken.None);
-        var other = await profiles.SaveAsync(0, new ProfileForm { Name = "other", TargetKind = TargetKind.TableStorage, NewTablesConnectionString = "other-secret" }, CancellationToken.None);
+        var mine = await profiles.SaveAsync(0, new ProfileForm { Name = "mine", TargetKind = TargetKind.TableStorage, NewTablesConnectionString = "mine-secret" }, TestActors.Admin, CancellationToken.None);
+        var other = await profiles.SaveAsync(0, new ProfileForm { Name = "other", TargetKind = TargetKind.TableStorage, NewTablesConnectionString = "other-secret" }, TestActors.Admin, CancellationToken.None);
         var store = context.Services.GetRequiredService<SecretStore>();
 
         var resolve = await store.CreateResolverAsync(mine, CancellationToken.None);
@@ -53,15 +54,15 @@ public sealed class SecretStoreTests
         await using var context = new BenchWebComponentContext();
         var profiles = context.Services.GetRequiredService<ProfileService>();
         var store = context.Services.GetRequiredService<SecretStore>();
-        var source = await profiles.SaveAsync(0, new ProfileForm { Name = "source", TargetKind = TargetKind.CosmosSql, CosmosEndpoint = "https://acme.documents.azure.com:443/", NewCosmosKey = "source-key" }, CancellationToken.None);
+        var source = await profiles.SaveAsync(0, new ProfileForm { Name = "source", TargetKind = TargetKind.CosmosSql, CosmosEndpoint = "https://acme.documents.azure.com:443/", NewCosmosKey = "source-key" }, TestActors.Admin, CancellationToken.None);
 
-        var clone = (await profiles.CloneAsync(source, CancellationToken.None))!.Value;
+        var clone = (await profiles.CloneAsync(source, TestActors.Admin, CancellationToken.None))!.Value;
         var clonePlan = BenchEngine.Running.RunPlan.FromJson((await profiles.FindAsync(clone, CancellationToken.None))!.PlanJson);
         Assert.Equal(SecretStore.NameFor(clone, "cosmos-key"), clonePlan.Target.Cosmos.KeySecret);
         Assert.Equal("source-key", (await store.CreateResolverAsync(clone, CancellationToken.None))(clonePlan.Target.Cosmos.KeySecret));
 
-        await store.RemoveAsync(clonePlan.Target.Cosmos.KeySecret, CancellationToken.None);
-        await profiles.DeleteAsync(clone, CancellationToken.None);
+        await store.RemoveAsync(clonePlan.Target.Cosmos.KeySecret, TestActors.Admin, CancellationToken.None);
+        await profiles.DeleteAsync(clone, TestActors.Admin, CancellationToken.None);
 
         Assert.Equal("source-key", (await store.CreateResolverAsync(source, CancellationToken.None))(SecretStore.NameFor(source, "cosmos-key")));
     }

@@ -35,7 +35,7 @@ public sealed class ApiTokenTests
         Assert.Equal(HttpStatusCode.OK, (await http.GetAsync("/api/runs")).StatusCode);
 
         var id = (await app.Get<UserDirectory>().TokensAsync(null, CancellationToken.None)).Single().Id;
-        Assert.True(await app.Get<UserDirectory>().RevokeTokenAsync(id, userId: null, CancellationToken.None));
+        Assert.True(await app.Get<UserDirectory>().RevokeTokenAsync(id, userId: null, TestActors.Admin, CancellationToken.None));
 
         var refused = await http.GetAsync("/api/runs");
         Assert.Equal(HttpStatusCode.Unauthorized, refused.StatusCode);
@@ -49,7 +49,7 @@ public sealed class ApiTokenTests
         await using var app = new BenchWebFactory(services: s => s.AddSingleton<TimeProvider>(time));
         var users = app.Get<UserDirectory>();
         var owner = await users.SignedInAsync(UserDirectory.LocalId("ivy"), "ivy", BenchWebRoles.Runner, SignInSources.Local, CancellationToken.None);
-        var (_, token) = await users.CreateTokenAsync(owner.Id, owner.Role, "a week", BenchWebRoles.Viewer, days: 7, CancellationToken.None);
+        var (_, token) = await users.CreateTokenAsync(owner.Id, owner.Role, "a week", BenchWebRoles.Viewer, days: 7, TestActors.Admin, CancellationToken.None);
         using var http = app.CreateClient().WithToken(token);
         Assert.Equal(HttpStatusCode.OK, (await http.GetAsync("/api/runs")).StatusCode);
 
@@ -64,11 +64,11 @@ public sealed class ApiTokenTests
         await using var app = new BenchWebFactory();
         var users = app.Get<UserDirectory>();
         var owner = await users.SignedInAsync(UserDirectory.LocalId("jo"), "jo", BenchWebRoles.Runner, SignInSources.Local, CancellationToken.None);
-        var (_, token) = await users.CreateTokenAsync(owner.Id, owner.Role, "pipeline", BenchWebRoles.Runner, null, CancellationToken.None);
+        var (_, token) = await users.CreateTokenAsync(owner.Id, owner.Role, "pipeline", BenchWebRoles.Runner, null, TestActors.Admin, CancellationToken.None);
         using var http = app.CreateClient().WithToken(token);
         Assert.Equal(HttpStatusCode.Accepted, (await http.PostAsync("/api/runs", Json(ShortRun))).StatusCode);
 
-        await users.SetRoleAsync(owner.Id, BenchWebRoles.Viewer, CancellationToken.None);
+        await users.SetRoleAsync(owner.Id, BenchWebRoles.Viewer, TestActors.Admin, CancellationToken.None);
 
         Assert.Equal(HttpStatusCode.Forbidden, (await http.PostAsync("/api/runs", Json(ShortRun))).StatusCode);
         Assert.Equal(HttpStatusCode.OK, (await http.GetAsync("/api/runs")).StatusCode);
@@ -81,7 +81,7 @@ public sealed class ApiTokenTests
         var users = app.Get<UserDirectory>();
 
         var ex = await Assert.ThrowsAsync<ArgumentException>(() =>
-            users.CreateTokenAsync(UserDirectory.LocalId("kim"), BenchWebRoles.Viewer, "escalation", BenchWebRoles.Admin, null, CancellationToken.None));
+            users.CreateTokenAsync(UserDirectory.LocalId("kim"), BenchWebRoles.Viewer, "escalation", BenchWebRoles.Admin, null, TestActors.Admin, CancellationToken.None));
 
         Assert.Contains("at most (Viewer)", ex.Message, StringComparison.Ordinal);
         Assert.Empty(await users.TokensAsync(null, CancellationToken.None));

@@ -32,7 +32,7 @@ public sealed class CrossSiteRequestTests
         var run = await app.Services.RunAsync(runId);
         Assert.Null(run.CancelRequestedAt);
         Assert.True(run.IsActive);
-        await app.Get<RunService>().CancelAsync(runId, CancellationToken.None);
+        await app.Get<RunService>().CancelAsync(runId, TestActors.Runner, CancellationToken.None);
     }
 
     [Fact]
@@ -95,7 +95,7 @@ public sealed class CrossSiteRequestTests
 
     private static async Task<long> StartLongRunAsync(BenchWebFactory app)
     {
-        var runId = await app.Get<RunService>().StartAsync(new RunPlan { Name = "cross-site target", Stop = new StopOptions { DurationSeconds = 120 } }, null, null, CancellationToken.None);
+        var runId = await app.Get<RunService>().StartAsync(new RunPlan { Name = "cross-site target", Stop = new StopOptions { DurationSeconds = 120 } }, null, null, TestActors.Runner, CancellationToken.None);
         await Eventually.TrueAsync(async () => (await app.Services.RunAsync(runId)).Status == RunStatus.Running, Timeout, "the run to start");
         return runId;
     }
@@ -112,7 +112,7 @@ public sealed class CrossSiteRequestTests
     private static async Task<string> SessionCookieAsync(BenchWebFactory app)
     {
         var users = app.Get<UserDirectory>();
-        var token = await users.InviteAsync("socket user", BenchWebRoles.Viewer, "admin", CancellationToken.None);
+        var token = await users.InviteAsync("socket user", BenchWebRoles.Viewer, TestActors.Admin, CancellationToken.None);
         using var http = SignInTests.Browser(app);
         var response = await http.GetAsync($"/signin/local?token={token}");
         return response.Headers.GetValues("Set-Cookie").Select(c => c.Split(';', 2)[0]).Single(c => c.StartsWith(BenchWeb.Extensions.SecurityExtensions.SessionCookie, StringComparison.Ordinal));

@@ -40,6 +40,8 @@ public sealed partial class RoleMatrixTests
         ["* /account"] = BenchWebRoles.Viewer,
         ["* /admin/users"] = BenchWebRoles.Admin,
         ["* /files"] = BenchWebRoles.Viewer,
+        ["* /admin/settings"] = BenchWebRoles.Admin,
+        ["* /admin/audit"] = BenchWebRoles.Admin,
         ["* /{**path:file}"] = BenchWebRoles.Viewer,
 
         // The HTTP API.
@@ -58,6 +60,11 @@ public sealed partial class RoleMatrixTests
         ["GET /api/files/{id:long}"] = BenchWebRoles.Viewer,
         ["POST /api/files/"] = BenchWebRoles.Runner,
         ["DELETE /api/files/{id:long}"] = BenchWebRoles.Admin,
+        ["GET /api/audit/"] = BenchWebRoles.Admin,
+        ["GET /api/audit/export.csv"] = BenchWebRoles.Admin,
+        ["GET /api/admin/kill-switch/"] = BenchWebRoles.Admin,
+        ["POST /api/admin/kill-switch/"] = BenchWebRoles.Admin,
+        ["DELETE /api/admin/kill-switch/"] = BenchWebRoles.Admin,
         ["* /api/{**path}"] = BenchWebRoles.Viewer,
         ["GET /compare.csv"] = BenchWebRoles.Viewer,
         ["GET /results.csv"] = BenchWebRoles.Viewer,

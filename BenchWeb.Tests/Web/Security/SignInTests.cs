@@ -47,7 +47,7 @@ public sealed partial class SignInTests
     public async Task Invitation_SignsInTheInvitedUserWithItsRole_OnceOnly()
     {
         await using var app = new BenchWebFactory();
-        var token = await app.Get<UserDirectory>().InviteAsync("Erin", BenchWebRoles.Viewer, "admin", CancellationToken.None);
+        var token = await app.Get<UserDirectory>().InviteAsync("Erin", BenchWebRoles.Viewer, TestActors.Admin, CancellationToken.None);
         using var browser = Browser(app);
 
         var signIn = await browser.GetAsync($"/signin/local?token={token}");
@@ -69,7 +69,7 @@ public sealed partial class SignInTests
     {
         var time = new FakeTimeProvider(DateTimeOffset.UtcNow);
         await using var app = new BenchWebFactory(services: s => s.AddSingleton<TimeProvider>(time));
-        var token = await app.Get<UserDirectory>().InviteAsync("Frank", BenchWebRoles.Runner, "admin", CancellationToken.None);
+        var token = await app.Get<UserDirectory>().InviteAsync("Frank", BenchWebRoles.Runner, TestActors.Admin, CancellationToken.None);
 
         time.Advance(UserDirectory.InvitationLifetime + TimeSpan.FromMinutes(1));
         using var browser = Browser(app);
@@ -81,7 +81,7 @@ public sealed partial class SignInTests
     public async Task TokenForm_WithItsAntiforgeryToken_SignsIn_AndWithoutIt_IsRefused()
     {
         await using var app = new BenchWebFactory();
-        var token = await app.Get<UserDirectory>().InviteAsync("Gina", BenchWebRoles.Runner, "admin", CancellationToken.None);
+        var token = await app.Get<UserDirectory>().InviteAsync("Gina", BenchWebRoles.Runner, TestActors.Admin, CancellationToken.None);
         using var browser = Browser(app);
         var page = await browser.GetStringAsync("/signin");
         var antiforgery = AntiforgeryField().Match(page).Groups[1].Value;
@@ -101,18 +101,18 @@ public sealed partial class SignInTests
         await using var app = new BenchWebFactory(services: s => s.AddSingleton<TimeProvider>(time));
         var users = app.Get<UserDirectory>();
         using var browser = Browser(app);
-        await browser.GetAsync($"/signin/local?token={await users.InviteAsync("Hal", BenchWebRoles.Runner, "admin", CancellationToken.None)}");
+        await browser.GetAsync($"/signin/local?token={await users.InviteAsync("Hal", BenchWebRoles.Runner, TestActors.Admin, CancellationToken.None)}");
         var hal = Assert.Single(await users.UsersAsync(CancellationToken.None), u => u.Name == "Hal");
-        var (_, apiToken) = await users.CreateTokenAsync(hal.Id, BenchWebRoles.Runner, "hal's pipeline", BenchWebRoles.Runner, null, CancellationToken.None);
+        var (_, apiToken) = await users.CreateTokenAsync(hal.Id, BenchWebRoles.Runner, "hal's pipeline", BenchWebRoles.Runner, null, TestActors.Admin, CancellationToken.None);
         Assert.Equal(HttpStatusCode.OK, (await browser.GetAsync("/runs")).StatusCode);
 
-        Assert.True(await users.SetDisabledAsync(hal.Id, disabled: true, CancellationToken.None));
+        Assert.True(await users.SetDisabledAsync(hal.Id, disabled: true, TestActors.Admin, CancellationToken.None));
         time.Advance(SecurityExtensionsInterval + TimeSpan.FromSeconds(1));
 
         Assert.StartsWith("/signin", (await browser.GetAsync("/runs")).Headers.Location?.PathAndQuery, StringComparison.Ordinal);
         using var pipeline = app.CreateClient().WithToken(apiToken);
         Assert.Equal(HttpStatusCode.Unauthorized, (await pipeline.GetAsync("/api/runs")).StatusCode);
-        Assert.False(await users.SetDisabledAsync(UserDirectory.LocalAdminId, disabled: true, CancellationToken.None));
+        Assert.False(await users.SetDisabledAsync(UserDirectory.LocalAdminId, disabled: true, TestActors.Admin, CancellationToken.None));
     }
 
     [Fact]

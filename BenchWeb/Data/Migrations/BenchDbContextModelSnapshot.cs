@@ -69,6 +69,102 @@ namespace BenchWeb.Data.Migrations
                     b.ToTable("ApiTokens");
                 });
 
+            modelBuilder.Entity("BenchWeb.Data.AuditEntryEntity", b =>
+                {
+                    b.Property<long>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("Action")
+                        .IsRequired()
+                        .HasMaxLength(40)
+                        .HasColumnType("TEXT");
+
+                    b.Property<long>("At")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("Details")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Endpoint")
+                        .HasMaxLength(300)
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("RemoteIp")
+                        .HasMaxLength(64)
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Role")
+                        .IsRequired()
+                        .HasMaxLength(10)
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Subject")
+                        .IsRequired()
+                        .HasMaxLength(400)
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("UserId")
+                        .IsRequired()
+                        .HasMaxLength(300)
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("UserName")
+                        .IsRequired()
+                        .HasMaxLength(200)
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Via")
+                        .IsRequired()
+                        .HasMaxLength(200)
+                        .HasColumnType("TEXT");
+
+                    b.HasKey("Id");
+
+                    b.HasIndex("Action");
+
+                    b.HasIndex("At");
+
+                    b.HasIndex("UserId");
+
+                    b.ToTable("AuditEntries");
+                });
+
+            modelBuilder.Entity("BenchWeb.Data.InstallationSettingsEntity", b =>
+                {
+                    b.Property<int>("Id")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("EndpointPatterns")
+                        .HasColumnType("TEXT");
+
+                    b.Property<int?>("MaxConcurrency")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<long?>("MaxDocuments")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<double?>("MaxDurationSeconds")
+                        .HasColumnType("REAL");
+
+                    b.Property<double?>("MaxRatePerSecond")
+                        .HasColumnType("REAL");
+
+                    b.Property<int?>("MaxRequestUnits")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<long?>("UpdatedAt")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("UpdatedBy")
+                        .HasMaxLength(200)
+                        .HasColumnType("TEXT");
+
+                    b.HasKey("Id");
+
+                    b.ToTable("InstallationSettings");
+                });
+
             modelBuilder.Entity("BenchWeb.Data.InvitationEntity", b =>
                 {
                     b.Property<long>("Id")
@@ -110,6 +206,31 @@ namespace BenchWeb.Data.Migrations
                         .IsUnique();
 
                     b.ToTable("Invitations");
+                });
+
+            modelBuilder.Entity("BenchWeb.Data.LaunchPauseEntity", b =>
+                {
+                    b.Property<int>("Id")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<long>("ChangedAt")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("ChangedBy")
+                        .IsRequired()
+                        .HasMaxLength(200)
+                        .HasColumnType("TEXT");
+
+                    b.Property<bool>("Paused")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("Reason")
+                        .HasMaxLength(500)
+                        .HasColumnType("TEXT");
+
+                    b.HasKey("Id");
+
+                    b.ToTable("LaunchPauses");
                 });
 
             modelBuilder.Entity("BenchWeb.Data.ProfileEntity", b =>
@@ -160,6 +281,12 @@ namespace BenchWeb.Data.Migrations
 
                     b.Property<long?>("CancelRequestedAt")
                         .HasColumnType("INTEGER");
+
+                    b.Property<long?>("DocumentCap")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<double?>("DurationCapSeconds")
+                        .HasColumnType("REAL");
 
                     b.Property<double?>("ElapsedSeconds")
                         .HasColumnType("REAL");
@@ -335,6 +462,10 @@ namespace BenchWeb.Data.Migrations
             modelBuilder.Entity("BenchWeb.Data.StoredSecret", b =>
                 {
                     b.Property<string>("Name")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Endpoint")
+                        .HasMaxLength(300)
                         .HasColumnType("TEXT");
 
                     b.Property<string>("ProtectedValue")

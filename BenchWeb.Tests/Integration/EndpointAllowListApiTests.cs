@@ -1,0 +1,79 @@
+using System.Net;
+using BenchEngine.Running;
+using BenchEngine.Targets;
+using BenchWeb.Administration;
+using BenchWeb.Security;
+using BenchWeb.Tests.Support;
+using static BenchWeb.Tests.Integration.RunsApiTests;
+
+namespace BenchWeb.Tests.Integration;
+
+/// <summary>The endpoint allow-list at launch, through the HTTP API of the real app. Every refused plan is refused
+/// before anything is queued, so no test here connects anywhere.</summary>
+public sealed class EndpointAllowListApiTests
+{
+    [Theory]
+    [InlineData("https://acme.example.net/", "'acme.example.net' is not on this installation's endpoint allow-list")]
+    [InlineData("https://documents.azure.com.evil.example/", "'documents.azure.com.evil.example' is not on this installation's endpoint allow-list")]
+    [InlineData("http://acme.documents.azure.com/", "Use https for 'acme.documents.azure.com'")]
+    public async Task StartRun_Returns400OnTheEndpointField_WhenTheCosmosEndpointIsNotAllowed(string endpoint, string expected)
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+
+        using var response = await PostJsonAsync(http, "api/runs", new { plan = CosmosPlan(endpoint) });
+
+        var problem = await AssertProblemAsync(response, HttpStatusCode.BadRequest);
+        Assert.Contains(expected, problem["errors"]!["Target.Cosmos.Endpoint"]![0]!.GetValue<string>(), StringComparison.Ordinal);
+        Assert.Equal(0, (await GetJsonAsync(http, "api/runs"))["total"]!.GetValue<int>());
+    }
+
+    [Fact]
+    public async Task StartRun_RefusesALoopbackEndpoint_WhenTheInstallationDoesNotEnableIt()
+    {
+        await using var host = await DashboardHost.StartAsync(new Dictionary<string, string?> { ["BenchWeb:Security:AllowLoopbackEndpoints"] = "false" });
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+
+        using var response = await PostJsonAsync(http, "api/runs", new { plan = CosmosPlan("https://127.0.0.1:8081/") });
+
+        var problem = await AssertProblemAsync(response, HttpStatusCode.BadRequest);
+        var message = problem["errors"]!["Target.Cosmos.Endpoint"]![0]!.GetValue<string>();
+        Assert.Contains("'127.0.0.1' is this machine (loopback)", message, StringComparison.Ordinal);
+        Assert.Contains("BenchWeb:Security:AllowLoopbackEndpoints", message, StringComparison.Ordinal);
+        Assert.NotNull(host.Get<EndpointAllowList>().Check(new Uri("http://localhost:10002/")));
+    }
+
+    [Fact]
+    public async Task Check_AllowsLoopbackOverHttp_WhenTheInstallationEnablesIt()
+    {
+        await using var host = await DashboardHost.StartAsync();
+
+        var allowList = host.Get<EndpointAllowList>();
+
+        Assert.Null(allowList.Check(new Uri("http://127.0.0.1:8081/")));
+        Assert.Null(allowList.Check(new Uri("http://localhost:10002/devstoreaccount1")));
+        Assert.NotNull(allowList.Check(new Uri("http://acme.documents.azure.com/")));
+    }
+
+    [Fact]
+    public async Task Check_FollowsTheAdministratorsList_OnceSaved()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        var allowList = host.Get<EndpointAllowList>();
+        Assert.NotNull(allowList.Check(new Uri("https://bench.example.net/")));
+
+        var errors = await host.Get<InstallationSettingsService>().SaveAsync(new InstallationSettings { EndpointPatterns = ["bench.example.net", "*.documents.azure.com"] }, TestActors.Admin, CancellationToken.None);
+
+        Assert.Empty(errors);
+        Assert.Null(allowList.Check(new Uri("https://bench.example.net/")));
+        Assert.Null(allowList.Check(new Uri("https://acme.documents.azure.com/")));
+        Assert.NotNull(allowList.Check(new Uri("https://acme.table.core.windows.net/")));
+    }
+
+    private static RunPlan CosmosPlan(string endpoint) => new()
+    {
+        Name = "allow-list",
+        Target = new TargetOptions { Kind = TargetKind.CosmosSql, Cosmos = new CosmosOptions { Endpoint = endpoint, LimitToEndpoint = true } },
+        Stop = new StopOptions { DurationSeconds = 2 },
+    };
+}

@@ -1,0 +1,103 @@
+using System.Diagnostics;
+using System.Net;
+using BenchEngine.Running;
+using BenchWeb.Security;
+using BenchWeb.Tests.Support;
+using static BenchWeb.Tests.Integration.RunsApiTests;
+
+namespace BenchWeb.Tests.Integration;
+
+/// <summary>"Stop all runs and pause launching" through the HTTP API of the real app, across a restart.</summary>
+public sealed class KillSwitchTests
+{
+    private static readonly TimeSpan RunTimeout = TimeSpan.FromSeconds(60);
+
+    [Fact]
+    public async Task StopAll_CancelsRunningAndQueuedRunsWithinSecondsAndRefusesLaunchesUntilResumed_AlsoAfterARestart()
+    {
+        var dataDirectory = DashboardHost.NewDataDirectory();
+        try
+        {
+            long running, queued;
+            await using (var host = await DashboardHost.StartAsync(dataDirectory))
+            {
+                using var runner = await host.CreateClientAsync(BenchWebRoles.Runner);
+                using var admin = await host.CreateClientAsync(BenchWebRoles.Admin);
+                running = await StartAsync(runner, ShortPlan("runaway", seconds: 120));
+                queued = await StartAsync(runner, ShortPlan("next in line", seconds: 120));
+                await Eventually.TrueAsync(async () => (await host.SecondsAsync(running)).Count >= 2, RunTimeout, "the first run to measure two seconds");
+
+                var clock = Stopwatch.StartNew();
+                using var stop = await PostJsonAsync(admin, "api/admin/kill-switch", new { reason = "the bill is running away" });
+
+                Assert.Equal(HttpStatusCode.OK, stop.StatusCode);
+                var state = await ReadAsync(stop);
+                Assert.True(state["paused"]!.GetValue<bool>());
+                Assert.Equal([running, queued], state["cancelledRuns"]!.AsArray().Select(n => n!.GetValue<long>()));
+                var stopped = await host.WaitUntilEndedAsync(running, TimeSpan.FromSeconds(10));
+                Assert.True(clock.Elapsed < TimeSpan.FromSeconds(10), $"The running run took {clock.Elapsed.TotalSeconds:N1} s to stop.");
+                Assert.Equal(RunStatus.Cancelled, stopped.Status);
+                Assert.True((await host.SecondsAsync(running)).Count >= 2, "The cancelled run lost its seconds.");
+                Assert.NotNull(stopped.SummaryJson);
+                var never = await host.RunAsync(queued);
+                Assert.Equal(RunStatus.Cancelled, never.Status);
+                Assert.Equal("cancelled before it started", never.StopReason);
+
+                await AssertRefusedAsync(runner);
+            }
+
+            await using (var restarted = await DashboardHost.StartAsync(dataDirectory))
+            {
+                using var runner = await restarted.CreateClientAsync(BenchWebRoles.Runner);
+                using var admin = await restarted.CreateClientAsync(BenchWebRoles.Admin);
+                await AssertRefusedAsync(runner);
+                Assert.True((await GetJsonAsync(admin, "api/admin/kill-switch"))["paused"]!.GetValue<bool>());
+
+                using var resume = await admin.DeleteAsync(new Uri("api/admin/kill-switch", UriKind.Relative));
+
+                Assert.Equal(HttpStatusCode.OK, resume.StatusCode);
+                Assert.False((await ReadAsync(resume))["paused"]!.GetValue<bool>());
+                var id = await StartAsync(runner, ShortPlan("after the pause", seconds: 1));
+                Assert.Equal(RunStatus.Completed, (await restarted.WaitUntilEndedAsync(id, RunTimeout)).Status);
+            }
+        }
+        finally
+        {
+            DashboardHost.DeleteDataDirectory(dataDirectory);
+        }
+    }
+
+    [Theory]
+    [InlineData(BenchWebRoles.Viewer)]
+    [InlineData(BenchWebRoles.Runner)]
+    public async Task KillSwitchApi_Returns403AndChangesNothing_WhenTheCallerIsNotAnAdmin(string role)
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = await host.CreateClientAsync(role);
+
+        using var stop = await PostJsonAsync(http, "api/admin/kill-switch", new { reason = "not mine to say" });
+        using var read = await http.GetAsync(new Uri("api/admin/kill-switch", UriKind.Relative));
+
+        await AssertProblemAsync(stop, HttpStatusCode.Forbidden);
+        await AssertProblemAsync(read, HttpStatusCode.Forbidden);
+        Assert.False((await host.Get<BenchWeb.Administration.KillSwitch>().StateAsync(CancellationToken.None)).Engaged);
+    }
+
+    private static async Task<long> StartAsync(HttpClient http, RunPlan plan)
+    {
+        using var response = await PostJsonAsync(http, "api/runs", new { plan });
+        Assert.Equal(HttpStatusCode.Accepted, response.StatusCode);
+        return (await ReadAsync(response))["id"]!.GetValue<long>();
+    }
+
+    private static async Task AssertRefusedAsync(HttpClient runner)
+    {
+        using var refused = await PostJsonAsync(runner, "api/runs", new { plan = ShortPlan("while paused", seconds: 1) });
+        var problem = await AssertProblemAsync(refused, HttpStatusCode.Conflict);
+        var detail = problem["detail"]!.GetValue<string>();
+        Assert.StartsWith("Launching is paused", detail, StringComparison.Ordinal);
+        Assert.Contains("“the bill is running away”", detail, StringComparison.Ordinal);
+        Assert.Equal("the bill is running away", problem["reason"]!.GetValue<string>());
+        Assert.Equal("test Admin", problem["pausedBy"]!.GetValue<string>());
+    }
+}

@@ -1,0 +1,35 @@
+namespace BenchWeb.Audit;
+
+/// <summary>What the audit log records, as <c>subject.verb</c> names (the filter on the audit page lists them).</summary>
+public static class AuditActions
+{
+    public const string RunLaunched = "run.launched";
+    public const string RunCancelled = "run.cancelled";
+    public const string RunImported = "run.imported";
+    public const string ProfileCreated = "profile.created";
+    public const string ProfileChanged = "profile.changed";
+    public const string ProfileCloned = "profile.cloned";
+    public const string ProfileDeleted = "profile.deleted";
+    public const string SecretStored = "secret.stored";
+    public const string SecretRemoved = "secret.removed";
+    public const string SettingsChanged = "settings.changed";
+    public const string LaunchesPaused = "launches.paused";
+    public const string LaunchesResumed = "launches.resumed";
+    public const string UserInvited = "user.invited";
+    public const string InvitationWithdrawn = "user.invitation-withdrawn";
+    public const string UserRoleChanged = "user.role-changed";
+    public const string UserDisabled = "user.disabled";
+    public const string UserEnabled = "user.enabled";
+    public const string TokenCreated = "token.created";
+    public const string TokenRevoked = "token.revoked";
+
+    public static readonly IReadOnlyList<string> All =
+    [
+        RunLaunched, RunCancelled, RunImported,
+        ProfileCreated, ProfileChanged, ProfileCloned, ProfileDeleted,
+        SecretStored, SecretRemoved,
+        SettingsChanged, LaunchesPaused, LaunchesResumed,
+        UserInvited, InvitationWithdrawn, UserRoleChanged, UserDisabled, UserEnabled,
+        TokenCreated, TokenRevoked,
+    ];
+}

@@ -29,6 +29,41 @@ public sealed class EndpointAllowListApiTests
     }
 
     [Fact]
+    public async Task Run_WithATableEndpointOffTheList_FailsWhenTheTargetOpens_BeforeAnyConnection()
+    {
+        // A connection string named from the environment is read only by the run: the engine's endpoint policy, which
+        // is the installation's allow-list, refuses its host before any connection is made.
+        using var listener = new System.Net.Sockets.TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        var port = ((IPEndPoint)listener.LocalEndpoint).Port;
+        var secret = "BENCHWEB_TEST_TABLES_" + Guid.NewGuid().ToString("N");
+        Environment.SetEnvironmentVariable(secret, $"DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={Convert.ToBase64String(new byte[64])};TableEndpoint=http://127.0.0.1:{port}/devstoreaccount1;");
+        try
+        {
+            await using var host = await DashboardHost.StartAsync(new Dictionary<string, string?> { ["BenchWeb:Security:AllowLoopbackEndpoints"] = "false" });
+            using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+            var plan = new RunPlan
+            {
+                Name = "table off the list",
+                Target = new TargetOptions { Kind = TargetKind.TableStorage, Tables = new TableOptions { ConnectionStringSecret = secret } },
+                Stop = new StopOptions { TotalDocuments = 10 },
+            };
+
+            using var response = await PostJsonAsync(http, "api/runs", new { plan });
+
+            Assert.Equal(HttpStatusCode.Accepted, response.StatusCode);
+            var run = await host.WaitUntilEndedAsync((await ReadAsync(response))["id"]!.GetValue<long>(), TimeSpan.FromSeconds(60));
+            Assert.Equal(RunStatus.Failed, run.Status);
+            Assert.Contains("'127.0.0.1' is this machine (loopback)", run.FailureReason, StringComparison.Ordinal);
+            Assert.False(listener.Pending(), "a connection reached the refused endpoint");
+        }
+        finally
+        {
+            Environment.SetEnvironmentVariable(secret, null);
+        }
+    }
+
+    [Fact]
     public async Task StartRun_RefusesALoopbackEndpoint_WhenTheInstallationDoesNotEnableIt()
     {
         await using var host = await DashboardHost.StartAsync(new Dictionary<string, string?> { ["BenchWeb:Security:AllowLoopbackEndpoints"] = "false" });

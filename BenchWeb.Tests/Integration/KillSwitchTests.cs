@@ -33,7 +33,7 @@ public sealed class KillSwitchTests
                 Assert.Equal(HttpStatusCode.OK, stop.StatusCode);
                 var state = await ReadAsync(stop);
                 Assert.True(state["paused"]!.GetValue<bool>());
-                Assert.Equal([running, queued], state["cancelledRuns"]!.AsArray().Select(n => n!.GetValue<long>()));
+                Assert.Equal([queued, running], state["cancelledRuns"]!.AsArray().Select(n => n!.GetValue<long>()));
                 var stopped = await host.WaitUntilEndedAsync(running, TimeSpan.FromSeconds(10));
                 Assert.True(clock.Elapsed < TimeSpan.FromSeconds(10), $"The running run took {clock.Elapsed.TotalSeconds:N1} s to stop.");
                 Assert.Equal(RunStatus.Cancelled, stopped.Status);

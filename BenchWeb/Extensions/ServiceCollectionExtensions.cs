@@ -49,6 +49,7 @@ public static class ServiceCollectionExtensions
         services.AddSingleton<KillSwitch>();
         services.AddSingleton<SecretStore>();
         services.AddSingleton<RunUpdatePublisher>();
+        services.AddSingleton<ExecutingRuns>();
         services.AddSingleton<RunExecutor>();
         services.AddSingleton<RunService>();
         services.AddSingleton<ProfileService>();

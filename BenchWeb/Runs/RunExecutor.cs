@@ -22,6 +22,7 @@ public sealed partial class RunExecutor(
     CsvUploadStore uploads,
     KillSwitch killSwitch,
     EndpointAllowList allowList,
+    ExecutingRuns executing,
     BenchmarkRunner runner,
     TimeProvider time,
     IHostApplicationLifetime lifetime,
@@ -86,6 +87,15 @@ public sealed partial class RunExecutor(
         await PublishStatusAsync(run, null);
 
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, lifetime.ApplicationStopping);
+        using (executing.Add(runId, stop))
+        {
+            await ExecuteWithStopAsync(db, run, stop, cancellationToken);
+        }
+    }
+
+    private async Task ExecuteWithStopAsync(BenchDbContext db, RunEntity run, CancellationTokenSource stop, CancellationToken cancellationToken)
+    {
+        var runId = run.Id;
         await using var secondsDb = await databases.CreateDbContextAsync(CancellationToken.None);
         var observer = new RunObserver(runId, secondsDb, publisher, time, stop, logger);
         RunResult? result = null;

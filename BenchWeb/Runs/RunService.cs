@@ -23,6 +23,7 @@ public sealed class RunService(
     KillSwitch killSwitch,
     SecretStore secrets,
     CsvUploadStore uploads,
+    ExecutingRuns executing,
     AuditLog audit,
     TimeProvider time)
 {
@@ -120,7 +121,9 @@ public sealed class RunService(
         List<long> active;
         await using (var db = await databases.CreateDbContextAsync(cancellationToken))
         {
-            active = await db.Runs.Where(r => r.Status == RunStatus.Queued || r.Status == RunStatus.Running).OrderBy(r => r.Id).Select(r => r.Id).ToListAsync(cancellationToken);
+            // Queued runs first: a running run stops at once, and its worker must find nothing left to start.
+            active = await db.Runs.Where(r => r.Status == RunStatus.Queued || r.Status == RunStatus.Running)
+                .OrderBy(r => r.Status == RunStatus.Running).ThenBy(r => r.Id).Select(r => r.Id).ToListAsync(cancellationToken);
         }
 
         var why = state.Reason is { } said ? $"by the kill switch: {said}" : "by the kill switch";
@@ -165,6 +168,9 @@ public sealed class RunService(
             await db.SaveChangesAsync(cancellationToken);
             await publisher.StatusAsync(new RunStatusChange(runId, RunStatus.Cancelled, run.StopReason), cancellationToken);
         }
+
+        // A run this process executes stops at once, whatever it is doing (opening its target included).
+        executing.Stop(runId);
 
         // Through the job scheduler too: a waiting job leaves the queue, an executing one has its token signalled.
         // The run row's cancel request above reaches the run even where the scheduler cannot (the job just ended).

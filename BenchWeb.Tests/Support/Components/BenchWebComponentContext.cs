@@ -57,6 +57,7 @@ internal sealed class BenchWebComponentContext : BunitContext
         Services.AddLogging();
         Services.AddSingleton<CsvUploadStore>();
         Services.AddSingleton<ProfileService>();
+        Services.AddSingleton<ExecutingRuns>();
         Services.AddSingleton<RunService>();
         Services.AddSingleton<RunUpdatePublisher>();
         Services.AddSingleton<IRunJobClient>(jobs ?? Jobs);

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using BenchEngine.Running;
+using BenchEngine.Targets;
 using BenchWeb.Extensions;
 using BenchWeb.Jobs;
 using BenchWeb.Runs;
@@ -76,6 +77,40 @@ public sealed class RunJobsTests
         // Hangfire checks for cancelled jobs every second; the run then stops and records itself, on two busy cores.
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(3.5), $"stopped after {clock.Elapsed.TotalSeconds:N1} s");
         Assert.Equal(DeletedState.StateName, StateOf(app.Get<JobStorage>().GetMonitoringApi(), jobId));
+    }
+
+    [Theory]
+    [InlineData(TargetKind.CosmosSql)]
+    [InlineData(TargetKind.TableStorage)]
+    public async Task Cancel_WhileTheTargetIsStillOpening_EndsTheRunWithinTwoSeconds(TargetKind kind)
+    {
+        // An endpoint that accepts connections and never answers: the SDK's client waits in its start-up.
+        await using var silent = new SilentServer();
+        var secret = "BENCHWEB_TEST_SILENT_" + Guid.NewGuid().ToString("N");
+        Environment.SetEnvironmentVariable(secret, kind == TargetKind.CosmosSql ? Convert.ToBase64String(new byte[64]) : silent.TableConnectionString());
+        try
+        {
+            await using var app = new BenchWebFactory();
+            var target = kind == TargetKind.CosmosSql
+                ? new TargetOptions { Kind = kind, Cosmos = new CosmosOptions { Endpoint = silent.Endpoint, KeySecret = secret, ConnectionMode = CosmosConnectionMode.Gateway, LimitToEndpoint = true, RequestUnits = null } }
+                : new TargetOptions { Kind = kind, Tables = new TableOptions { ConnectionStringSecret = secret } };
+            var runs = app.Get<RunService>();
+            var runId = await runs.StartAsync(new RunPlan { Name = "silent target", Target = target, Stop = new StopOptions { DurationSeconds = 60 } }, null, null, TestActors.Runner, CancellationToken.None);
+            await Eventually.TrueAsync(() => Task.FromResult(silent.Accepted > 0), Timeout, "the client to connect");
+
+            var clock = Stopwatch.StartNew();
+            Assert.True(await runs.CancelAsync(runId, TestActors.Runner, CancellationToken.None));
+            var run = await app.Services.WaitUntilEndedAsync(runId, Timeout);
+            clock.Stop();
+
+            Assert.Equal(RunStatus.Cancelled, run.Status);
+            Console.WriteLine($"cancel during start-up ({kind}): ended {clock.Elapsed.TotalMilliseconds:N0} ms after the cancel");
+            Assert.True(clock.Elapsed < TimeSpan.FromSeconds(2), $"ended {clock.Elapsed.TotalSeconds:N1} s after the cancel");
+        }
+        finally
+        {
+            Environment.SetEnvironmentVariable(secret, null);
+        }
     }
 
     [Fact]

@@ -38,6 +38,13 @@ public sealed class BenchWebOptions
     /// data folder. Keep it apart from database backups: whoever has both can read the stored secrets.</summary>
     public string? KeysDirectory { get; set; }
 
+    /// <summary>A certificate (.pfx) that encrypts the Data Protection keys at rest. Without one the keys are protected
+    /// by DPAPI on Windows, and elsewhere by their folder's permissions only.</summary>
+    public string? KeyCertificatePath { get; set; }
+
+    /// <summary>The certificate's password: from configuration or the environment, never shown or logged.</summary>
+    public string? KeyCertificatePassword { get; set; }
+
     /// <summary>The directory the dashboard uses, resolved.</summary>
     public string ResolveDataDirectory() =>
         Path.GetFullPath(DataDirectory is { Length: > 0 } dir

@@ -8,7 +8,6 @@ using BenchWeb.Profiles;
 using BenchWeb.Runs;
 using BenchWeb.Secrets;
 using BenchWeb.Uploads;
-using Microsoft.AspNetCore.DataProtection;
 using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Extensions;
@@ -30,14 +29,7 @@ public static class ServiceCollectionExtensions
             ? configured
             : $"Data Source={Path.Combine(dataDirectory, "benchweb.db")}";
         services.AddDbContextFactory<BenchDbContext>(db => db.UseSqlite(connectionString));
-        var dataProtection = services.AddDataProtection()
-            .SetApplicationName("BenchWeb")
-            .PersistKeysToFileSystem(new DirectoryInfo(options.KeysDirectory is { Length: > 0 } keys ? keys : Path.Combine(dataDirectory, "keys")));
-        if (OperatingSystem.IsWindows())
-        {
-            // On Windows (e.g. App Service) the key ring itself is encrypted to the machine's account.
-            dataProtection.ProtectKeysWithDpapi();
-        }
+        services.AddBenchWebDataProtection(options, dataDirectory);
 
         services.AddSingleton(TimeProvider.System);
         // Runs read uploaded files through the dashboard's source: its failures never quote the file.

@@ -24,7 +24,7 @@ internal sealed class CosmosTarget : IInsertTarget
         _context = context;
         _partitionKeyProperty = options.PartitionKeyPath.TrimStart('/');
         _requestOptions = new ItemRequestOptions { EnableContentResponseOnWrite = options.ContentResponseOnWrite };
-        Description = $"Azure Cosmos DB (NoSQL) · {options.ConnectionMode}{(options.Bulk ? " · bulk" : "")}";
+        Description = $"{TargetKind.CosmosSql.DisplayName()} · {options.ConnectionMode}{(options.Bulk ? " · bulk" : "")}";
     }
 
     public string Description { get; }

@@ -5,7 +5,7 @@ namespace BenchEngine.Targets;
 /// <summary>A service the engine writes to. One instance serves one run and every worker of it.</summary>
 public interface IInsertTarget : IAsyncDisposable
 {
-    /// <summary>Human description, e.g. "Azure Cosmos DB (NoSQL) · Gateway · bulk".</summary>
+    /// <summary>Human description, e.g. "Cosmos DB (SQL API) · Gateway · bulk".</summary>
     string Description { get; }
 
     /// <summary>True for the simulator: its figures come from a model, and the UI says so.</summary>

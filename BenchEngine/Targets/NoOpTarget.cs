@@ -8,7 +8,7 @@ internal sealed class NoOpTarget : IInsertTarget
 {
     private long _documents;
 
-    public string Description => "No-op (client only, nothing is written)";
+    public string Description => $"{TargetKind.NoOp.DisplayName()} (client only, nothing is written)";
 
     public bool IsModel => true;
 

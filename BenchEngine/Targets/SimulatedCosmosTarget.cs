@@ -38,7 +38,7 @@ internal sealed class SimulatedCosmosTarget : IInsertTarget
         _partitions = Enumerable.Range(0, count).Select(_ => new Partition(budget)).ToArray();
         _startTimestamp = time.GetTimestamp();
         _random = new Random(options.Seed);
-        Description = $"Simulated Cosmos DB (model) · {options.ProvisionedRequestUnits:N0} RU/s · {count} partition{(count == 1 ? "" : "s")}";
+        Description = $"{TargetKind.Simulated.DisplayName()} (model) · {options.ProvisionedRequestUnits:N0} RU/s · {count} partition{(count == 1 ? "" : "s")}";
     }
 
     public string Description { get; }

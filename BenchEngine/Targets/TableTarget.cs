@@ -30,7 +30,7 @@ internal sealed class TableTarget : IInsertTarget
         _kind = kind;
         _options = options;
         _context = context;
-        Description = kind == TargetKind.CosmosTable ? "Azure Cosmos DB for Table" : "Azure Table Storage";
+        Description = kind.DisplayName();
     }
 
     public string Description { get; }

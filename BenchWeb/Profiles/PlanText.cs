@@ -4,20 +4,21 @@ using BenchEngine.Targets;
 
 namespace BenchWeb.Profiles;
 
-/// <summary>One-line descriptions of a plan's parts, for lists.</summary>
+/// <summary>One-line descriptions of a plan's parts, for lists: targets by the names people use, counts with the
+/// singular or plural they need.</summary>
 public static class PlanText
 {
     public static string Target(RunPlan plan)
     {
         ArgumentNullException.ThrowIfNull(plan);
         var target = plan.Target;
+        var name = target.Kind.DisplayName();
         return target.Kind switch
         {
-            TargetKind.Simulated => Invariant($"Simulated Cosmos DB (model), {target.Simulator.ProvisionedRequestUnits:N0} RU/s"),
-            TargetKind.CosmosSql => Invariant($"Cosmos DB SQL, {target.Cosmos.ConnectionMode}{(target.Cosmos.Bulk ? ", bulk" : "")}{(target.Cosmos.RequestUnits is { } ru ? $", {ru:N0} RU/s" : "")}"),
-            TargetKind.TableStorage => $"Table Storage, table {target.Tables.TableName}",
-            TargetKind.CosmosTable => $"Cosmos DB Table API, table {target.Tables.TableName}",
-            _ => "No-op (measures the client alone)",
+            TargetKind.Simulated => Invariant($"{name} (model), {target.Simulator.ProvisionedRequestUnits:N0} RU/s"),
+            TargetKind.CosmosSql => Invariant($"{name}, {target.Cosmos.ConnectionMode}{(target.Cosmos.Bulk ? ", bulk" : "")}{(target.Cosmos.RequestUnits is { } ru ? $", {ru:N0} RU/s" : "")}"),
+            TargetKind.TableStorage or TargetKind.CosmosTable => $"{name}, table {target.Tables.TableName}",
+            _ => $"{name} (measures the client alone)",
         } + $" · {target.Operation.ToString().ToLowerInvariant()}";
     }
 
@@ -30,6 +31,19 @@ public static class PlanText
         return $"{workload.Shape}{file}{key}";
     }
 
+    /// <summary>The load model as people say it: "closed loop", "open loop, 10/s", "waves", "unbounded".</summary>
+    public static string LoadModelName(LoadOptions load)
+    {
+        ArgumentNullException.ThrowIfNull(load);
+        return load.Model switch
+        {
+            LoadModel.OpenLoop => Invariant($"open loop, {load.RatePerSecond:0.##}/s"),
+            LoadModel.Waves => "waves",
+            LoadModel.Unbounded => "unbounded",
+            _ => "closed loop",
+        };
+    }
+
     public static string Load(RunPlan plan)
     {
         ArgumentNullException.ThrowIfNull(plan);
@@ -37,10 +51,10 @@ public static class PlanText
         var batch = load.BatchSize > 1 ? Invariant($", batches of {load.BatchSize}") : "";
         return load.Model switch
         {
-            LoadModel.OpenLoop => Invariant($"open loop at {load.RatePerSecond:N0}/s (≤ {load.Concurrency} in flight){batch}"),
-            LoadModel.Waves => Invariant($"waves of {load.Concurrency}{batch}"),
+            LoadModel.OpenLoop => Invariant($"open loop at {load.RatePerSecond:N0}/s (≤ {load.Concurrency:N0} in flight){batch}"),
+            LoadModel.Waves => $"waves of {Count(load.Concurrency, "request")}{batch}",
             LoadModel.Unbounded => "every write at once (unbounded)",
-            _ => Invariant($"{load.Concurrency} workers, closed loop{batch}"),
+            _ => $"{Count(load.Concurrency, "worker")}, closed loop{batch}",
         };
     }
 
@@ -51,12 +65,12 @@ public static class PlanText
         var parts = new List<string>();
         if (stop.TotalDocuments is { } total)
         {
-            parts.Add(Invariant($"{total:N0} documents"));
+            parts.Add(Count(total, "document"));
         }
 
         if (stop.DocumentsPerWorker is { } perWorker)
         {
-            parts.Add(Invariant($"{plan.Load.Concurrency} × {perWorker:N0}"));
+            parts.Add($"{Count(plan.Load.Concurrency, "worker")} × {Count(perWorker, "document")}");
         }
 
         if (stop.DurationSeconds is { } seconds)
@@ -71,6 +85,10 @@ public static class PlanText
 
         return parts.Count == 0 ? "end of file" : string.Join(" or ", parts);
     }
+
+    /// <summary>"1 worker", "10 workers", "100,000 documents".</summary>
+    public static string Count(long count, string singular) =>
+        Invariant($"{count:N0} {singular}{(count == 1 ? "" : "s")}");
 
     private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
 }

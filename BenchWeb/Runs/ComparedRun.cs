@@ -15,7 +15,8 @@ public sealed class ComparedRun
         ArgumentNullException.ThrowIfNull(seconds);
         Run = run;
         Seconds = seconds;
-        Summary = run.ReadSummary();
+        // A run that measured nothing (it failed opening its target) has no figures: zeros would read as measured.
+        Summary = run.ReadSummary() is { } summary && !PartialSummary.MeasuredNothing(summary) ? summary : null;
         try
         {
             Plan = RunPlan.FromJson(run.PlanJson);
@@ -39,6 +40,12 @@ public sealed class ComparedRun
     public RunSummary? Summary { get; }
 
     public IReadOnlyList<RunSecondEntity> Seconds { get; }
+
+    /// <summary>The run has figures, but it did not end as planned: they cover the part that ran.</summary>
+    public bool IsPartial => Summary is not null && PartialSummary.IsPartial(Run.Status);
+
+    /// <summary>The latency figures of the summary, when it has them (a summary made from saved seconds has none).</summary>
+    public LatencySummary? Latency => Summary is { } summary && PartialSummary.LatencyKept(summary) ? summary.Latency : null;
 
     /// <summary>RU/s the cost is based on: what the run recorded, else what its plan provisions.</summary>
     public double? ProvisionedRequestUnits => Summary?.ProvisionedRequestUnitsPerSecond ?? Run.ProvisionedRequestUnits ?? Plan?.Target.Kind switch

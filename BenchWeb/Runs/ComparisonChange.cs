@@ -12,6 +12,9 @@ public sealed record ComparisonChange(double Absolute, double? Percent)
     public static ComparisonChange Between(double value, double baseline) =>
         new(value - baseline, baseline != 0 ? (value - baseline) / Math.Abs(baseline) * 100 : value == 0 ? 0 : null);
 
+    /// <summary>True when the change reads "0.0 %": too small to call better or worse.</summary>
+    public bool RoundsToNothing => Percent is { } percent ? Math.Abs(percent) < 0.05 : Absolute == 0;
+
     /// <summary>"+12.3 %", "−4.0 %", "0.0 %"; "—" when the baseline was 0.</summary>
     public string FormatPercent() => Percent is { } percent ? Signed(percent, "N1") + " %" : "—";
 

@@ -1,6 +1,8 @@
 using System.Globalization;
 using System.Text;
 using System.Text.Json;
+using BenchEngine.Running;
+using BenchEngine.Targets;
 using BenchWeb.Data;
 
 namespace BenchWeb.Runs;
@@ -56,30 +58,25 @@ public sealed class ConfigurationDiff
         ["environment.processArchitecture"] = "Architecture",
     };
 
-    private static readonly Dictionary<string, string> Groups = new(StringComparer.Ordinal)
-    {
-        ["target.cosmos"] = "Cosmos DB",
-        ["target.tables"] = "Tables",
-        ["target.simulator"] = "Simulator",
-        ["target"] = "Target",
-        ["workload"] = "Workload",
-        ["load"] = "Load",
-        ["stop"] = "Stop",
-        ["thresholds"] = "Thresholds",
-        [EnvironmentPrefix] = "Client environment",
-    };
-
     private ConfigurationDiff(IReadOnlyList<ConfigurationDiffRow> rows) => Rows = rows;
 
-    /// <summary>The values that differ, settings first (in the plan's order), then the client environment.</summary>
+    /// <summary>The values that differ, by section in the profile editor's order (<see cref="PlanSettings.SectionOrder"/>),
+    /// then the client environment; within a section in the plan's order. A setting that does not apply to a run (a batch
+    /// size for Cosmos DB for NoSQL, a rate for a closed loop) is "—" for it.</summary>
     public IReadOnlyList<ConfigurationDiffRow> Rows { get; }
 
     public static ConfigurationDiff Compare(IReadOnlyList<RunEntity> runs)
     {
         ArgumentNullException.ThrowIfNull(runs);
-        var plans = runs.Select(r => FlattenPlan(r.PlanJson)).ToList();
-        var environments = runs.Select(r => FlattenEnvironment(r.EnvironmentJson)).ToList();
-        return new ConfigurationDiff([.. Differing(plans), .. Differing(environments)]);
+        return new ConfigurationDiff(RowsOf(runs.Select(r => r.PlanJson).ToList(), runs.Select(r => r.EnvironmentJson).ToList(), differingOnly: true));
+    }
+
+    /// <summary>The settings and environment values of the runs that apply to them, every one or only those that differ.</summary>
+    internal static List<ConfigurationDiffRow> RowsOf(IReadOnlyList<string?> plans, IReadOnlyList<string?> environments, bool differingOnly)
+    {
+        var settings = plans.Select(FlattenPlan).ToList();
+        var clients = environments.Select(FlattenEnvironment).ToList();
+        return [.. RowsOf(settings, differingOnly).Concat(RowsOf(clients, differingOnly)).OrderBy(r => PlanSettings.Order(r.Group))];
     }
 
     /// <summary>A run's settings and environment as path → display value (what <see cref="Compare"/> compares).</summary>
@@ -94,7 +91,7 @@ public sealed class ConfigurationDiff
         return values;
     }
 
-    private static List<ConfigurationDiffRow> Differing(List<Dictionary<string, string>> runs)
+    private static List<ConfigurationDiffRow> RowsOf(List<Dictionary<string, string>> runs, bool differingOnly)
     {
         // Every path any run has, in the order first met (dictionaries keep insertion order while only added to).
         var paths = runs.SelectMany(r => r.Keys).Distinct(StringComparer.Ordinal);
@@ -102,9 +99,9 @@ public sealed class ConfigurationDiff
         foreach (var path in paths)
         {
             var values = runs.Select(r => r.GetValueOrDefault(path) ?? Missing).ToList();
-            if (values.Distinct(StringComparer.Ordinal).Skip(1).Any())
+            if (!differingOnly || values.Distinct(StringComparer.Ordinal).Skip(1).Any())
             {
-                rows.Add(new ConfigurationDiffRow(path, GroupOf(path), LabelOf(path), values));
+                rows.Add(new ConfigurationDiffRow(path, PlanSettings.SectionOf(path), LabelOf(path), values));
             }
         }
 
@@ -139,7 +136,30 @@ public sealed class ConfigurationDiff
             }
         }
 
+        if (ReadPlan(json) is { } plan)
+        {
+            foreach (var path in values.Keys.Where(path => !PlanSettings.Applies(path, plan)).ToList())
+            {
+                values.Remove(path);
+            }
+
+            values["target.kind"] = plan.Target.Kind.DisplayName();
+        }
+
         return values;
+    }
+
+    // A plan this version cannot read (imported from another) still compares, setting by setting, unfiltered.
+    private static RunPlan? ReadPlan(string? json)
+    {
+        try
+        {
+            return json is null ? null : RunPlan.FromJson(json);
+        }
+        catch (RunPlanValidationException)
+        {
+            return null;
+        }
     }
 
     private static Dictionary<string, string> FlattenEnvironment(string? json)
@@ -226,19 +246,6 @@ public sealed class ConfigurationDiff
         JsonValueKind.Null => Missing,
         _ => element.GetRawText(),
     };
-
-    private static string GroupOf(string path)
-    {
-        foreach (var (prefix, group) in Groups)
-        {
-            if (path.StartsWith(prefix + ".", StringComparison.Ordinal))
-            {
-                return group;
-            }
-        }
-
-        return "Settings";
-    }
 
     private static string LabelOf(string path)
     {

@@ -8,24 +8,30 @@ public sealed record ResultsRow
 
     public required string Profile { get; init; }
 
-    /// <summary>The kind of target, e.g. "Cosmos DB SQL" or "Simulated Cosmos DB (model)".</summary>
+    /// <summary>The kind of target as people say it, e.g. "Cosmos DB (SQL API)" (<see cref="BenchEngine.Targets.TargetNames.DisplayName"/>).</summary>
     public required string Target { get; init; }
 
-    /// <summary>Direct or Gateway (Cosmos DB SQL only).</summary>
+    /// <summary>Direct or Gateway (Cosmos DB for NoSQL only).</summary>
     public string? ConnectionMode { get; init; }
 
-    /// <summary>Bulk mode (Cosmos DB SQL only).</summary>
+    /// <summary>Bulk mode (Cosmos DB for NoSQL only).</summary>
     public bool? Bulk { get; init; }
 
     public int? Concurrency { get; init; }
 
-    /// <summary>"ClosedLoop", or "OpenLoop 10/s" with its rate.</summary>
+    /// <summary>"closed loop", or "open loop, 10/s" with its rate.</summary>
     public string? LoadModel { get; init; }
+
+    /// <summary>How the load was offered, in a phrase: "100 workers, closed loop", "waves of 10, batches of 100".</summary>
+    public string? Load { get; init; }
 
     public int? BatchSize { get; init; }
 
     /// <summary>Provisioned RU/s.</summary>
     public double? RequestUnits { get; init; }
+
+    /// <summary>The run was cancelled, interrupted or failed: its figures cover the seconds it kept.</summary>
+    public bool IsPartial { get; init; }
 
     public double? AverageLatencyMs { get; init; }
 

@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text;
 using BenchEngine.Running;
 using BenchEngine.Targets;
+using BenchWeb.Profiles;
 using CsvHelper;
 
 namespace BenchWeb.Runs;
@@ -18,8 +19,14 @@ public sealed class ResultsTableBuilder
         "Avg latency (ms)", "P99 latency (ms)", "Avg inserts/s", "P99 of per-second inserts/s", "RU/insert", "Throttled %", "Est. cost/month ($)",
     ];
 
-    /// <summary>The CSV's columns: as <see cref="Headers"/>, with the run split into its id and profile for tools.</summary>
-    public static readonly IReadOnlyList<string> CsvHeaders = ["Run id", "Profile", .. Headers.Skip(1)];
+    /// <summary>The CSV's columns: as <see cref="Headers"/>, with the run split into its id and profile for tools, and
+    /// whether its figures are partial (the run was cancelled, interrupted or failed).</summary>
+    public static readonly IReadOnlyList<string> CsvHeaders = ["Run id", "Profile", .. Headers.Skip(1), "Partial"];
+
+    /// <summary>The figures' columns (after the run and its settings), as the page shows them beside a compact settings column.</summary>
+    public static IReadOnlyList<string> FigureHeaders { get; } = [.. Headers.Skip(FirstFigure)];
+
+    private const int FirstFigure = 8;
 
     // Which Markdown columns hold numbers (right-aligned).
     private static readonly bool[] NumericColumns = [false, false, false, false, true, false, true, true, true, true, true, true, true, true, true];
@@ -79,26 +86,54 @@ public sealed class ResultsTableBuilder
         return Cells(row, forMarkdown: true).ToList();
     }
 
+    /// <summary>The figures of a row as the page shows them, in the order of <see cref="FigureHeaders"/>.</summary>
+    public static IReadOnlyList<string> FigureCells(ResultsRow row) => [.. DisplayCells(row).Skip(FirstFigure)];
+
+    /// <summary>The run's settings in a few short lines for the page's compact settings column: the connection (Cosmos DB
+    /// for NoSQL), how the load was offered, and the provisioned RU/s. The Markdown and CSV keep a column for each.</summary>
+    public static IReadOnlyList<string> SettingsLines(ResultsRow row)
+    {
+        ArgumentNullException.ThrowIfNull(row);
+        var lines = new List<string>();
+        if (row.ConnectionMode is { } mode)
+        {
+            lines.Add(mode + (row.Bulk == true ? " · bulk" : ""));
+        }
+
+        if (row.Load is { } load)
+        {
+            lines.Add(load);
+        }
+
+        if (row.RequestUnits is { } ru)
+        {
+            lines.Add(ru.ToString("N0", CultureInfo.InvariantCulture) + " RU/s");
+        }
+
+        return lines;
+    }
+
     private static ResultsRow ToRow(ComparedRun run)
     {
         var plan = run.Plan;
         var summary = run.Summary;
-        var cosmos = plan?.Target.Kind == TargetKind.CosmosSql ? plan.Target.Cosmos : null;
+        var kind = plan?.Target.Kind ?? run.Run.TargetKind;
+        var cosmos = kind == TargetKind.CosmosSql ? plan?.Target.Cosmos : null;
         return new ResultsRow
         {
             RunId = run.Id,
             Profile = run.Run.ProfileName,
-            Target = TargetName(plan?.Target.Kind ?? run.Run.TargetKind),
+            Target = kind.DisplayName(),
             ConnectionMode = cosmos?.ConnectionMode.ToString(),
             Bulk = cosmos?.Bulk,
             Concurrency = plan?.Load.Concurrency,
-            LoadModel = plan is null ? null
-                : plan.Load.Model == LoadModel.OpenLoop ? FormattableString.Invariant($"{plan.Load.Model} {plan.Load.RatePerSecond:0.##}/s")
-                : plan.Load.Model.ToString(),
+            LoadModel = plan is null ? null : PlanText.LoadModelName(plan.Load),
+            Load = plan is null ? null : PlanText.Load(plan),
             BatchSize = plan?.Load.BatchSize,
             RequestUnits = run.ProvisionedRequestUnits,
-            AverageLatencyMs = summary?.Latency.MeanMs,
-            P99LatencyMs = summary?.Latency.P99Ms,
+            IsPartial = run.IsPartial,
+            AverageLatencyMs = run.Latency?.MeanMs,
+            P99LatencyMs = run.Latency?.P99Ms,
             AverageThroughput = summary?.AverageThroughput,
             P99PerSecondThroughput = summary?.P99PerSecondThroughput,
             RequestUnitsPerInsert = summary?.RequestUnitsPerInsert,
@@ -106,15 +141,6 @@ public sealed class ResultsTableBuilder
             EstimatedCostPerMonth = summary?.EstimatedCostPerMonth,
         };
     }
-
-    private static string TargetName(TargetKind kind) => kind switch
-    {
-        TargetKind.Simulated => "Simulated Cosmos DB (model)",
-        TargetKind.CosmosSql => "Cosmos DB SQL",
-        TargetKind.TableStorage => "Table Storage",
-        TargetKind.CosmosTable => "Cosmos DB Table API",
-        _ => "No-op",
-    };
 
     // Markdown rounds for reading (thousands separated); CSV keeps more digits, unseparated, for tools.
     private static IEnumerable<string> Cells(ResultsRow row, bool forMarkdown)
@@ -127,7 +153,7 @@ public sealed class ResultsTableBuilder
 
         if (forMarkdown)
         {
-            yield return FormattableString.Invariant($"#{row.RunId} {row.Profile}");
+            yield return FormattableString.Invariant($"#{row.RunId} {row.Profile}{(row.IsPartial ? " (partial)" : "")}");
         }
         else
         {
@@ -149,6 +175,10 @@ public sealed class ResultsTableBuilder
         yield return Number(row.RequestUnitsPerInsert, 2);
         yield return Number(row.ThrottledPercent, 2);
         yield return Number(row.EstimatedCostPerMonth, 2);
+        if (!forMarkdown)
+        {
+            yield return row.IsPartial ? "yes" : "no";
+        }
     }
 
     private static void Line(StringBuilder markdown, IEnumerable<string> cells) =>

@@ -1,5 +1,6 @@
 using System.Globalization;
 using BenchEngine.Metrics;
+using BenchEngine.Targets;
 using BenchWeb.Data;
 using CsvHelper;
 using Microsoft.EntityFrameworkCore;
@@ -109,9 +110,16 @@ public sealed class RunComparison
         ComparisonRow Text(string key, string label, Func<ComparedRun, string> text) =>
             new(key, label, runs.Select(text).ToList(), runs.Select(_ => (double?)null).ToList(), runs.Select(_ => (ComparisonChange?)null).ToList(), "", null);
 
-        ComparisonRow Figure(string key, string label, string format, bool? higherIsBetter, Func<RunSummary, double?> value)
+        ComparisonRow Figure(string key, string label, string format, bool? higherIsBetter, Func<RunSummary, double?> value) =>
+            FigureOf(key, label, format, higherIsBetter, r => r.Summary is { } s ? value(s) : null);
+
+        // A partial run's summary made from its saved seconds has no latency: "—", not 0.
+        ComparisonRow Latency(string key, string label, Func<LatencySummary, double> value) =>
+            FigureOf(key, label, "N1", false, r => r.Latency is { } latency ? value(latency) : null);
+
+        ComparisonRow FigureOf(string key, string label, string format, bool? higherIsBetter, Func<ComparedRun, double?> value)
         {
-            var values = runs.Select(r => r.Summary is { } s ? value(s) : null).ToList();
+            var values = runs.Select(value).ToList();
             var baseline = values.Count > 0 ? values[0] : null;
             var changes = values.Select((v, i) => i > 0 && v is { } current && baseline is { } first ? ComparisonChange.Between(current, first) : null).ToList();
             var texts = values.Select(v => v is { } number ? number.ToString(format, CultureInfo.InvariantCulture) : "—").ToList();
@@ -120,15 +128,15 @@ public sealed class RunComparison
 
         return
         [
-            Text("target", "Target", r => r.Run.TargetDescription ?? "—"),
-            Text("status", "Status", r => r.Run.Verdict is { } verdict ? $"{r.Run.Status} · {verdict}" : r.Run.Status.ToString()),
+            Text("target", "Target", r => r.Run.TargetDescription ?? r.Run.TargetKind.DisplayName()),
+            Text("status", "Status", r => string.Join(" · ", new[] { r.Run.Status.ToString(), r.Run.Verdict, r.IsPartial ? "partial" : null }.OfType<string>())),
             Figure("elapsed", "Elapsed (s)", "N1", null, s => s.Elapsed.TotalSeconds),
             Figure("inserted", "Inserted", "N0", null, s => s.TotalOk),
             Figure("avg-throughput", "Average throughput (inserts/s)", "N1", true, s => s.AverageThroughput),
             Figure("mean-per-second", "Mean of per-second throughput (/s)", "N1", true, s => s.MeanPerSecondThroughput),
             Figure("p99-per-second", "P99 of per-second throughput (/s)", "N1", true, s => s.P99PerSecondThroughput),
-            Figure("latency-p50", "Latency P50 (ms)", "N1", false, s => s.Latency.P50Ms),
-            Figure("latency-p99", "Latency P99 (ms)", "N1", false, s => s.Latency.P99Ms),
+            Latency("latency-p50", "Latency P50 (ms)", l => l.P50Ms),
+            Latency("latency-p99", "Latency P99 (ms)", l => l.P99Ms),
             Figure("ru-per-second", "RU/s", "N0", null, s => s.RequestUnitsPerSecond),
             Figure("ru-per-insert", "RU per insert", "N2", false, s => s.RequestUnitsPerInsert),
             Figure("throttled", "Throttled (%)", "N2", false, s => s.ThrottledFraction * 100),

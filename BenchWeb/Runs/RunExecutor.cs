@@ -147,10 +147,15 @@ public sealed partial class RunExecutor(
         }
 
         run.SummaryJson = JsonSerializer.Serialize(result.Summary, RunPlan.JsonOptions);
-        run.ElapsedSeconds = result.Summary.Elapsed.TotalSeconds;
-        run.AverageThroughput = result.Summary.AverageThroughput;
-        run.P99LatencyMs = result.Summary.Latency.P99Ms;
-        run.ThrottledFraction = result.Summary.ThrottledFraction;
+        // A run that measured nothing (it failed opening its target) lists no figures: zeros would read as a measurement.
+        if (result.Seconds.Count > 0)
+        {
+            run.ElapsedSeconds = result.Summary.Elapsed.TotalSeconds;
+            run.AverageThroughput = result.Summary.AverageThroughput;
+            run.P99LatencyMs = result.Summary.Latency.P99Ms;
+            run.ThrottledFraction = result.Summary.ThrottledFraction;
+        }
+
         run.StopReason = CapReason(run, result.StopReason);
         run.FirstError = result.FirstError;
         run.AbandonedRequests = result.AbandonedRequests;
@@ -230,6 +235,9 @@ public sealed partial class RunExecutor(
 
     private async Task EndAsync(BenchDbContext db, RunEntity run, RunStatus status, string? reason)
     {
+        // A run that ends here without the engine's result (a failure outside the engine, a job started twice) still
+        // has the seconds it saved: their figures, marked partial, rather than none.
+        await PartialSummary.FillAsync(db, run, CancellationToken.None);
         run.Status = status;
         run.FailureReason = reason;
         run.EndedAt = time.GetUtcNow();

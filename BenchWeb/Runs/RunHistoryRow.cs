@@ -28,6 +28,10 @@ public sealed record RunHistoryRow
 
     public double? ThrottledFraction { get; init; }
 
+    /// <summary>The run has figures: it ran for some time. A run that failed before its first second has none (older
+    /// versions stored zeros for it, which would read as a measurement).</summary>
+    public bool Measured => ElapsedSeconds > 0;
+
     public string? Verdict { get; init; }
 
     /// <summary>As stored (<c>,a,b,</c>); <see cref="RunTags.Parse"/> lists them.</summary>

@@ -6,7 +6,8 @@ namespace BenchWeb.Runs;
 
 /// <summary>At start-up: brings the database schema up to date, then closes runs a previous process left
 /// open. Runs left running become interrupted and keep their saved seconds; queued runs whose jobs lived in
-/// the previous process's in-memory queue are closed too rather than started unannounced.</summary>
+/// the previous process's in-memory queue are closed too rather than started unannounced. Every ended run that kept
+/// seconds but has no summary gets one computed from them (<see cref="PartialSummary"/>).</summary>
 public sealed partial class RunRecoveryService(IDbContextFactory<BenchDbContext> databases, TimeProvider time, ILogger<RunRecoveryService> logger) : IHostedService
 {
     public const string NeverStarted = "BenchWeb stopped before this run's turn came; it never started. Launch it again.";
@@ -32,6 +33,13 @@ public sealed partial class RunRecoveryService(IDbContextFactory<BenchDbContext>
         {
             LogRecovered(logger, open.Count);
         }
+
+        // The runs just interrupted, and any an earlier version left without figures.
+        if (await PartialSummary.FillMissingAsync(db, cancellationToken) is > 0 and var summarised)
+        {
+            await db.SaveChangesAsync(cancellationToken);
+            LogSummarised(logger, summarised);
+        }
     }
 
     public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
@@ -41,4 +49,7 @@ public sealed partial class RunRecoveryService(IDbContextFactory<BenchDbContext>
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "{Count} run(s) left open by the previous process are now marked interrupted")]
     private static partial void LogRecovered(ILogger logger, int count);
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "{Count} ended run(s) without a summary got one from their saved seconds (partial, without latency percentiles)")]
+    private static partial void LogSummarised(ILogger logger, int count);
 }

@@ -1,3 +1,4 @@
+using System.Text.Json;
 using BenchEngine.Metrics;
 using BenchWeb.Data;
 
@@ -54,7 +55,8 @@ public sealed record RunWindowSummary
         };
     }
 
-    private static SecondSnapshot ToSnapshot(RunSecondEntity s) => new()
+    /// <summary>A saved second as the engine's figure code reads it (the one mapping from a row back to a second).</summary>
+    internal static SecondSnapshot ToSnapshot(RunSecondEntity s) => new()
     {
         Index = s.Index,
         Elapsed = TimeSpan.FromSeconds(s.ElapsedSeconds),
@@ -63,6 +65,7 @@ public sealed record RunWindowSummary
         OkRequests = s.OkRequests,
         Throttled = s.Throttled,
         Errors = s.Errors,
+        ErrorsByStatus = s.ErrorsByStatusJson is { } byStatus ? JsonSerializer.Deserialize<Dictionary<int, long>>(byStatus) ?? [] : new Dictionary<int, long>(),
         RequestUnits = s.RequestUnits,
         Bytes = s.Bytes,
         LatencyP50Ms = s.LatencyP50Ms,

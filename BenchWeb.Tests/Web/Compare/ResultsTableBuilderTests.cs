@@ -3,6 +3,7 @@ using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchWeb.Runs;
+using BenchWeb.Tests.Support;
 using BenchWeb.Tests.Support.Components;
 using CsvHelper;
 
@@ -19,8 +20,8 @@ public sealed class ResultsTableBuilderTests
         const string Expected =
             "| Run | Target | Connection | Bulk | Concurrency | Load model | Batch | RU/s | Avg latency (ms) | P99 latency (ms) | Avg inserts/s | P99 of per-second inserts/s | RU/insert | Throttled % | Est. cost/month ($) |\n" +
             "| --- | --- | --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n" +
-            "| #1 G1 Gateway \\| 2 cores | Cosmos DB SQL | Gateway | no | 10 | ClosedLoop | 1 | 10,000 | 16.4 | 41.3 | 602 | 655 | 6.20 | 1.23 | 584.00 |\n" +
-            "| #2 J1 open loop | Simulated Cosmos DB (model) | — | — | 4 | OpenLoop 10/s | 1 | 400 | 5.9 | 15.0 | 10 | 11 | 5.71 | 0.00 | 23.36 |\n";
+            "| #1 G1 Gateway \\| 2 cores | Cosmos DB (SQL API) | Gateway | no | 10 | closed loop | 1 | 10,000 | 16.4 | 41.3 | 602 | 655 | 6.20 | 1.23 | 584.00 |\n" +
+            "| #2 J1 open loop | Simulated Cosmos DB | — | — | 4 | open loop, 10/s | 1 | 400 | 5.9 | 15.0 | 10 | 11 | 5.71 | 0.00 | 23.36 |\n";
         Assert.Equal(Expected, table.ToMarkdown());
     }
 
@@ -57,7 +58,8 @@ public sealed class ResultsTableBuilderTests
         Assert.True(csv.Read());
         Assert.Equal("J1 open loop", csv.GetField("Profile"));
         Assert.Equal("", csv.GetField("Connection"));
-        Assert.Equal("OpenLoop 10/s", csv.GetField("Load model"));
+        Assert.Equal("open loop, 10/s", csv.GetField("Load model"));
+        Assert.Equal("no", csv.GetField("Partial"));
         Assert.Equal(9.98, csv.GetField<double>("Avg inserts/s"));
         Assert.Equal(23.36, csv.GetField<double>("Est. cost/month ($)"));
         Assert.False(csv.Read());
@@ -91,6 +93,29 @@ public sealed class ResultsTableBuilderTests
         Assert.Equal("#1 going", cells[0]);
         Assert.Equal("10,000", cells[7]);
         Assert.All(cells.Skip(8), cell => Assert.Equal("—", cell));
+    }
+
+    [Fact]
+    public async Task Cells_MarkAPartialRun_AndLeaveOutTheLatencyItDidNotKeep()
+    {
+        await using var context = new BenchWebComponentContext();
+        var seconds = SeededRuns.Seconds(10, 2_000, 6);
+        var summary = SummaryCalculator.Calculate(seconds, new LatencyDistribution(), provisionedRuPerSecond: 400_000);
+        var id = await CompareSeed.AddRunAsync(context.Databases, SeededRuns.Plan(TargetKind.Simulated, "left running"), null, summary, status: RunStatus.Interrupted);
+        var table = await LoadAsync(context, id);
+
+        var cells = ResultsTableBuilder.DisplayCells(table.Rows.Single());
+
+        Assert.Equal($"#{id} left running (partial)", cells[0]);
+        Assert.Equal(["—", "—"], cells.Skip(8).Take(2).ToArray());
+        Assert.Equal(summary.AverageThroughput.ToString("N0", CultureInfo.InvariantCulture), cells[10]);
+        Assert.Equal("6.00", cells[12]);
+    }
+
+    private static async Task<ResultsTableBuilder> LoadAsync(BenchWebComponentContext context, params long[] ids)
+    {
+        await using var db = await context.Databases.CreateDbContextAsync();
+        return new ResultsTableBuilder((await RunComparison.LoadAsync(db, ids, includeSeconds: false, CancellationToken.None)).Runs);
     }
 
     private static async Task<ResultsTableBuilder> BuildAsync(BenchWebComponentContext context)

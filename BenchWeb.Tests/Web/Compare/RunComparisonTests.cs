@@ -1,6 +1,8 @@
 using System.Globalization;
 using BenchEngine.Metrics;
+using BenchEngine.Targets;
 using BenchWeb.Runs;
+using BenchWeb.Tests.Support;
 using BenchWeb.Tests.Support.Components;
 using CsvHelper;
 
@@ -60,6 +62,23 @@ public sealed class RunComparisonTests
 
         Assert.Equal(["500.0", "—"], Row(comparison, "avg-throughput").Texts);
         Assert.Null(Row(comparison, "avg-throughput").Changes[1]);
+    }
+
+    [Fact]
+    public async Task Rows_ShowThePartialFiguresOfAnInterruptedRun_WithoutTheLatencyItDidNotKeep()
+    {
+        await using var context = new BenchWebComponentContext();
+        var done = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("done"), null, Summary(throughput: 500, p99: 10, throttled: 0));
+        var seconds = SeededRuns.Seconds(10, 2_000, 6);
+        var partial = SummaryCalculator.Calculate(seconds, new LatencyDistribution());
+        var interrupted = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("interrupted"), null, partial, status: BenchEngine.Running.RunStatus.Interrupted);
+
+        var comparison = await LoadAsync(context, done, interrupted);
+
+        Assert.Equal("Interrupted · partial", Row(comparison, "status").Texts[1]);
+        Assert.Equal(partial.AverageThroughput.ToString("N1", CultureInfo.InvariantCulture), Row(comparison, "avg-throughput").Texts[1]);
+        Assert.Equal("—", Row(comparison, "latency-p99").Texts[1]);
+        Assert.Null(Row(comparison, "latency-p99").Changes[1]);
     }
 
     [Fact]

@@ -29,9 +29,9 @@ public sealed class CompareTests
         Assert.Contains("data-change=\"+12.3 %\"", markup, StringComparison.Ordinal);
         Assert.Contains("+12.3 % (+123.0)", markup, StringComparison.Ordinal);
         Assert.Contains("class=\"change better\"", markup, StringComparison.Ordinal);
-        Assert.Contains("<tr data-path=\"target.cosmos.connectionMode\"><td>Cosmos DB</td><th>Connection mode</th><td>Gateway</td><td>Direct</td></tr>", markup, StringComparison.Ordinal);
-        Assert.Contains("<tr data-path=\"load.concurrency\"><td>Load</td><th>Concurrency</th><td>20</td><td>50</td></tr>", markup, StringComparison.Ordinal);
-        Assert.Contains("<tr data-path=\"environment.processorCount\"><td>Client environment</td><th>Processor count</th><td>2</td><td>8</td></tr>", markup, StringComparison.Ordinal);
+        Assert.Contains("<tbody data-section=\"Load\"><tr class=\"section\"><th colspan=\"3\">Load</th></tr><tr data-path=\"load.concurrency\"><th>Concurrency</th><td>20</td><td>50</td></tr></tbody>", markup, StringComparison.Ordinal);
+        Assert.Contains("<tbody data-section=\"Client settings\"><tr class=\"section\"><th colspan=\"3\">Client settings</th></tr><tr data-path=\"target.cosmos.connectionMode\"><th>Connection mode</th><td>Gateway</td><td>Direct</td></tr>", markup, StringComparison.Ordinal);
+        Assert.Contains("<tr data-path=\"environment.processorCount\"><th>Processor count</th><td>2</td><td>8</td></tr>", markup, StringComparison.Ordinal);
         Assert.Contains($"value=\"http://localhost/compare?runs={gateway},{direct}\"", markup, StringComparison.Ordinal);
         Assert.Contains($"href=\"compare.csv?runs={gateway},{direct}\"", markup, StringComparison.Ordinal);
         Assert.Contains($"href=\"results?runs={gateway},{direct}\"", markup, StringComparison.Ordinal);
@@ -48,6 +48,28 @@ public sealed class CompareTests
         Assert.Equal(3, series[0].Time.Count);
         Assert.Equal(4, series[1].Time.Count);
         Assert.False(module.Disposed);
+    }
+
+    [Fact]
+    public async Task ComparisonTable_ChangeThatRoundsToZero_IsColouredNeitherBetterNorWorse()
+    {
+        await using var context = new BenchWebComponentContext();
+        var baseline = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("baseline"), null, RunComparisonTests.Summary(throughput: 1_000, p99: 50, throttled: 0));
+        var same = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("same"), null, RunComparisonTests.Summary(throughput: 1_000.02, p99: 50.004, throttled: 0));
+        RunComparison comparison;
+        await using (var db = await context.Databases.CreateDbContextAsync())
+        {
+            comparison = await RunComparison.LoadAsync(db, [baseline, same], includeSeconds: false, CancellationToken.None);
+        }
+
+        var table = context.Render<ComparisonTable>(parameters => parameters.Add(p => p.Comparison, comparison));
+
+        foreach (var figure in new[] { "latency-p99", "avg-throughput" })
+        {
+            var change = table.Find($"tr[data-row='{figure}'] .change");
+            Assert.Equal("0.0 %", change.GetAttribute("data-change"));
+            Assert.Equal(["change", "neutral"], change.ClassList.ToArray());
+        }
     }
 
     [Fact]
@@ -116,7 +138,11 @@ public sealed class CompareTests
 
         page.WaitForElement("#copy-markdown");
         var markup = Tight(page.Markup);
-        Assert.Contains($"<tr data-run=\"{direct}\"><td><a href=\"runs/{direct}\">#{direct} G4 direct</a></td><td>Cosmos DB SQL</td><td>Direct</td>", markup, StringComparison.Ordinal);
+        var row = page.Find($"tr[data-run='{direct}']");
+        Assert.Equal($"runs/{direct}", row.QuerySelector("td.run a")!.GetAttribute("href"));
+        Assert.Equal($"#{direct} G4 direct", Words(row.QuerySelector("td.run")!.TextContent));
+        Assert.Equal(["Cosmos DB (SQL API)", "Direct", "50 workers, closed loop"], row.QuerySelectorAll("td.settings strong, td.settings div").Select(e => e.TextContent).Take(3).ToArray());
+        Assert.Equal(ResultsTableBuilder.FigureHeaders.Count, row.QuerySelectorAll("td.num").Length);
         Assert.Contains($"href=\"results.csv?runs={direct},{gateway}\"", markup, StringComparison.Ordinal);
         Assert.Contains($"href=\"compare?runs={direct},{gateway}\"", markup, StringComparison.Ordinal);
         Assert.Contains("| Run | Target |", markup, StringComparison.Ordinal);
@@ -144,6 +170,8 @@ public sealed class CompareTests
 
     // Markup without the layout whitespace between elements.
     private static string Tight(string markup) => Regex.Replace(markup, @">\s+<", "><");
+
+    private static string Words(string text) => Regex.Replace(text, @"\s+", " ").Trim();
 
     // The charts' module as the page uses it on first render and when it leaves; each test adds what else it needs.
     private static JSObjectSetup SetUpModule(BenchWebComponentContext context)

@@ -184,6 +184,79 @@ public sealed class RunListTests
         Assert.Equal($"results?runs={ids[3]},{ids[1]},{ids[0]},{ids[2]},{ids[4]}", context.NavigatedTo[^1]);
     }
 
+    [Fact]
+    public async Task List_NamesTargetsAsPeopleSayThem_InRowsAndInTheFilter()
+    {
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("runs");
+        var cosmos = await AddAsync(context, "Direct", TargetKind.CosmosSql, RunStatus.Queued);
+        var tables = await AddAsync(context, "Flights", TargetKind.TableStorage, RunStatus.Queued);
+
+        var page = context.Render<RunList>();
+        page.WaitForAssertion(() => Assert.DoesNotContain("Loading…", page.Markup, StringComparison.Ordinal));
+
+        Assert.Equal("Cosmos DB (SQL API)", page.Find($"tr[data-run='{cosmos}'] td.target").TextContent.Trim());
+        Assert.Equal("Table Storage", page.Find($"tr[data-run='{tables}'] td.target").TextContent.Trim());
+        var options = page.FindAll("#filter-target option").Cast<IHtmlOptionElement>().ToDictionary(o => o.Value, o => o.Text.Trim());
+        Assert.Equal("Cosmos DB (SQL API)", options["CosmosSql"]);
+        Assert.Equal("Cosmos DB Table API", options["CosmosTable"]);
+        Assert.Equal("Simulated Cosmos DB", options["Simulated"]);
+        Assert.Equal("No-op", options["NoOp"]);
+        Assert.DoesNotContain(">CosmosSql<", page.Markup, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task List_InterruptedRunWithASummaryOfItsSeconds_ShowsItsFiguresMarkedPartial()
+    {
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("runs");
+        var seconds = Support.SeededRuns.Seconds(10, 2_000, 6);
+        var summary = BenchEngine.Metrics.SummaryCalculator.Calculate(seconds, new BenchEngine.Metrics.LatencyDistribution());
+        long id;
+        await using (var db = await context.Databases.CreateDbContextAsync())
+        {
+            var run = new RunEntity
+            {
+                ProfileName = "Left running",
+                PlanJson = "{}",
+                Status = RunStatus.Interrupted,
+                QueuedAt = Day,
+                SummaryJson = System.Text.Json.JsonSerializer.Serialize(summary, RunPlan.JsonOptions),
+                ElapsedSeconds = summary.Elapsed.TotalSeconds,
+                AverageThroughput = summary.AverageThroughput,
+                ThrottledFraction = summary.ThrottledFraction,
+            };
+            db.Runs.Add(run);
+            await db.SaveChangesAsync();
+            id = run.Id;
+        }
+
+        var page = context.Render<RunList>();
+        page.WaitForAssertion(() => Assert.DoesNotContain("Loading…", page.Markup, StringComparison.Ordinal));
+
+        var row = page.Find($"tr[data-run='{id}']");
+        Assert.Contains(summary.AverageThroughput.ToString("N0", System.Globalization.CultureInfo.CurrentCulture), row.TextContent, StringComparison.Ordinal);
+        Assert.NotNull(row.QuerySelector(".badge.partial"));
+    }
+
+    [Fact]
+    public async Task List_RunThatFailedBeforeItsFirstSecond_ShowsNoFiguresRatherThanZeros()
+    {
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("runs");
+        // As an earlier version stored a run refused when its target opened: a summary of zeros.
+        var failed = await Support.SeededRuns.AddAsync(context.Databases, Support.SeededRuns.Plan(TargetKind.CosmosSql, "Refused"), [], RunStatus.Failed,
+            failureReason: "The account key was refused (401).");
+
+        var page = context.Render<RunList>();
+        page.WaitForAssertion(() => Assert.DoesNotContain("Loading…", page.Markup, StringComparison.Ordinal));
+
+        var row = page.Find($"tr[data-run='{failed}']");
+        Assert.All(row.QuerySelectorAll("td.num"), cell => Assert.Equal("—", cell.TextContent.Trim()));
+        Assert.Null(row.QuerySelector(".badge.partial"));
+        Assert.Equal(Support.SeededRuns.Start.ToLocalTime().ToString("yyyy-MM-dd HH:mm", System.Globalization.CultureInfo.InvariantCulture), row.QuerySelector("td.date")!.TextContent.Trim());
+    }
+
     private static bool IsDisabled(IElement button) => Assert.IsAssignableFrom<IHtmlButtonElement>(button).IsDisabled;
 
     private static string[] Selected(IEnumerable<IElement> options) =>

@@ -1,12 +1,15 @@
 using BenchEngine.Metrics;
 using BenchEngine.Running;
+using BenchEngine.Targets;
 using BenchWeb.Components.Pages.Runs;
 using BenchWeb.Data;
 using BenchWeb.Hubs;
+using BenchWeb.Tests.Support;
 using BenchWeb.Tests.Support.Components;
 using Bunit;
 using Microsoft.AspNetCore.Components;
 using Microsoft.AspNetCore.Components.Web;
+using Microsoft.EntityFrameworkCore;
 using Microsoft.JSInterop;
 
 namespace BenchWeb.Tests.Web.Components;
@@ -119,6 +122,90 @@ public sealed class RunLiveTests
         });
         Assert.Equal("import", error.Invocation.Identifier);
         Assert.Equal(RunLive.ModulePath, Assert.Single(error.Invocation.Arguments));
+    }
+
+    [Fact]
+    public async Task Finished_CompletedRun_DropsWhatOnlyALiveRunHas()
+    {
+        await using var context = new BenchWebComponentContext();
+        var runId = await SeededRuns.AddAsync(context.Databases, SeededRuns.Plan(TargetKind.Simulated, "Finished"), SeededRuns.Seconds(5, 1_000, 6));
+        var (module, _) = SetUpChartModule(context);
+        var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
+        page.WaitForAssertion(() => Assert.Single(module.Interop.Invocations["start"]));
+
+        // The live connection closing after the end is no news: the page has everything.
+        await page.InvokeAsync(() => page.Instance.OnConnectionLost("WebSocket closed with status code: 1006"));
+
+        var markup = page.Markup;
+        Assert.Empty(page.FindAll("[data-tile='current-rate']"));
+        Assert.DoesNotContain("left", page.Find("#run-tiles").TextContent, StringComparison.Ordinal);
+        Assert.DoesNotContain("in flight", page.Find("#run-tiles").TextContent, StringComparison.Ordinal);
+        Assert.Empty(page.FindAll("#live-error"));
+        Assert.DoesNotContain("connection to BenchWeb was lost", markup, StringComparison.Ordinal);
+        Assert.NotEmpty(page.FindAll("[data-tile='average-rate']"));
+    }
+
+    [Fact]
+    public async Task Finished_FailedRunThatMeasuredNothing_ShowsItsReasonNotATableOfZeros()
+    {
+        await using var context = new BenchWebComponentContext();
+        var runId = await SeededRuns.AddAsync(context.Databases, SeededRuns.Plan(TargetKind.CosmosSql, "Refused"), [], RunStatus.Failed,
+            failureReason: "The target could not be opened: the account key was refused (401).");
+
+        var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
+        page.WaitForAssertion(() => Assert.DoesNotContain("Loading…", page.Markup, StringComparison.Ordinal));
+
+        Assert.Contains("the account key was refused", page.Find("#failure-reason").TextContent, StringComparison.Ordinal);
+        Assert.Empty(page.FindAll("#run-summary"));
+        Assert.Empty(page.FindAll("#run-tiles"));
+        Assert.Empty(page.FindAll("#run-charts"));
+        Assert.Contains("nothing was measured", page.Markup, StringComparison.OrdinalIgnoreCase);
+    }
+
+    [Fact]
+    public async Task Finished_InterruptedRunWithTheSummaryOfItsSeconds_ShowsItMarkedPartialWithoutLatency()
+    {
+        await using var context = new BenchWebComponentContext();
+        var seconds = SeededRuns.Seconds(8, 1_000, 6);
+        var runId = await SeededRuns.AddAsync(context.Databases, SeededRuns.Plan(TargetKind.Simulated, "Left running"), seconds, RunStatus.Interrupted, withSummary: false,
+            failureReason: "BenchWeb stopped while this run was running; the seconds saved until then are kept.");
+        await using (var db = await context.Databases.CreateDbContextAsync())
+        {
+            var run = await db.Runs.SingleAsync(r => r.Id == runId);
+            run.SummaryJson = System.Text.Json.JsonSerializer.Serialize(SummaryCalculator.Calculate(seconds, new LatencyDistribution()), RunPlan.JsonOptions);
+            await db.SaveChangesAsync();
+        }
+
+        var (module, _) = SetUpChartModule(context);
+        var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
+        page.WaitForAssertion(() => Assert.Single(module.Interop.Invocations["start"]));
+
+        var summary = page.Find("#run-summary").TextContent;
+        Assert.Contains("partial", summary, StringComparison.Ordinal);
+        Assert.Contains("not kept", summary, StringComparison.Ordinal);
+        Assert.DoesNotContain("0.0 ms", summary, StringComparison.Ordinal);
+        Assert.Contains(seconds.Sum(s => s.Ok).ToString("N0", System.Globalization.CultureInfo.CurrentCulture), summary, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Finished_Settings_AreLabelledSectionsOfWhatApplies_WithTheRawJsonInAFold()
+    {
+        await using var context = new BenchWebComponentContext();
+        var runId = await SeededRuns.AddAsync(context.Databases, SeededRuns.Plan(TargetKind.TableStorage, "Flights"), SeededRuns.Seconds(3, 1_000, 0, batchSize: 100));
+        var (module, _) = SetUpChartModule(context);
+        var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
+        page.WaitForAssertion(() => Assert.Single(module.Interop.Invocations["start"]));
+
+        var settings = page.Find("#run-settings");
+        var sections = settings.QuerySelectorAll("[data-section]").Select(e => e.GetAttribute("data-section") ?? "").ToArray();
+        Assert.Equal(["Target", "Workload", "Load", "Client settings", "Stop"], sections);
+        Assert.Equal("Table Storage", settings.QuerySelector("[data-path='target.kind'] td")!.TextContent.Trim());
+        Assert.Equal("flights", settings.QuerySelector("[data-path='target.tables.tableName'] td")!.TextContent.Trim());
+        Assert.Equal("100", settings.QuerySelector("[data-path='load.batchSize'] td")!.TextContent.Trim());
+        // Nothing of Cosmos DB or the simulator on a Table Storage run.
+        Assert.Empty(settings.QuerySelectorAll("[data-path^='target.cosmos'], [data-path^='target.simulator']"));
+        // The snapshot as stored, folded away.
+        Assert.Equal("DETAILS", page.Find("#plan-json").ParentElement!.TagName);
     }
 
     // The chart module and the view its start returns, with the functions the page calls on them.

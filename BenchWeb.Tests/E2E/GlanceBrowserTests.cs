@@ -1,0 +1,203 @@
+using System.Net;
+using BenchEngine.Running;
+using BenchEngine.Targets;
+using BenchWeb.Tests.Support;
+using Microsoft.Playwright;
+using static Microsoft.Playwright.Assertions;
+
+namespace BenchWeb.Tests.E2E;
+
+/// <summary>The pages a team reads at a glance, on a laptop's screen (1,366 × 768): the results table, the run history,
+/// a finished run and a comparison, with runs of every kind of target written into the dashboard's database. Each test
+/// leaves a screenshot named <c>glance-*.png</c> beside the others.</summary>
+[Collection(DashboardBrowserCollection.Name)]
+public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsyncLifetime
+{
+    private const int LaptopWidth = 1_366;
+    private const int LaptopHeight = 768;
+
+    private WatchedPage? _watched;
+
+    private IPage Page => _watched?.Page ?? throw new InvalidOperationException("No page yet.");
+
+    public async Task InitializeAsync() => _watched = await WatchedPage.OpenAsync(fixture, LaptopWidth, LaptopHeight);
+
+    public async Task DisposeAsync()
+    {
+        if (_watched is not null)
+        {
+            await _watched.DisposeAsync();
+        }
+    }
+
+    [Fact]
+    public Task ResultsTable_ShowsEveryFigureInsideTheViewport_ForFiveRunsOfDifferentTargetsOnALaptopScreen() => WithDiagnosticsAsync("glance-results", async () =>
+    {
+        var runs = await SeedOneRunOfEachTargetAsync();
+
+        await DashboardPages.GotoAsync(Page, App($"results?runs={string.Join(',', runs)}"));
+        await Expect(Page.Locator("#results-table tbody tr")).ToHaveCountAsync(runs.Count);
+
+        // Every cell, figures included, is on the screen without scrolling sideways: its box ends inside the viewport.
+        var outside = await Page.EvaluateAsync<string[]>(
+            """
+            width => [...document.querySelectorAll('#results-table th, #results-table td')]
+                .map(cell => ({ cell, box: cell.getBoundingClientRect() }))
+                .filter(c => c.box.right > width + 0.5 || c.box.left < 0)
+                .map(c => `${c.cell.textContent.trim()} (${Math.round(c.box.left)}–${Math.round(c.box.right)} px)`)
+            """, LaptopWidth);
+        Assert.True(outside.Length == 0, $"Cells outside the {LaptopWidth} px viewport: {string.Join("; ", outside)}");
+        Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), "The page scrolls sideways.");
+
+        // The Markdown keeps every column, the settings included, for pasting into a report.
+        var markdown = await Page.Locator("#results-markdown").InputValueAsync();
+        Assert.StartsWith("| Run | Target | Connection | Bulk | Concurrency | Load model | Batch | RU/s |", markdown, StringComparison.Ordinal);
+        Assert.Equal(runs.Count + 2, markdown.Split('\n', StringSplitOptions.RemoveEmptyEntries).Length);
+        await ScreenshotAsync("glance-results");
+        AssertNoBrowserErrors();
+    });
+
+    [Fact]
+    public Task RunList_KeepsEveryDateOnOneLineWithoutSidewaysScrolling_OnALaptopScreen() => WithDiagnosticsAsync("glance-runs", async () =>
+    {
+        await SeedOneRunOfEachTargetAsync();
+
+        await DashboardPages.GotoAsync(Page, App("runs"));
+        await Expect(Page.Locator("table.run-history tbody tr").First).ToBeVisibleAsync();
+
+        // The column headed "Queued": each of its cells lays its text out on a single line.
+        var wrapped = await Page.EvaluateAsync<string[]>(
+            """
+            () => {
+              const table = document.querySelector('table.run-history');
+              const column = [...table.querySelectorAll('thead th')].findIndex(th => th.textContent.includes('Queued'));
+              return [...table.querySelectorAll('tbody tr')].map(row => row.children[column]).filter(cell => {
+                const range = document.createRange();
+                range.selectNodeContents(cell);
+                return new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top))).size > 1;
+              }).map(cell => cell.textContent.trim());
+            }
+            """);
+        Assert.True(wrapped.Length == 0, $"Dates wrapped over two lines: {string.Join("; ", wrapped)}");
+        Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), "The run list scrolls sideways.");
+        var tableRight = await Page.EvaluateAsync<double>("() => document.querySelector('table.run-history').getBoundingClientRect().right");
+        Assert.True(tableRight <= LaptopWidth, $"The table ends at {tableRight} px.");
+
+        // Targets are named as people say them, never by the enum's identifiers.
+        var targets = await Page.Locator("table.run-history tbody").InnerTextAsync();
+        Assert.DoesNotContain("CosmosSql", targets, StringComparison.Ordinal);
+        Assert.DoesNotContain("TableStorage", targets, StringComparison.Ordinal);
+        Assert.DoesNotContain("CosmosTable", targets, StringComparison.Ordinal);
+        await ScreenshotAsync("glance-runs");
+        AssertNoBrowserErrors();
+    });
+
+    [Fact]
+    public Task RunPage_AnswersNotFoundWithAPageSayingSo_ForARunThatDoesNotExist() => WithDiagnosticsAsync("glance-missing-run", async () =>
+    {
+        using var http = await fixture.App.CreateSignedInClientAsync();
+        using var response = await http.GetAsync(new Uri("runs/987654", UriKind.Relative));
+        Assert.Equal(HttpStatusCode.NotFound, response.StatusCode);
+        var body = await response.Content.ReadAsStringAsync();
+        Assert.True(body.Contains("Run #987654 does not exist", StringComparison.Ordinal), body);
+
+        var answer = await Page.GotoAsync(App("runs/987654").ToString());
+        Assert.Equal((int)HttpStatusCode.NotFound, answer!.Status);
+        await Expect(Page.Locator("h1")).ToHaveTextAsync("Run #987654 does not exist");
+        await Expect(Page.Locator("#run-not-found a[href='runs']")).ToBeVisibleAsync();
+        AssertNoBrowserErrors(ignoreNotFound: true);
+    });
+
+    [Fact]
+    public Task FinishedAndComparedRuns_AreLaidOutForALaptopScreen() => WithDiagnosticsAsync("glance-finished", async () =>
+    {
+        var runs = await SeedOneRunOfEachTargetAsync();
+        var databases = SeededRuns.Databases(fixture.App.DatabasePath);
+        var failed = await SeededRuns.AddAsync(databases, SeededRuns.Plan(TargetKind.CosmosSql, Unique("E2E failed at open")), [], RunStatus.Failed,
+            failureReason: "The target could not be opened: the account key was refused (401).");
+
+        await DashboardPages.GotoAsync(Page, App($"runs/{runs[0]}"));
+        await Expect(Page.Locator("#run-summary")).ToBeVisibleAsync();
+        await Expect(Page.Locator("[data-tile='current-rate']")).ToHaveCountAsync(0);
+        await Expect(Page.Locator("#run-settings")).ToContainTextAsync("Load");
+        await ScreenshotAsync("glance-run-finished");
+
+        await DashboardPages.GotoAsync(Page, App($"runs/{failed}"));
+        await Expect(Page.Locator("#failure-reason")).ToContainTextAsync("account key was refused");
+        await Expect(Page.Locator("#run-summary")).ToHaveCountAsync(0);
+        await ScreenshotAsync("glance-run-failed");
+
+        await DashboardPages.GotoAsync(Page, App($"compare?runs={string.Join(',', runs.Take(3))}"));
+        await Expect(Page.Locator("#config-diff")).ToBeVisibleAsync();
+        Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), "The comparison scrolls sideways.");
+        await ScreenshotAsync("glance-compare");
+
+        await DashboardPages.GotoAsync(Page, App("profiles"));
+        await ScreenshotAsync("glance-profiles");
+        AssertNoBrowserErrors();
+    });
+
+    // A run of each kind of target, with profile names as long as real ones, the figures as the engine computes them.
+    private async Task<IReadOnlyList<long>> SeedOneRunOfEachTargetAsync()
+    {
+        var databases = SeededRuns.Databases(fixture.App.DatabasePath);
+        return
+        [
+            await SeededRuns.AddAsync(databases, SeededRuns.Plan(TargetKind.Simulated, Unique("G17: 20,000 RU/s, 100 tasks × 10,000 upserts (simulated)")),
+                SeededRuns.Seconds(30, 12_345, 6.29), targetDescription: "Simulated Cosmos DB (model) · 400,000 RU/s · 40 partitions"),
+            await SeededRuns.AddAsync(databases, SeededRuns.Plan(TargetKind.CosmosSql, Unique("G2: Direct mode, 10 tasks × 100,000 upserts")),
+                SeededRuns.Seconds(30, 4_256, 6.29), targetDescription: "Cosmos DB (SQL API) · bench.documents.azure.com · Direct · bulk"),
+            await SeededRuns.AddAsync(databases, SeededRuns.Plan(TargetKind.TableStorage, Unique("L3: Flights into Table Storage, 10 parallel batches of 100 in waves")),
+                SeededRuns.Seconds(30, 1_480, 0, batchSize: 100)),
+            await SeededRuns.AddAsync(databases, SeededRuns.Plan(TargetKind.CosmosTable, Unique("L4: Flights into the Cosmos DB Table API, 10 parallel batches of 100 in waves")),
+                SeededRuns.Seconds(30, 480, 17.31, batchSize: 100)),
+            await SeededRuns.AddAsync(databases, SeededRuns.Plan(TargetKind.NoOp, Unique("Client alone, open loop at 12,500/s")),
+                SeededRuns.Seconds(30, 12_500, 0), RunStatus.Interrupted, withSummary: false),
+        ];
+    }
+
+    private Uri App(string relative) => new(fixture.App.BaseAddress, relative);
+
+    private async Task ScreenshotAsync(string name)
+    {
+        Directory.CreateDirectory(DashboardBrowserTests.ScreenshotDirectory);
+        var path = Path.Combine(DashboardBrowserTests.ScreenshotDirectory, name + ".png");
+        await Page.ScreenshotAsync(new PageScreenshotOptions { Path = path, FullPage = true });
+        Assert.True(new FileInfo(path).Length > 10_000, "The screenshot is (nearly) empty.");
+    }
+
+    // A page answered 404 on purpose logs "Failed to load resource" for itself.
+    private void AssertNoBrowserErrors(bool ignoreNotFound = false)
+    {
+        var errors = _watched!.Errors.Where(e => !(ignoreNotFound && e.Contains("404", StringComparison.Ordinal))).ToList();
+        Assert.True(errors.Count == 0, string.Join('\n', errors));
+    }
+
+    private async Task WithDiagnosticsAsync(string name, Func<Task> steps)
+    {
+        try
+        {
+            await steps();
+        }
+        catch (Exception ex) when (_watched is not null)
+        {
+            Directory.CreateDirectory(DashboardBrowserTests.ScreenshotDirectory);
+            var screenshot = Path.Combine(DashboardBrowserTests.ScreenshotDirectory, name + "-failure.png");
+            try
+            {
+                await Page.ScreenshotAsync(new PageScreenshotOptions { Path = screenshot, FullPage = true });
+            }
+            catch (PlaywrightException)
+            {
+                screenshot = "(none: the page is gone)";
+            }
+
+            var output = fixture.App.Output;
+            throw new InvalidOperationException(
+                $"{ex.Message}\nPage: {Page.Url}\nScreenshot: {screenshot}\nBrowser errors: {string.Join('\n', _watched.Errors)}\n" +
+                $"Dashboard output (end):\n{output[Math.Max(0, output.Length - 6_000)..]}", ex);
+        }
+    }
+
+    private static string Unique(string name) => $"{name} {Guid.NewGuid().ToString("N")[..4]}";
+}

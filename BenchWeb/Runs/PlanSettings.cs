@@ -1,0 +1,109 @@
+using BenchEngine.Running;
+using BenchEngine.Targets;
+using BenchEngine.Workloads;
+
+namespace BenchWeb.Runs;
+
+/// <summary>
+/// A plan's settings as the profile editor lays them out: which section each belongs to (target, workload, load,
+/// client settings, stop, pass/fail) and whether it applies to the run at all. A form keeps what its user typed before
+/// switching target, shape or load model; those values are in the snapshot but nothing read them, so neither the run
+/// page nor a comparison shows them.
+/// </summary>
+public static class PlanSettings
+{
+    public const string Target = "Target";
+    public const string Workload = "Workload";
+    public const string Load = "Load";
+    public const string Client = "Client settings";
+    public const string Stop = "Stop";
+    public const string PassFail = "Pass/fail";
+    public const string Environment = "Client environment";
+
+    /// <summary>The sections in the editor's order, then the client environment.</summary>
+    public static IReadOnlyList<string> SectionOrder { get; } = [Target, Workload, Load, Client, Stop, PassFail, Environment];
+
+    // The settings of the client (SDK connection, retries) that the plan keeps under the target or the load.
+    private static readonly HashSet<string> ClientPaths = new(StringComparer.Ordinal)
+    {
+        "target.cosmos.connectionMode", "target.cosmos.bulk", "target.cosmos.consistencyLevel", "target.cosmos.gatewayMaxConnections",
+        "target.cosmos.contentResponseOnWrite", "target.cosmos.limitToEndpoint", "target.cosmos.acceptAnyServerCertificate",
+    };
+
+    /// <summary>The section of a flattened path (<c>target.cosmos.bulk</c> → "Client settings").</summary>
+    public static string SectionOf(string path)
+    {
+        ArgumentNullException.ThrowIfNull(path);
+        if (ClientPaths.Contains(path) || path.StartsWith("load.throttling.", StringComparison.Ordinal))
+        {
+            return Client;
+        }
+
+        return path[..Math.Max(0, path.IndexOf('.', StringComparison.Ordinal))] switch
+        {
+            "target" => Target,
+            "workload" => Workload,
+            "load" => Load,
+            "stop" => Stop,
+            "thresholds" => PassFail,
+            "environment" => Environment,
+            _ => Target,
+        };
+    }
+
+    /// <summary>Whether the setting at <paramref name="path"/> is read when <paramref name="plan"/> runs.</summary>
+    public static bool Applies(string path, RunPlan plan)
+    {
+        ArgumentNullException.ThrowIfNull(path);
+        ArgumentNullException.ThrowIfNull(plan);
+        var kind = plan.Target.Kind;
+        var workload = plan.Workload;
+        var strategy = workload.PartitionKey?.Strategy ?? DocumentSourceFactory.DefaultPartitionKeyStrategy(workload.Shape);
+        var cosmos = plan.Target.Cosmos;
+        return path switch
+        {
+            _ when path.StartsWith("target.cosmos.", StringComparison.Ordinal) && kind != TargetKind.CosmosSql => false,
+            _ when path.StartsWith("target.tables.", StringComparison.Ordinal) && kind is not (TargetKind.TableStorage or TargetKind.CosmosTable) => false,
+            _ when path.StartsWith("target.simulator.", StringComparison.Ordinal) && kind != TargetKind.Simulated => false,
+            "target.cosmos.gatewayMaxConnections" => cosmos.ConnectionMode == CosmosConnectionMode.Gateway,
+            // How a new container is made: read only when the run creates it.
+            "target.cosmos.indexing" or "target.cosmos.throughput" or "target.cosmos.requestUnits" => cosmos.CreateIfMissing,
+            "target.cosmos.excludedPaths" => cosmos.CreateIfMissing && cosmos.Indexing == IndexingMode.ExcludedPaths,
+            "workload.template" => workload.Shape == DocumentShape.JsonTemplate,
+            "workload.csvFileId" or "workload.csvPath" => workload.Shape == DocumentShape.CsvFile,
+            "workload.partitionKey.field" => strategy == PartitionKeyStrategy.FieldValue,
+            "workload.partitionKey.keyCount" => strategy is PartitionKeyStrategy.FixedKeys or PartitionKeyStrategy.HotKey,
+            "workload.partitionKey.hotKeyFraction" => strategy == PartitionKeyStrategy.HotKey,
+            "load.ratePerSecond" => plan.Load.Model == LoadModel.OpenLoop,
+            "load.batchSize" => kind.TakesBatches(),
+            "stop.documentsPerWorker" => plan.Load.Model == LoadModel.ClosedLoop,
+            _ => true,
+        };
+    }
+
+    /// <summary>A run's settings as labelled sections of those that apply, in the editor's order (for the run page).</summary>
+    public static IReadOnlyList<PlanSettingsSection> Sections(string? planJson)
+    {
+        var rows = ConfigurationDiff.RowsOf([planJson], [null], differingOnly: false);
+        return rows.GroupBy(r => r.Group)
+            .OrderBy(g => Order(g.Key))
+            .Select(g => new PlanSettingsSection(g.Key, [.. g]))
+            .ToList();
+    }
+
+    /// <summary>Where a section comes in <see cref="SectionOrder"/>.</summary>
+    public static int Order(string section) => SectionOrder.IndexOf(section) is >= 0 and var index ? index : SectionOrder.Count;
+
+    private static int IndexOf(this IReadOnlyList<string> list, string item)
+    {
+        for (var i = 0; i < list.Count; i++)
+        {
+            if (list[i] == item)
+            {
+                return i;
+            }
+        }
+
+        return -1;
+    }
+}

@@ -22,6 +22,10 @@ public sealed record Preset
     /// service are part of the figure.</summary>
     public required string OriginalResult { get; init; }
 
+    /// <summary>The original's documents per second, when it reported one (or its time for a known count): what a rerun
+    /// can expect, to say how long it will take before it is launched.</summary>
+    public double? OriginalInsertsPerSecond { get; init; }
+
     /// <summary>The plan for the real service. Cosmos DB plans leave the endpoint empty, so validation asks
     /// for the user's account rather than a run going to a placeholder.</summary>
     public required RunPlan Plan { get; init; }

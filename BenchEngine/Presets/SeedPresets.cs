@@ -33,6 +33,7 @@ public static class SeedPresets
             Summary = "How fast can a small App Service upsert ~150 B documents with GUID keys through the gateway (HTTPS)? "
                 + "Watch client CPU: the original used about a third of the 10,000 RU/s (at ~6 RU per upsert), so the client was the limit.",
             OriginalResult = "602 inserts/s on a 2-core App Service",
+            OriginalInsertsPerSecond = 602,
             Plan = SmallDtoPlan("G1", "Gateway mode, 10 tasks × 100,000 upserts", CosmosConnectionMode.Gateway, 10_000, "seed-g-10k", 10, 100_000, partitions: 5),
         },
         new()
@@ -41,6 +42,7 @@ public static class SeedPresets
             Title = "Direct mode, 10 tasks × 100,000 upserts",
             Summary = "G1 in Direct (TCP) mode: what the connection mode alone buys with the same client and container. Compare with G1.",
             OriginalResult = "927 inserts/s on the same 2-core App Service",
+            OriginalInsertsPerSecond = 927,
             Plan = SmallDtoPlan("G2", "Direct mode, 10 tasks × 100,000 upserts", CosmosConnectionMode.Direct, 10_000, "seed-g-10k", 10, 100_000, partitions: 5),
         },
         new()
@@ -50,6 +52,7 @@ public static class SeedPresets
             Summary = "Twice the workers on an 8-core client against the same 10,000 RU/s container: does throughput follow "
                 + "the worker count, or does the client or the RU budget stop it? Watch client CPU and the throttled share.",
             OriginalResult = "1,138 inserts/s on 8 cores",
+            OriginalInsertsPerSecond = 1_138,
             Plan = SmallDtoPlan("G4", "Direct mode, 20 tasks × 50,000 upserts", CosmosConnectionMode.Direct, 10_000, "seed-g-10k", 20, 50_000, partitions: 5),
         },
         new()
@@ -59,6 +62,7 @@ public static class SeedPresets
             Summary = "The container at 20,000 RU/s and 50 workers on 8 cores: with the budget doubled, is the client now the limit? "
                 + "Compare RU/s used with RU/s provisioned.",
             OriginalResult = "2,060 inserts/s on 8 cores",
+            OriginalInsertsPerSecond = 2_060,
             Plan = SmallDtoPlan("G14", "20,000 RU/s, 50 tasks × 20,000 upserts", CosmosConnectionMode.Direct, 20_000, "seed-g-20k", 50, 20_000, partitions: null),
         },
         new()
@@ -68,6 +72,7 @@ public static class SeedPresets
             Summary = "100 workers from a D8s v3 VM instead of App Service, against 20,000 RU/s: the fastest G run. "
                 + "Look for where throttles start: at this rate the RU budget, not the client, becomes the limit.",
             OriginalResult = "4,256 inserts/s from a D8s v3 VM",
+            OriginalInsertsPerSecond = 4_256,
             Plan = SmallDtoPlan("G17", "20,000 RU/s, 100 tasks × 10,000 upserts", CosmosConnectionMode.Direct, 20_000, "seed-g-20k", 100, 10_000, partitions: null),
         },
         new()
@@ -78,6 +83,7 @@ public static class SeedPresets
                 + "one batch at a time, into a 10,000 RU/s table. The Table target does not provision throughput: set it on the account. "
                 + "Look at batches/s, the per-batch P96 and the 429s from the start.",
             OriginalResult = "4–5 batches/s (400–500 rows/s), P96 batch 283 ms, 429s early",
+            OriginalInsertsPerSecond = 450,
             Plan = FlightPlan("L1", "Flights into the Cosmos DB Table API, sequential batches of 100", TargetKind.CosmosTable,
                 LoadModel.ClosedLoop, concurrency: 1, totalDocuments: 50_000, IndexingMode.Consistent),
         },
@@ -136,6 +142,7 @@ public static class SeedPresets
             Summary = "32 workers upserting the ~200 B performance record for 5 minutes against 15,000 RU/s. "
                 + "Compare the average throughput with the P99 of the per-second throughput, the figures the original reported.",
             OriginalResult = "Average 1,480 inserts/s, P99 of 1-s throughput 2,300/s",
+            OriginalInsertsPerSecond = 1_480,
             Plan = CosmosPlan(
                 "J3", "15,000 RU/s, 32 closed-loop workers",
                 new CosmosOptions { Container = "seed-j3", RequestUnits = 15_000 },
@@ -152,6 +159,7 @@ public static class SeedPresets
             Summary = "Every one of 1,000 ~320 B records created at once (Task.WhenAll) into a one-partition, 5,000 RU/s container: "
                 + "how much of the budget do point writes use? Compare elapsed time and RU/s with B3-bulk.",
             OriginalResult = "9.20 s at 480 RU/s",
+            OriginalInsertsPerSecond = 1_000 / 9.20,
             Plan = BulkSeedPlan("B3", "1,000 concurrent point inserts at 5,000 RU/s", bulk: false),
         },
         new()
@@ -162,6 +170,7 @@ public static class SeedPresets
                 + "as in the original, because bulk mode only groups what is in flight. The simulator does not model bulk grouping, "
                 + "so the simulated version behaves like B3's.",
             OriginalResult = "1.09 s at 4,404 RU/s",
+            OriginalInsertsPerSecond = 1_000 / 1.09,
             Plan = BulkSeedPlan("B3-bulk", "1,000 inserts in bulk mode at 5,000 RU/s", bulk: true),
         },
     ];

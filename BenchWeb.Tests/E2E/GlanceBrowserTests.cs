@@ -133,7 +133,16 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         await ScreenshotAsync("glance-compare");
 
         await DashboardPages.GotoAsync(Page, App("profiles"));
+        await Expect(Page.Locator("tr[data-preset='G1'] .run-length")).ToContainTextAsync("about 27 min 41 s");
         await ScreenshotAsync("glance-profiles");
+
+        // The one input that breaks a rule is outlined, and the editor says how long the run will take.
+        await DashboardPages.GotoAsync(Page, App("profiles/new"));
+        await DashboardPages.FillAsync(Page, "Load.Concurrency", "0");
+        await Expect(Page.Locator("[id='Load.Concurrency']")).ToHaveAttributeAsync("aria-invalid", "true");
+        await Expect(Page.Locator("[aria-invalid='true']")).ToHaveCountAsync(1);
+        await Expect(Page.Locator("#run-length")).ToContainTextAsync("Takes");
+        await ScreenshotAsync("glance-profile-edit");
         AssertNoBrowserErrors();
     });
 

@@ -8,7 +8,7 @@ namespace BenchWeb.Profiles;
 /// <summary>The profile editor's model: every engine setting as an editable property, converted to and from
 /// the engine's <see cref="RunPlan"/>, whose rules decide what is valid. Typed secrets are write-only: they are
 /// never filled from storage, only stored.</summary>
-public sealed class ProfileForm
+public sealed partial class ProfileForm
 {
     public string Name { get; set; } = "My benchmark";
 
@@ -279,7 +279,8 @@ public sealed class ProfileForm
             Model = LoadModel,
             Concurrency = Concurrency,
             RatePerSecond = RatePerSecond,
-            BatchSize = BatchSize,
+            // Cosmos DB for NoSQL takes no batches: a size kept from another target is not part of its profile.
+            BatchSize = TargetKind.TakesBatches() ? BatchSize : 1,
             Throttling = new ThrottleOptions { MaxRetries = MaxRetries, SharedBackoff = SharedBackoff, BaseDelayMs = BaseDelayMs },
         },
         Stop = new StopOptions
@@ -325,7 +326,7 @@ public sealed class ProfileForm
                 errors[field] = messages = [];
             }
 
-            messages.Add(error.Message);
+            messages.Add(InProfileWords(error.Message));
         }
 
         return errors.ToDictionary(e => e.Key, e => e.Value.ToArray(), StringComparer.Ordinal);
@@ -343,6 +344,80 @@ public sealed class ProfileForm
 
         return errors;
     }
+
+    /// <summary>The form's property that edits the setting at a field path (<c>Load.Concurrency</c> → <c>Concurrency</c>),
+    /// so that the input breaking a rule, and only it, is marked invalid; null for a rule about several settings
+    /// (<c>Stop</c>: say when to stop).</summary>
+    public static string? PropertyOf(string field) => Properties.GetValueOrDefault(field);
+
+    /// <summary>A rule's message as the form says it: the engine speaks of plans, a person filling in this form is
+    /// editing a profile.</summary>
+    public static string InProfileWords(string message) =>
+        PlanWord().Replace(message, match => match.Value.StartsWith('A') ? "A profile" : match.Value.StartsWith('a') ? "a profile" : "the profile");
+
+    [System.Text.RegularExpressions.GeneratedRegex(@"\b([Tt]he|[Aa]) plan\b", System.Text.RegularExpressions.RegexOptions.None, 1000)]
+    private static partial System.Text.RegularExpressions.Regex PlanWord();
+
+    private static readonly Dictionary<string, string> Properties = new(StringComparer.Ordinal)
+    {
+        ["Name"] = nameof(Name),
+        ["Description"] = nameof(Description),
+        ["Target.Kind"] = nameof(TargetKind),
+        ["Target.Operation"] = nameof(Operation),
+        ["Target.Cosmos.Endpoint"] = nameof(CosmosEndpoint),
+        ["Target.Cosmos.KeySecret"] = nameof(CosmosKeySecret),
+        ["Target.Cosmos.Database"] = nameof(CosmosDatabase),
+        ["Target.Cosmos.Container"] = nameof(CosmosContainer),
+        ["Target.Cosmos.PartitionKeyPath"] = nameof(CosmosPartitionKeyPath),
+        ["Target.Cosmos.ConnectionMode"] = nameof(ConnectionMode),
+        ["Target.Cosmos.LimitToEndpoint"] = nameof(LimitToEndpoint),
+        ["Target.Cosmos.AcceptAnyServerCertificate"] = nameof(AcceptAnyServerCertificate),
+        ["Target.Cosmos.Bulk"] = nameof(Bulk),
+        ["Target.Cosmos.ConsistencyLevel"] = nameof(ConsistencyLevel),
+        ["Target.Cosmos.GatewayMaxConnections"] = nameof(GatewayMaxConnections),
+        ["Target.Cosmos.ContentResponseOnWrite"] = nameof(ContentResponseOnWrite),
+        ["Target.Cosmos.CreateIfMissing"] = nameof(CosmosCreateIfMissing),
+        ["Target.Cosmos.Indexing"] = nameof(CosmosIndexing),
+        ["Target.Cosmos.ExcludedPaths"] = nameof(ExcludedPaths),
+        ["Target.Cosmos.Throughput"] = nameof(Throughput),
+        ["Target.Cosmos.RequestUnits"] = nameof(CosmosRequestUnits),
+        ["Target.Tables.ConnectionStringSecret"] = nameof(TablesConnectionStringSecret),
+        ["Target.Tables.TableName"] = nameof(TableName),
+        ["Target.Tables.CreateIfMissing"] = nameof(TableCreateIfMissing),
+        ["Target.Simulator.ProvisionedRequestUnits"] = nameof(SimulatorRequestUnits),
+        ["Target.Simulator.PhysicalPartitions"] = nameof(SimulatorPartitions),
+        ["Target.Simulator.Indexing"] = nameof(SimulatorIndexing),
+        ["Target.Simulator.MedianLatencyMs"] = nameof(SimulatorMedianLatencyMs),
+        ["Target.Simulator.Seed"] = nameof(SimulatorSeed),
+        ["Workload.Shape"] = nameof(Shape),
+        ["Workload.Template"] = nameof(Template),
+        ["Workload.TargetSizeBytes"] = nameof(TargetSizeBytes),
+        ["Workload.CsvFileId"] = nameof(CsvFileId),
+        ["Workload.Seed"] = nameof(WorkloadSeed),
+        ["Workload.PartitionKey.Strategy"] = nameof(PartitionKeyStrategy),
+        ["Workload.PartitionKey.Field"] = nameof(PartitionKeyField),
+        ["Workload.PartitionKey.KeyCount"] = nameof(PartitionKeyCount),
+        ["Workload.PartitionKey.HotKeyFraction"] = nameof(HotKeyFraction),
+        ["Load.Model"] = nameof(LoadModel),
+        ["Load.Concurrency"] = nameof(Concurrency),
+        ["Load.RatePerSecond"] = nameof(RatePerSecond),
+        ["Load.BatchSize"] = nameof(BatchSize),
+        ["Load.Throttling.MaxRetries"] = nameof(MaxRetries),
+        ["Load.Throttling.SharedBackoff"] = nameof(SharedBackoff),
+        ["Load.Throttling.BaseDelayMs"] = nameof(BaseDelayMs),
+        ["Stop.TotalDocuments"] = nameof(TotalDocuments),
+        ["Stop.DocumentsPerWorker"] = nameof(DocumentsPerWorker),
+        ["Stop.DurationSeconds"] = nameof(DurationSeconds),
+        ["Stop.AutoStop"] = nameof(AutoStopEnabled),
+        ["Stop.AutoStop.ThrottledPercent"] = nameof(AutoStopThrottledPercent),
+        ["Stop.AutoStop.ErrorPercent"] = nameof(AutoStopErrorPercent),
+        ["Stop.AutoStop.WindowSeconds"] = nameof(AutoStopWindowSeconds),
+        ["Thresholds.MinThroughput"] = nameof(MinThroughput),
+        ["Thresholds.MaxP99LatencyMs"] = nameof(MaxP99LatencyMs),
+        ["Thresholds.MaxThrottledPercent"] = nameof(MaxThrottledPercent),
+        ["Thresholds.BaselineRunId"] = nameof(BaselineRunId),
+        ["Thresholds.MinPercentOfBaseline"] = nameof(MinPercentOfBaseline),
+    };
 
     /// <summary>Auto-stop shares are percentages in the form and fractions in the plan.</summary>
     public static string Translate(string field) => field switch

@@ -20,6 +20,18 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
         return await db.Profiles.AsNoTracking().OrderBy(p => p.Name).ThenBy(p => p.Id).ToListAsync(cancellationToken);
     }
 
+    /// <summary>For each profile with a completed run, its latest one's id and average throughput: the rate its next run
+    /// can expect, to say how long that will take.</summary>
+    public async Task<IReadOnlyDictionary<long, (long RunId, double PerSecond)>> LastRatesAsync(CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        var completed = await db.Runs.AsNoTracking()
+            .Where(r => r.ProfileId != null && r.Status == RunStatus.Completed && r.AverageThroughput > 0)
+            .Select(r => new { r.Id, ProfileId = r.ProfileId!.Value, r.AverageThroughput })
+            .ToListAsync(cancellationToken);
+        return completed.GroupBy(r => r.ProfileId).ToDictionary(g => g.Key, g => g.MaxBy(r => r.Id) is { } last ? (last.Id, last.AverageThroughput ?? 0) : default);
+    }
+
     public async Task<ProfileEntity?> FindAsync(long id, CancellationToken cancellationToken)
     {
         await using var db = await databases.CreateDbContextAsync(cancellationToken);

@@ -213,7 +213,7 @@ public sealed class ProfileEditTests
 
             await page.Find("#save-profile").ClickAsync(new MouseEventArgs());
 
-            Assert.Contains($"data-field=\"Workload.CsvPath\">{WebPlanRules.ServerPathMessage}", page.Markup, StringComparison.Ordinal);
+            Assert.Contains($"data-field=\"Workload.CsvPath\">{ProfileForm.InProfileWords(WebPlanRules.ServerPathMessage)}", page.Markup, StringComparison.Ordinal);
             Assert.DoesNotContain("TOP-SECRET", page.Markup, StringComparison.Ordinal);
             await page.Find(Id("Workload.CsvFileId")).ChangeAsync(fileId.ToString(System.Globalization.CultureInfo.InvariantCulture));
             Assert.Empty(page.FindAll("#forget-csv-path"));
@@ -238,5 +238,67 @@ public sealed class ProfileEditTests
     }
 
     // The form's ids are the engine's field paths, whose dots a CSS id selector would read as classes.
+    [Fact]
+    public async Task Form_BlankName_SpeaksOfTheProfileNotThePlan()
+    {
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("profiles/new");
+        var page = context.Render<ProfileEdit>();
+        page.WaitForElement("#save-profile");
+
+        await page.Find(Id("Name")).ChangeAsync("");
+
+        Assert.Equal("Give the profile a name.", page.Find(".validation-message[data-field='Name']").TextContent);
+        Assert.DoesNotContain(" plan", page.Find("form").TextContent, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Form_RuleBroken_OutlinesTheInputThatBreaksItAndNoOther()
+    {
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("profiles/new");
+        var page = context.Render<ProfileEdit>();
+        page.WaitForElement("#save-profile");
+        await page.Find(Id("Target.Kind")).ChangeAsync(nameof(TargetKind.CosmosSql));
+
+        await page.Find(Id("Load.Concurrency")).ChangeAsync("0");
+
+        Assert.Equal("true", page.Find(Id("Load.Concurrency")).GetAttribute("aria-invalid"));
+        Assert.Contains("invalid", page.Find(Id("Load.Concurrency")).ClassList);
+        Assert.Equal("true", page.Find(Id("Target.Cosmos.Endpoint")).GetAttribute("aria-invalid"));
+        // Fields that break no rule, the other input of the endpoint's section included, are not marked.
+        Assert.Equal(["Load.Concurrency", "Target.Cosmos.Endpoint"], page.FindAll("[aria-invalid='true']").Select(e => e.Id!).Order(StringComparer.Ordinal).ToArray());
+    }
+
+    [Fact]
+    public async Task Form_TargetWithoutBatches_HasNoBatchFieldAndNoBatchMessage()
+    {
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("profiles/new?preset=L3");
+        var page = context.Render<ProfileEdit>();
+        page.WaitForElement("#save-profile");
+        Assert.Equal("100", page.Find(Id("Load.BatchSize")).GetAttribute("value"));
+
+        // From Table Storage's batches of 100 to Cosmos DB for NoSQL, which writes a document per request.
+        await page.Find(Id("Target.Kind")).ChangeAsync(nameof(TargetKind.CosmosSql));
+
+        Assert.Empty(page.FindAll(Id("Load.BatchSize")));
+        Assert.Empty(page.FindAll(".validation-message[data-field='Load.BatchSize']"));
+        Assert.DoesNotContain("batch", string.Concat(page.FindAll(".validation-message").Select(m => m.TextContent)), StringComparison.OrdinalIgnoreCase);
+    }
+
+    [Fact]
+    public async Task Form_ShowsHowLongTheRunWillTake_BeforeItIsLaunched()
+    {
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("profiles/new");
+        var page = context.Render<ProfileEdit>();
+        page.WaitForElement("#save-profile");
+
+        await page.Find(Id("Stop.DurationSeconds")).ChangeAsync("90");
+
+        Assert.Equal("Takes 1 min 30 s", page.Find("#run-length").TextContent.Trim());
+    }
+
     private static string Id(string id) => $"[id='{id}']";
 }

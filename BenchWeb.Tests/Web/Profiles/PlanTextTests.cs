@@ -1,0 +1,31 @@
+using BenchEngine.Running;
+using BenchWeb.Profiles;
+
+namespace BenchWeb.Tests.Web.Profiles;
+
+public sealed class PlanTextTests
+{
+    [Theory]
+    [InlineData(1, "1 document")]
+    [InlineData(2, "2 documents")]
+    [InlineData(100_000, "100,000 documents")]
+    public void Stop_CountsDocuments_InTheSingularOrPluralTheyNeed(long total, string expected) =>
+        Assert.Equal(expected, PlanText.Stop(new RunPlan { Name = "n", Stop = new StopOptions { TotalDocuments = total } }));
+
+    [Fact]
+    public void LoadAndStop_OneWorkerWritingOneDocument_SayItInTheSingular()
+    {
+        var plan = new RunPlan { Name = "n", Load = new LoadOptions { Concurrency = 1 }, Stop = new StopOptions { DocumentsPerWorker = 1 } };
+
+        Assert.Equal("1 worker, closed loop", PlanText.Load(plan));
+        Assert.Equal("1 worker × 1 document", PlanText.Stop(plan));
+    }
+
+    [Fact]
+    public void Load_Waves_CountTheirRequests()
+    {
+        var plan = new RunPlan { Name = "n", Load = new LoadOptions { Model = LoadModel.Waves, Concurrency = 1 } };
+
+        Assert.Equal("waves of 1 request", PlanText.Load(plan));
+    }
+}

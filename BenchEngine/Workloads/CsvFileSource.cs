@@ -103,25 +103,26 @@ internal sealed class CsvFileSource : IFieldSource
 
     public bool TryFill(long sequence, Span<KeyValuePair<string, object?>> fields)
     {
+        // CsvHelper finds a stray quote when the field is read: the field being read names the column.
+        int? column = null;
         try
         {
             if (!_csv.Read())
             {
                 return false;
             }
+
+            var parser = _csv.Parser;
+            for (var i = 0; i < _columns.Length; i++)
+            {
+                column = _columns[i];
+                fields[i] = new(_names[i], column < parser.Count ? parser[column.Value] : string.Empty);
+            }
         }
         catch (CsvHelperException ex)
         {
             // CsvHelper's message quotes the raw row: only where and what kind of problem goes on.
-            throw new InvalidDataException(
-                string.Create(CultureInfo.InvariantCulture, $"Line {_csv.Parser.RawRow:N0} of the CSV file cannot be read ({ex.GetType().Name})."));
-        }
-
-        var parser = _csv.Parser;
-        for (var i = 0; i < _columns.Length; i++)
-        {
-            var column = _columns[i];
-            fields[i] = new(_names[i], column < parser.Count ? parser[column] : string.Empty);
+            throw CsvErrorText.Exception(ex, column);
         }
 
         return true;

@@ -147,6 +147,79 @@ public sealed class RunTransferTests
     }
 
     [Fact]
+    public async Task Import_SameRunTwice_IsRefusedWith409NamingTheRunItBecame_EvenFromAnotherExport()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+        using var first = await PostJsonAsync(http, "api/runs/import", Document());
+        var firstId = (await ReadAsync(first))["id"]!.GetValue<long>();
+
+        // The same run, exported again later (or by the installation it was imported into): the same run all the same.
+        using var again = await PostJsonAsync(http, "api/runs/import", Document() with { ExportedAt = DateTimeOffset.UnixEpoch.AddYears(60), ExportedFrom = "elsewhere", Notes = "edited" });
+
+        var problem = await AssertProblemAsync(again, HttpStatusCode.Conflict);
+        Assert.Contains($"imported already, as run #{firstId}", problem["detail"]!.GetValue<string>(), StringComparison.Ordinal);
+        Assert.Equal(firstId, problem["runId"]!.GetValue<long>());
+        Assert.Equal(1, (await GetJsonAsync(http, "api/runs"))["total"]!.GetValue<int>());
+
+        // Another run of the same installation (another number) is another run.
+        using var other = await PostJsonAsync(http, "api/runs/import", Document() with { RunId = 13 });
+        Assert.Equal(HttpStatusCode.Created, other.StatusCode);
+    }
+
+    [Fact]
+    public async Task Import_CraftedDocument_NeverEchoesAServerFileOrItsPath()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+        var secretFile = Path.Combine(Path.GetTempPath(), $"benchweb-secret-{Guid.NewGuid():N}.csv");
+        await File.WriteAllTextAsync(secretFile, "Origin,Dest\nTOP-SECRET-ROW,LAX\n");
+        try
+        {
+            var document = Document();
+            var asPath = document with { Plan = document.Plan! with { Workload = new BenchEngine.Workloads.WorkloadOptions { Shape = BenchEngine.Workloads.DocumentShape.CsvFile, CsvPath = secretFile } } };
+            var asUpload = document with { Plan = document.Plan! with { Workload = new BenchEngine.Workloads.WorkloadOptions { Shape = BenchEngine.Workloads.DocumentShape.CsvFile, CsvFileId = 987_654 } } };
+            var asText = JsonSerializer(document).Replace("\"elsewhere\"", "\"elsewhere\" \"" + secretFile + "\"", StringComparison.Ordinal);
+
+            using var byPath = await PostJsonAsync(http, "api/runs/import", asPath);
+            using var byUpload = await PostJsonAsync(http, "api/runs/import", asUpload);
+            using var broken = await http.PostAsync("api/runs/import", new StringContent(asText, Encoding.UTF8, "application/json"));
+
+            foreach (var response in new[] { byPath, byUpload, broken })
+            {
+                var problem = await AssertProblemAsync(response, HttpStatusCode.BadRequest);
+                var text = problem.ToJsonString();
+                Assert.DoesNotContain("TOP-SECRET", text, StringComparison.Ordinal);
+                Assert.DoesNotContain(Path.GetFileName(secretFile), text, StringComparison.Ordinal);
+                Assert.DoesNotContain(Path.GetTempPath().TrimEnd('/'), text, StringComparison.Ordinal);
+            }
+
+            Assert.Equal(0, (await GetJsonAsync(http, "api/runs"))["total"]!.GetValue<int>());
+        }
+        finally
+        {
+            File.Delete(secretFile);
+        }
+    }
+
+    [Fact]
+    public async Task Import_MalformedJson_NamesTheLineAndColumnInPlainWords()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+
+        using var response = await http.PostAsync("api/runs/import", new StringContent("{\n  \"formatVersion\": 1,\n  \"runId\": 12 13\n}", Encoding.UTF8, "application/json"));
+
+        var problem = await AssertProblemAsync(response, HttpStatusCode.BadRequest);
+        var message = problem["errors"]!.AsObject().Single().Value![0]!.GetValue<string>();
+        Assert.StartsWith("Line 3, column 15 of the document: ", message, StringComparison.Ordinal);
+        Assert.DoesNotContain("LineNumber", message, StringComparison.Ordinal);
+        Assert.DoesNotContain("BytePositionInLine", message, StringComparison.Ordinal);
+    }
+
+    private static string JsonSerializer(RunExport document) => System.Text.Json.JsonSerializer.Serialize(document, RunPlan.JsonOptions);
+
+    [Fact]
     public void Validate_ConsistentDocument_HasNoErrors() => Assert.Empty(RunTransfer.Validate(Document()));
 
     /// <summary>A small, consistent export as another installation would write it: three seconds of 100 documents.</summary>

@@ -66,7 +66,8 @@ public sealed class UploadedCsvRunTests(AzuriteServer azurite) : IDisposable
         var run = await app.Services.WaitUntilEndedAsync(runId, RunTimeout);
 
         Assert.Equal(RunStatus.Failed, run.Status);
-        Assert.Contains($"Uploaded file {file.Id} could not be read after row 1 (BadDataException).", run.FailureReason, StringComparison.Ordinal);
+        Assert.Contains($"Uploaded file {file.Id} could not be read: line 3, field 2 of the CSV file is not valid CSV: a quote inside a field that is not quoted, or a quoted field that is never closed.",
+            run.FailureReason, StringComparison.Ordinal);
         AssertSaysNothingOfTheFile([run.FailureReason, run.FirstError, run.StopReason, .. logs.Lines], store.Folder, file.StoredName);
         Assert.Contains(logs.Lines, l => l.Contains($"Uploaded file {file.Id} stored", StringComparison.Ordinal));
     }

@@ -19,7 +19,7 @@ internal static class ApiJson
         }
         catch (JsonException ex)
         {
-            return (null, Malformed(ex.Path is { Length: > 0 } path ? path : "$", ex.Message));
+            return (null, Malformed(ex.Path is { Length: > 0 } path ? path : "$", JsonErrorText.Describe(ex)));
         }
     }
 

@@ -72,7 +72,9 @@ public static class RunsApi
             .WithName("ImportRun")
             .WithSummary("Import a run exported by another installation")
             .WithDescription("Checks the document (format version, plan, seconds numbered 0…n−1, the seconds' ok counts adding up to the summary's total, an ended status) "
-                + "and stores it as an imported run. Answers 201 with the new run's address, or a validation problem naming each faulty field.");
+                + "and stores it as an imported run. Answers 201 with the new run's address, or a validation problem naming each faulty field; "
+                + "409 when the same run (its number where it ran, its start and its target) was imported before, naming the run it became.")
+            .ProducesProblem(StatusCodes.Status409Conflict);
 
         return group;
     }
@@ -210,7 +212,7 @@ public static class RunsApi
         return TypedResults.File(Encoding.UTF8.GetBytes(text.ToString()), "text/csv", $"run-{id}.csv");
     }
 
-    internal static async Task<Results<Created<RunDetails>, ValidationProblem>> ImportAsync(
+    internal static async Task<Results<Created<RunDetails>, ValidationProblem, ProblemHttpResult>> ImportAsync(
         HttpRequest request, RunTransfer transfer, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
     {
         var (document, problem) = await ApiJson.ReadAsync<RunExport>(request, cancellationToken);
@@ -225,8 +227,19 @@ public static class RunsApi
             return ApiJson.Invalid(errors, "The run export cannot be imported.");
         }
 
-        var runId = await transfer.ImportAsync(document!, request.HttpContext.Actor(), cancellationToken);
-        return TypedResults.Created($"{Path}/{runId}", await FindAsync(databases, runId, cancellationToken));
+        try
+        {
+            var runId = await transfer.ImportAsync(document!, request.HttpContext.Actor(), cancellationToken);
+            return TypedResults.Created($"{Path}/{runId}", await FindAsync(databases, runId, cancellationToken));
+        }
+        catch (RunAlreadyImportedException ex)
+        {
+            return TypedResults.Problem(
+                statusCode: StatusCodes.Status409Conflict,
+                title: "This run was imported already.",
+                detail: ex.Earlier.Message,
+                extensions: new Dictionary<string, object?> { ["runId"] = ex.Earlier.RunId, ["location"] = $"{Path}/{ex.Earlier.RunId}" });
+        }
     }
 
     private static async Task<RunDetails?> FindAsync(IDbContextFactory<BenchDbContext> databases, long id, CancellationToken cancellationToken)

@@ -74,6 +74,8 @@ public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : D
             run.HasIndex(r => r.Status);
             run.HasIndex(r => r.QueuedAt);
             run.HasIndex(r => r.ProfileId);
+            run.Property(r => r.ImportKey).HasMaxLength(200);
+            run.HasIndex(r => r.ImportKey).IsUnique();
             run.HasMany(r => r.Seconds).WithOne().HasForeignKey(s => s.RunId).OnDelete(DeleteBehavior.Cascade);
             run.Ignore(r => r.IsActive);
         });

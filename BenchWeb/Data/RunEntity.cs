@@ -95,6 +95,10 @@ public sealed class RunEntity
     /// <summary>Where an imported run came from (the exporting machine and time), as the export said.</summary>
     public string? ImportedFrom { get; set; }
 
+    /// <summary>What makes an imported run the same run wherever it is exported from: its number where it ran, when it
+    /// started and its target (<see cref="BenchWeb.Runs.RunTransfer.ImportKeyOf"/>). Unique, so a run is imported once.</summary>
+    public string? ImportKey { get; set; }
+
     public List<RunSecondEntity> Seconds { get; } = [];
 
     /// <summary>The summary, once the run has ended.</summary>

@@ -121,7 +121,7 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
         }
         catch (JsonException ex)
         {
-            return (null, [new FieldError(ex.Path ?? "$", $"Not a run export: {ex.Message}")]);
+            return (null, [new FieldError(ex.Path ?? "$", $"Not a run export. {Apis.JsonErrorText.Describe(ex)}")]);
         }
     }
 
@@ -262,8 +262,30 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
         return errors;
     }
 
+    /// <summary>What makes a run the same run wherever its export travels: its number where it ran, when it started (or
+    /// was queued, for a run that never started) and its kind of target. A second import of it would count it twice in
+    /// every comparison and list.</summary>
+    public static string ImportKeyOf(RunExport document)
+    {
+        ArgumentNullException.ThrowIfNull(document);
+        var start = (document.StartedAt ?? document.QueuedAt).UtcDateTime;
+        return string.Create(CultureInfo.InvariantCulture, $"{document.RunId}|{start:yyyy-MM-ddTHH:mm:ss.fffffffZ}|{document.TargetKind}");
+    }
+
+    /// <summary>The run this document was imported as already, if it was.</summary>
+    public async Task<RunAlreadyImported?> FindImportedAsync(RunExport document, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(document);
+        var key = ImportKeyOf(document);
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        return await db.Runs.AsNoTracking().Where(r => r.ImportKey == key)
+            .Select(r => new RunAlreadyImported(r.Id, r.ImportedAt))
+            .SingleOrDefaultAsync(cancellationToken);
+    }
+
     /// <summary>Stores the run as an imported one and returns its new number.</summary>
     /// <exception cref="ArgumentException">The document is not valid (see <see cref="Validate"/>).</exception>
+    /// <exception cref="RunAlreadyImportedException">This run was imported before.</exception>
     public async Task<long> ImportAsync(RunExport document, Actor actor, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(document);
@@ -308,12 +330,32 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
             SteadyStateLast = document.SteadyStateLast,
             ImportedAt = time.GetUtcNow(),
             ImportedFrom = DescribeOrigin(document),
+            ImportKey = ImportKeyOf(document),
         };
         run.Seconds.AddRange(document.Seconds.Select(ToEntity));
 
+        if (await FindImportedAsync(document, cancellationToken) is { } earlier)
+        {
+            throw new RunAlreadyImportedException(earlier);
+        }
+
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         db.Runs.Add(run);
-        await db.SaveChangesAsync(cancellationToken);
+        try
+        {
+            await db.SaveChangesAsync(cancellationToken);
+        }
+        catch (DbUpdateException)
+        {
+            // The same run imported at the same moment by another request: the unique key kept one.
+            if (await FindImportedAsync(document, CancellationToken.None) is { } raced)
+            {
+                throw new RunAlreadyImportedException(raced);
+            }
+
+            throw;
+        }
+
         audit.Append(db, actor, AuditActions.RunImported, $"run #{run.Id}", $"“{run.ProfileName}” ({run.Status}) from {run.ImportedFrom}", AuditLog.EndpointOf(plan, null));
         await db.SaveChangesAsync(cancellationToken);
         return run.Id;

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using BenchEngine.Running;
+using BenchEngine.Workloads;
 using CsvHelper;
 using CsvHelper.Configuration;
 
@@ -28,6 +29,7 @@ internal static class CsvUploadCheck
         using var csv = new CsvReader(reader, new CsvConfiguration(CultureInfo.InvariantCulture) { DetectColumnCountChanges = false });
         var columns = 0;
         long rows = 0;
+        int? field = null;
         try
         {
             if (!await csv.ReadAsync() || !csv.ReadHeader() || csv.HeaderRecord is not { } header)
@@ -67,8 +69,11 @@ internal static class CsvUploadCheck
                 // CsvHelper finds bad data (a stray quote) when a field is read, as the engine reads them all.
                 for (var i = 0; i < parser.Count; i++)
                 {
+                    field = i;
                     _ = parser[i];
                 }
+
+                field = null;
 
                 rows++;
                 if (rows % 10_000 == 0)
@@ -88,15 +93,12 @@ internal static class CsvUploadCheck
             // Text is decoded a buffer at a time, ahead of the parser: no row number would be exact.
             return (0, 0, "The file is not UTF-8 text; save it as UTF-8 (the engine reads UTF-8).");
         }
-        catch (CsvHelperException)
+        catch (CsvHelperException ex)
         {
-            // CsvHelper's own message quotes the record; only the row's number is said.
-            return (0, 0, $"{Where(columns, rows)} is not valid CSV (e.g. a quote inside a field that is not quoted, or one never closed).");
+            // CsvHelper's own message quotes the record; only its line in the file, the field and the kind of mistake are said.
+            return (0, 0, CsvErrorText.Describe(ex, field, "the file"));
         }
 
         return rows == 0 ? (0, 0, "The file has a header row but no data rows.") : (columns, rows, null);
     }
-
-    private static string Where(int columns, long rows) =>
-        columns == 0 ? "The header row" : string.Create(CultureInfo.InvariantCulture, $"Data row {rows + 1:N0}");
 }

@@ -27,8 +27,12 @@ internal static class UploadedCsvSource
         }
     }
 
+    // The engine's CSV errors say where in plain words and quote nothing: they pass. Any other message may name the
+    // stored file, so only its kind is said.
     private static InvalidDataException Unreadable(long id, long rows, Exception cause) =>
-        new(string.Create(CultureInfo.InvariantCulture, $"Uploaded file {id} could not be read {(rows == 0 ? "from its first row" : $"after row {rows:N0}")} ({cause.GetType().Name})."));
+        new(CsvErrorText.IsPlain(cause)
+            ? string.Create(CultureInfo.InvariantCulture, $"Uploaded file {id} could not be read: {char.ToLowerInvariant(cause.Message[0])}{cause.Message[1..]}")
+            : string.Create(CultureInfo.InvariantCulture, $"Uploaded file {id} could not be read {(rows == 0 ? "from its first row" : $"after row {rows:N0}")} ({cause.GetType().Name})."));
 
     private sealed class Guarded(IDocumentSource inner, long id) : IDocumentSource
     {

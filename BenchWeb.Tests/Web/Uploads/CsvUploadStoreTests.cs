@@ -43,7 +43,8 @@ public sealed class CsvUploadStoreTests
     [InlineData("Origin,Dest\n", "no data rows")]
     [InlineData(",,\n1,2,3\n", "names no columns")]
     [InlineData("Origin,Dest,Origin\nA,B,C\n", "Column 3 of the header row repeats")]
-    [InlineData("Origin,Dest\nSEA,LAX\nATL,OR\"D\n", "Data row 2 is not valid CSV")]
+    [InlineData("Origin,Dest\nSEA,LAX\nATL,OR\"D\n", "Line 3, field 2 of the file is not valid CSV: a quote inside a field that is not quoted")]
+    [InlineData("Origin,Dest,Carrier\nSEA,LAX,AS\n\nATL,ORD,\"DL\n", "Line 5, field 3 of the file is not valid CSV")]
     public async Task Save_NotARunnableCsv_IsRefusedUnderFileAndLeavesNothing(string content, string expected)
     {
         await using var context = new BenchWebComponentContext();

@@ -303,6 +303,10 @@ namespace BenchWeb.Data.Migrations
                     b.Property<string>("FirstError")
                         .HasColumnType("TEXT");
 
+                    b.Property<string>("ImportKey")
+                        .HasMaxLength(200)
+                        .HasColumnType("TEXT");
+
                     b.Property<long?>("ImportedAt")
                         .HasColumnType("INTEGER");
 
@@ -384,6 +388,9 @@ namespace BenchWeb.Data.Migrations
                         .HasColumnType("TEXT");
 
                     b.HasKey("Id");
+
+                    b.HasIndex("ImportKey")
+                        .IsUnique();
 
                     b.HasIndex("ProfileId");
 

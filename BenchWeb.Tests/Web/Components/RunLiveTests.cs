@@ -9,6 +9,7 @@ using BenchWeb.Tests.Support.Components;
 using Bunit;
 using Microsoft.AspNetCore.Components;
 using Microsoft.AspNetCore.Components.Web;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.JSInterop;
 
@@ -206,6 +207,40 @@ public sealed class RunLiveTests
         Assert.Empty(settings.QuerySelectorAll("[data-path^='target.cosmos'], [data-path^='target.simulator']"));
         // The snapshot as stored, folded away.
         Assert.Equal("DETAILS", page.Find("#plan-json").ParentElement!.TagName);
+    }
+
+    [Fact]
+    public async Task Finished_SettingsOfARunWithAStoredConnectionString_ShowNeitherItNorItsKey()
+    {
+        await using var context = new BenchWebComponentContext();
+        const string Key = "VGhpcyBpcyBhIHNlY3JldCBrZXkgZm9yIHRlc3Rz";
+        var form = new BenchWeb.Profiles.ProfileForm
+        {
+            Name = "Tables",
+            TargetKind = TargetKind.TableStorage,
+            NewTablesConnectionString = $"DefaultEndpointsProtocol=https;AccountName=acme;AccountKey={Key}==;EndpointSuffix=core.windows.net",
+        };
+        var profiles = context.Services.GetRequiredService<BenchWeb.Profiles.ProfileService>();
+        var profileId = await profiles.SaveAsync(0, form, TestActors.Admin, CancellationToken.None);
+        var plan = RunPlan.FromJson((await profiles.FindAsync(profileId, CancellationToken.None))!.PlanJson);
+        var runId = await context.Services.GetRequiredService<BenchWeb.Runs.RunService>().StartAsync(plan, profileId, null, TestActors.Admin, CancellationToken.None);
+        await using (var db = await context.Databases.CreateDbContextAsync())
+        {
+            // Ended, with the snapshot it was launched with.
+            var run = await db.Runs.SingleAsync(r => r.Id == runId);
+            run.Status = RunStatus.Completed;
+            await db.SaveChangesAsync();
+        }
+
+        var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
+        page.WaitForElement("#run-settings");
+
+        var markup = page.Markup;
+        Assert.DoesNotContain(Key, markup, StringComparison.Ordinal);
+        Assert.DoesNotContain("AccountKey", markup, StringComparison.Ordinal);
+        Assert.Equal("benchweb", page.Find("#run-settings [data-path='target.tables.tableName'] td").TextContent);
+        // Where a secret is kept is not a setting: no row names it.
+        Assert.Empty(page.FindAll("#run-settings [data-path$='Secret']"));
     }
 
     // The chart module and the view its start returns, with the functions the page calls on them.

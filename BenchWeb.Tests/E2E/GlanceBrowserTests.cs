@@ -1,7 +1,9 @@
 using System.Net;
 using BenchEngine.Running;
 using BenchEngine.Targets;
+using BenchWeb.Runs;
 using BenchWeb.Tests.Support;
+using Microsoft.EntityFrameworkCore;
 using Microsoft.Playwright;
 using static Microsoft.Playwright.Assertions;
 
@@ -127,6 +129,20 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         await Expect(Page.Locator("[data-tile='current-rate']")).ToHaveCountAsync(0);
         await Expect(Page.Locator("#run-settings")).ToContainTextAsync("Load");
         await ScreenshotAsync("glance-run-finished");
+
+        // A run a crash left open, closed at the next start-up with the summary of the seconds it kept.
+        var interrupted = await SeededRuns.AddAsync(databases, SeededRuns.Plan(TargetKind.Simulated, Unique("E2E left running")), SeededRuns.Seconds(20, 2_345, 6.29),
+            RunStatus.Interrupted, withSummary: false, failureReason: "BenchWeb stopped while this run was running; the seconds saved until then are kept.");
+        await using (var db = await databases.CreateDbContextAsync())
+        {
+            Assert.True(await PartialSummary.FillAsync(db, await db.Runs.SingleAsync(r => r.Id == interrupted), CancellationToken.None));
+            await db.SaveChangesAsync();
+        }
+
+        await DashboardPages.GotoAsync(Page, App($"runs/{interrupted}"));
+        await Expect(Page.Locator("#run-summary .badge.partial")).ToBeVisibleAsync();
+        await Expect(Page.Locator("#run-summary")).ToContainTextAsync("not kept");
+        await ScreenshotAsync("glance-run-partial");
 
         await DashboardPages.GotoAsync(Page, App($"runs/{failed}"));
         await Expect(Page.Locator("#failure-reason")).ToContainTextAsync("account key was refused");

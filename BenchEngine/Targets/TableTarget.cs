@@ -39,6 +39,9 @@ internal sealed class TableTarget : IInsertTarget
 
     public double? ProvisionedRequestUnits => null;
 
+    /// <summary>Table Storage charges by transaction, not in request units; the Cosmos DB Table API reports them.</summary>
+    public bool ReportsRequestUnits => _kind == TargetKind.CosmosTable;
+
     public async Task InitializeAsync(CancellationToken cancellationToken)
     {
         var connectionString = _context.RequireSecret(_options.ConnectionStringSecret);

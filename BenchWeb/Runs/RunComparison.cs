@@ -65,7 +65,7 @@ public sealed class RunComparison
             seconds.Select(s => Math.Round(s.ElapsedSeconds - s.DurationSeconds, 3)).ToList(),
             seconds.Select(s => Rate(s.Ok, s) ?? 0).ToList(),
             seconds.Select(s => Rate(s.Throttled, s) ?? 0).ToList(),
-            seconds.Select(s => Rate(s.RequestUnits, s) ?? 0).ToList(),
+            seconds.Select(s => run.RequestUnitsReported ? Rate(s.RequestUnits, s) ?? 0 : (double?)null).ToList(),
             seconds.Select(s => s.LatencyP99Ms).ToList());
     }).ToList();
 
@@ -91,9 +91,9 @@ public sealed class RunComparison
                 csv.WriteField(Math.Round(s.ElapsedSeconds, 3));
                 csv.WriteField(Rate(s.Ok, s));
                 csv.WriteField(Rate(s.Throttled, s));
-                csv.WriteField(Rate(s.RequestUnits, s));
-                csv.WriteField(Math.Round(s.LatencyP50Ms, 3));
-                csv.WriteField(Math.Round(s.LatencyP99Ms, 3));
+                csv.WriteField(run.RequestUnitsReported ? Rate(s.RequestUnits, s) : null);
+                csv.WriteField(s.LatencyP50Ms is { } p50 ? Math.Round(p50, 3) : (double?)null);
+                csv.WriteField(s.LatencyP99Ms is { } p99 ? Math.Round(p99, 3) : (double?)null);
                 await csv.NextRecordAsync();
             }
         }

@@ -254,18 +254,18 @@ public static class HeadlessCommand
         }
 
         public async ValueTask OnSecondAsync(SecondSnapshot s, CancellationToken cancellationToken) =>
-            await output.WriteLineAsync(Line(s, _requestUnitsReported));
+            await output.WriteLineAsync(SecondLine(s, _requestUnitsReported));
+    }
 
-        /// <summary>One second as a line: rates for a full second; a last, partial second gives its counts, never a rate
-        /// scaled up from a few milliseconds.</summary>
-        public static string Line(SecondSnapshot s, bool requestUnitsReported)
-        {
-            var c = CultureInfo.InvariantCulture;
-            var requestUnits = !requestUnitsReported ? "RU n/a"
-                : s.IsFull ? string.Create(c, $"RU/s {s.RequestUnitsPerSecond,9:N0}") : string.Create(c, $"RU {s.RequestUnits,11:N0}");
-            var ok = s.IsFull ? string.Create(c, $"ok {s.OkPerSecond,9:N0}/s") : string.Create(c, $"ok {s.Ok,9:N0} in {s.Duration.TotalSeconds:F3} s (partial second)");
-            return string.Create(c,
-                $"[{s.Elapsed.TotalSeconds,6:F1}s] {ok}  throttled {s.Throttled,6:N0}  errors {s.Errors,5:N0}{(s.Dropped > 0 ? $"  not sent {s.Dropped,6:N0}" : "")}{(s.GivenUp > 0 ? $"  given up {s.GivenUp,5:N0}" : "")}  {requestUnits}  p50 {Figure(s.LatencyP50Ms),7} ms  p99 {Figure(s.LatencyP99Ms),8} ms  in flight {s.InFlight,5}  cpu {s.ClientCpuPercent,3:F0}%");
-        }
+    /// <summary>One second as a line: rates for a full second; a last, partial second gives its counts, never a rate
+    /// scaled up from a few milliseconds.</summary>
+    internal static string SecondLine(SecondSnapshot s, bool requestUnitsReported)
+    {
+        var c = CultureInfo.InvariantCulture;
+        var requestUnits = !requestUnitsReported ? "RU n/a"
+            : s.IsFull ? string.Create(c, $"RU/s {s.RequestUnitsPerSecond,9:N0}") : string.Create(c, $"RU {s.RequestUnits,11:N0}");
+        var ok = s.IsFull ? string.Create(c, $"ok {s.OkPerSecond,9:N0}/s") : string.Create(c, $"ok {s.Ok,9:N0} in {s.Duration.TotalSeconds:F3} s (partial second)");
+        return string.Create(c,
+            $"[{s.Elapsed.TotalSeconds,6:F1}s] {ok}  throttled {s.Throttled,6:N0}  errors {s.Errors,5:N0}{(s.Dropped > 0 ? $"  not sent {s.Dropped,6:N0}" : "")}{(s.GivenUp > 0 ? $"  given up {s.GivenUp,5:N0}" : "")}  {requestUnits}  p50 {Figure(s.LatencyP50Ms),7} ms  p99 {Figure(s.LatencyP99Ms),8} ms  in flight {s.InFlight,5}  cpu {s.ClientCpuPercent,3:F0}%");
     }
 }

@@ -63,8 +63,10 @@ public sealed record RunSummary
 
     /// <summary>Mean of the per-second ok counts of the best <see cref="TopSecondsPercent"/> % of the full seconds (at least
     /// one): Microsoft's Cosmos DB benchmark tool's "Top10PercentAverageRps" (which also leaves out the first and last five
-    /// seconds; here the steady-state window is reported apart).</summary>
-    public double Top10PercentMeanThroughput { get; init; }
+    /// seconds; here the steady-state window is reported apart). Null when the run had no full second, and in summaries stored
+    /// before it was kept.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public double? Top10PercentMeanThroughput { get; init; }
 
     /// <summary>Latency over all successful operations (for batch targets: per batch); failed and throttled attempts have
     /// none. Retries and waits are inside the latency of the operation that finally succeeded.</summary>

@@ -81,7 +81,7 @@ public static class SummaryCalculator
             AverageThroughput = elapsed > TimeSpan.Zero ? ok / elapsed.TotalSeconds : 0,
             MeanPerSecondThroughput = perSecond.Count == 0 ? 0 : perSecond.Average(),
             P99PerSecondThroughput = NearestRank(perSecond, 99),
-            Top10PercentMeanThroughput = TopMean(perSecond, RunSummary.TopSecondsPercent),
+            Top10PercentMeanThroughput = perSecond.Count == 0 ? null : TopMean(perSecond, RunSummary.TopSecondsPercent),
             Latency = Summarise(latency),
             LatencyIsPerBatch = options.LatencyIsPerBatch,
             RequestUnitsReported = reported,

@@ -109,14 +109,20 @@ public sealed class RunComparison
         ComparisonRow Text(string key, string label, Func<ComparedRun, string> text) =>
             new(key, label, runs.Select(text).ToList(), runs.Select(_ => (double?)null).ToList(), runs.Select(_ => (ComparisonChange?)null).ToList(), "", null);
 
-        ComparisonRow Figure(string key, string label, string format, bool? higherIsBetter, Func<RunSummary, double?> value)
+        ComparisonRow Figure(string key, string label, string format, bool? higherIsBetter, Func<RunSummary, double?> value, Func<ComparedRun, string>? missing = null)
         {
-            var values = runs.Select(r => r.Summary is { } s ? value(s) : null).ToList();
+            var values = runs.Select(r => r.Summary is { } s && (missing is null || r.RequestUnitsReported) ? value(s) : null).ToList();
             var baseline = values.Count > 0 ? values[0] : null;
             var changes = values.Select((v, i) => i > 0 && v is { } current && baseline is { } first ? ComparisonChange.Between(current, first) : null).ToList();
-            var texts = values.Select(v => v is { } number ? number.ToString(format, CultureInfo.InvariantCulture) : "—").ToList();
+            var texts = values.Select((v, i) => v is { } number ? number.ToString(format, CultureInfo.InvariantCulture)
+                : runs[i].Summary is not null && missing is not null ? missing(runs[i]) : "—").ToList();
             return new ComparisonRow(key, label, texts, values, changes, format, higherIsBetter);
         }
+
+        // A target without request units has none ("n/a", never 0, also for runs stored before the summary said so); a
+        // throughput that could not be read prices nothing ("unknown").
+        static string RequestUnitsMissing(ComparedRun run) => run.RequestUnitsReported ? "—" : "n/a";
+        static string CostMissing(ComparedRun run) => run.RequestUnitsReported ? "unknown" : "n/a";
 
         return
         [
@@ -124,15 +130,25 @@ public sealed class RunComparison
             Text("status", "Status", r => r.Run.Verdict is { } verdict ? $"{r.Run.Status} · {verdict}" : r.Run.Status.ToString()),
             Figure("elapsed", "Elapsed (s)", "N1", null, s => s.Elapsed.TotalSeconds),
             Figure("inserted", "Inserted", "N0", null, s => s.TotalOk),
+            Figure("given-up", "Given up after throttle retries", "N0", false, s => s.TotalGivenUp),
+            Figure("dropped", "Due but not sent (open loop)", "N0", false, s => s.OfferedRequestsPerSecond is null ? null : s.TotalDropped),
             Figure("avg-throughput", "Average throughput (inserts/s)", "N1", true, s => s.AverageThroughput),
             Figure("mean-per-second", "Mean of per-second throughput (/s)", "N1", true, s => s.MeanPerSecondThroughput),
             Figure("p99-per-second", "P99 of per-second throughput (/s)", "N1", true, s => s.P99PerSecondThroughput),
+            Figure("top-seconds", "Mean of the top 10 % of seconds (/s)", "N1", true, s => s.Top10PercentMeanThroughput),
+            Text("latency-coverage", "Latency percentiles cover", r => r.Summary is null ? "—" : "successful operations; failed and throttled attempts excluded"),
             Figure("latency-p50", "Latency P50 (ms)", "N1", false, s => s.Latency.P50Ms),
+            Figure("latency-p75", "Latency P75 (ms)", "N1", false, s => s.Latency.P75Ms),
+            Figure("latency-p90", "Latency P90 (ms)", "N1", false, s => s.Latency.P90Ms),
+            Figure("latency-p95", "Latency P95 (ms)", "N1", false, s => s.Latency.P95Ms),
+            Figure("latency-p98", "Latency P98 (ms)", "N1", false, s => s.Latency.P98Ms),
             Figure("latency-p99", "Latency P99 (ms)", "N1", false, s => s.Latency.P99Ms),
-            Figure("ru-per-second", "RU/s", "N0", null, s => s.RequestUnitsPerSecond),
-            Figure("ru-per-insert", "RU per insert", "N2", false, s => s.RequestUnitsPerInsert),
+            Figure("latency-p999", "Latency P99.9 (ms)", "N1", false, s => s.Latency.P999Ms),
+            Figure("latency-max", "Latency max (ms)", "N1", false, s => s.Latency.MaxMs),
+            Figure("ru-per-second", "RU/s", "N0", null, s => s.RequestUnitsPerSecond, RequestUnitsMissing),
+            Figure("ru-per-insert", "RU per insert", "N2", false, s => s.RequestUnitsPerInsert, RequestUnitsMissing),
             Figure("throttled", "Throttled (%)", "N2", false, s => s.ThrottledFraction * 100),
-            Figure("cost-per-month", "Estimated cost per month ($)", "N2", false, s => s.EstimatedCostPerMonth),
+            Figure("cost-per-month", "Estimated cost per month ($)", "N2", false, s => s.EstimatedCostPerMonth, CostMissing),
         ];
     }
 }

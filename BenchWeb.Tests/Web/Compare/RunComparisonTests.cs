@@ -63,6 +63,23 @@ public sealed class RunComparisonTests
     }
 
     [Fact]
+    public async Task Rows_SayNotApplicable_ForTableStorage_AndUnknown_ForAThroughputThatCouldNotBeRead_NeverZero()
+    {
+        await using var context = new BenchWebComponentContext();
+        var tables = await CompareSeed.AddRunAsync(context.Databases, new BenchEngine.Running.RunPlan { Name = "tables", Target = new BenchEngine.Targets.TargetOptions { Kind = BenchEngine.Targets.TargetKind.TableStorage } }, null,
+            new RunSummary { Elapsed = TimeSpan.FromSeconds(10), TotalOk = 100, AverageThroughput = 10, RequestUnitsReported = false });
+        var cosmos = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("cosmos"), null,
+            new RunSummary { Elapsed = TimeSpan.FromSeconds(10), TotalOk = 100, AverageThroughput = 10, TotalRequestUnits = 500, RequestUnitsPerSecond = 50, RequestUnitsPerInsert = 5 });
+
+        var comparison = await LoadAsync(context, tables, cosmos);
+
+        Assert.Equal(["n/a", "50"], Row(comparison, "ru-per-second").Texts);
+        Assert.Equal(["n/a", "5.00"], Row(comparison, "ru-per-insert").Texts);
+        Assert.Equal(["n/a", "unknown"], Row(comparison, "cost-per-month").Texts);
+        Assert.Equal("successful operations; failed and throttled attempts excluded", Row(comparison, "latency-coverage").Texts[0]);
+    }
+
+    [Fact]
     public async Task Load_KeepsTheOrderAsked_AndNamesTheMissingRuns()
     {
         await using var context = new BenchWebComponentContext();

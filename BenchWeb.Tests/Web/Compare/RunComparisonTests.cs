@@ -192,6 +192,29 @@ public sealed class RunComparisonTests
 
     private static ComparisonRow Row(RunComparison comparison, string key) => comparison.Rows.Single(r => r.Key == key);
 
+    [Fact]
+    public async Task SecondsCsvAndSeries_HaveNoLatencyOrRequestUnits_WhereThereAreNone()
+    {
+        await using var context = new BenchWebComponentContext();
+        var seconds = CompareSeed.Seconds(3, ok: 10).ToList();
+        seconds[1].Ok = seconds[1].OkRequests = 0;
+        seconds[1].LatencyP50Ms = seconds[1].LatencyP99Ms = null;
+        var id = await CompareSeed.AddRunAsync(context.Databases,
+            new BenchEngine.Running.RunPlan { Name = "tables", Target = new BenchEngine.Targets.TargetOptions { Kind = BenchEngine.Targets.TargetKind.TableStorage } }, null, null, seconds);
+        var comparison = await LoadAsync(context, id);
+
+        await using var writer = new StringWriter(CultureInfo.InvariantCulture);
+        await comparison.WriteSecondsCsvAsync(writer, CancellationToken.None);
+
+        using var csv = new CsvReader(new StringReader(writer.ToString()), CultureInfo.InvariantCulture);
+        var rows = csv.GetRecords<dynamic>().Cast<IDictionary<string, object>>().ToList();
+        Assert.Equal(["", ""], new[] { rows[1]["LatencyP50Ms"], rows[1]["LatencyP99Ms"] });
+        Assert.All(rows, row => Assert.Equal("", row["RequestUnitsPerSecond"]));
+        var series = Assert.Single(comparison.Series());
+        Assert.Null(series.LatencyP99[1]);
+        Assert.All(series.RequestUnits, Assert.Null);
+    }
+
     private static async Task<RunComparison> LoadAsync(BenchWebComponentContext context, params long[] ids)
     {
         await using var db = await context.Databases.CreateDbContextAsync();

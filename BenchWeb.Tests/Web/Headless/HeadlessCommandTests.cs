@@ -30,6 +30,29 @@ public sealed class HeadlessCommandTests : IDisposable
     }
 
     [Fact]
+    public async Task Run_OpenLoopBeyondTheTarget_PrintsTheUnsentRequests_AndMissesTheUnsentLimit()
+    {
+        var plan = new RunPlan
+        {
+            Name = "open",
+            Target = new BenchEngine.Targets.TargetOptions { Simulator = new BenchEngine.Targets.SimulatorOptions { MedianLatencyMs = 50 } },
+            Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 200, Concurrency = 1 },
+            Stop = new StopOptions { DurationSeconds = 1 },
+            Thresholds = new ThresholdOptions { MaxDroppedPercent = 10 },
+        };
+        var profile = Path.Combine(_directory, "open.json");
+        await File.WriteAllTextAsync(profile, plan.ToJson());
+        using var output = new StringWriter();
+
+        var code = await HeadlessCommand.RunAsync([profile, "--summary", Path.Combine(_directory, "open.result.json")], output, TextWriter.Null, CancellationToken.None);
+
+        Assert.Equal(HeadlessCommand.ExitThresholdsFailed, code);
+        Assert.Contains("  requests offered 200.0/s · sent ", output.ToString(), StringComparison.Ordinal);
+        Assert.Contains("FAIL  requests due but not sent ", output.ToString(), StringComparison.Ordinal);
+        Assert.Contains("  not sent ", output.ToString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void SecondLine_GivesAPartialLastSecondsCounts_NeverARateScaledUpFromIt()
     {
         var partial = new BenchEngine.Metrics.SecondSnapshot { Index = 3, Elapsed = TimeSpan.FromSeconds(3.007), Duration = TimeSpan.FromSeconds(0.007), Ok = 13, OkRequests = 13, RequestUnits = 65 };

@@ -26,7 +26,12 @@ public sealed class RunRecorder
     private long _errors;
     private double _requestUnits;
     private long _bytes;
+    private long _givenUp;
     private long _inFlight;
+
+    // Counted without the lock (one increment per request, from the load's own threads) and taken at each close.
+    private long _issued;
+    private long _dropped;
 
     /// <summary>Latency of every successful operation of the seconds closed so far.</summary>
     /// <remarks>Read it after the last <see cref="CloseSecond"/>: it is written there.</remarks>
@@ -34,7 +39,27 @@ public sealed class RunRecorder
 
     public long InFlight => Interlocked.Read(ref _inFlight);
 
-    public void OperationStarted() => Interlocked.Increment(ref _inFlight);
+    /// <summary>A request was sent: it is in flight, and issued in the current second.</summary>
+    public void OperationStarted()
+    {
+        Interlocked.Increment(ref _inFlight);
+        Interlocked.Increment(ref _issued);
+    }
+
+    /// <summary>The open loop did not send a request that was due (see <see cref="SecondSnapshot.Dropped"/>).</summary>
+    public void RequestsDropped(long count = 1) => Interlocked.Add(ref _dropped, count);
+
+    /// <summary>Records the last, throttled response of a request whose retries ran out: a throttle, and
+    /// <paramref name="documents"/> documents given up.</summary>
+    public void RecordGivenUp(in OperationOutcome outcome, int documents)
+    {
+        lock (_gate)
+        {
+            _requestUnits += outcome.RequestUnits;
+            _throttled++;
+            _givenUp += documents;
+        }
+    }
 
     public void OperationFinished() => Interlocked.Decrement(ref _inFlight);
 
@@ -88,25 +113,32 @@ public sealed class RunRecorder
                 OkRequests = _okRequests,
                 Throttled = _throttled,
                 Errors = _errors,
+                GivenUp = _givenUp,
+                Issued = Interlocked.Exchange(ref _issued, 0),
+                Dropped = Interlocked.Exchange(ref _dropped, 0),
                 ErrorsByStatus = _errorsByStatus.Count == 0 ? EmptyErrors : new Dictionary<int, long>(_errorsByStatus),
                 RequestUnits = _requestUnits,
                 Bytes = _bytes,
                 InFlight = InFlight,
                 ClientCpuPercent = clientCpuPercent,
             };
-            _ok = _okRequests = _throttled = _errors = _bytes = 0;
+            _ok = _okRequests = _throttled = _errors = _bytes = _givenUp = 0;
             _requestUnits = 0;
             _errorsByStatus.Clear();
         }
 
-        // Read and merged outside the lock: the closed histogram is no longer written to.
-        snapshot = snapshot with
+        // Read and merged outside the lock: the closed histogram is no longer written to. A second in which no operation
+        // succeeded has no latency at all, rather than a latency of 0 ms.
+        if (closed.Count > 0)
         {
-            LatencyP50Ms = closed.MillisecondsAtPercentile(50),
-            LatencyP95Ms = closed.MillisecondsAtPercentile(95),
-            LatencyP99Ms = closed.MillisecondsAtPercentile(99),
-            LatencyMaxMs = closed.MaxMicroseconds / 1000.0,
-        };
+            snapshot = snapshot with
+            {
+                LatencyP50Ms = closed.MillisecondsAtPercentile(50),
+                LatencyP95Ms = closed.MillisecondsAtPercentile(95),
+                LatencyP99Ms = closed.MillisecondsAtPercentile(99),
+                LatencyMaxMs = closed.MaxMicroseconds / 1000.0,
+            };
+        }
         _total.Add(closed);
         closed.Reset();
         _spare = closed;

@@ -1,8 +1,25 @@
+using System.Text.Json.Serialization;
+
 namespace BenchEngine.Metrics;
 
 /// <summary>The figures of a whole run, as DESIGN.md defines them.</summary>
+/// <remarks>Members are only ever added: summaries stored by earlier versions (the dashboard's database, exports, headless
+/// result files) must still read. A figure that does not apply or is not known is null and is written as null:
+/// <list type="bullet">
+/// <item>request-unit figures are null when the target reports no request units (<see cref="RequestUnitsReported"/> false:
+/// Table Storage, the no-op target): "n/a";</item>
+/// <item>the provisioned throughput and the cost are null when the target has request units but its throughput could not be
+/// read (serverless, shared database throughput, local servers): "unknown";</item>
+/// <item>latency figures are null when no operation succeeded.</item>
+/// </list></remarks>
 public sealed record RunSummary
 {
+    /// <summary>The share of seconds <see cref="Top10PercentMeanThroughput"/> averages, as Microsoft's Cosmos DB benchmark
+    /// tool reports it ("Top10PercentAverageRps").</summary>
+    public const double TopSecondsPercent = 10;
+
+    /// <summary>From the run's start to its last response (the last, partial second included). The one elapsed time every
+    /// page, file and line shows.</summary>
     public TimeSpan Elapsed { get; init; }
 
     /// <summary>Documents (entities) that landed.</summary>
@@ -17,6 +34,24 @@ public sealed record RunSummary
 
     public IReadOnlyDictionary<int, long> ErrorsByStatus { get; init; } = new Dictionary<int, long>();
 
+    /// <summary>Requests the load sent.</summary>
+    public long TotalIssued { get; init; }
+
+    /// <summary>Open loop: requests that were due but never sent (see <see cref="SecondSnapshot.Dropped"/>).</summary>
+    public long TotalDropped { get; init; }
+
+    /// <summary>Documents given up after their throttle retries ran out: issued, never landed.</summary>
+    public long TotalGivenUp { get; init; }
+
+    /// <summary>Open loop: the rate the plan offered, requests/s; null for the other load models.</summary>
+    public double? OfferedRequestsPerSecond { get; init; }
+
+    /// <summary>Requests sent ÷ elapsed; null for a run shorter than a second.</summary>
+    public double? AchievedRequestsPerSecond { get; init; }
+
+    /// <summary>Open loop: dropped ÷ (sent + dropped), the share of the schedule that was never sent.</summary>
+    public double DroppedFraction { get; init; }
+
     /// <summary>Ok ÷ elapsed.</summary>
     public double AverageThroughput { get; init; }
 
@@ -26,29 +61,53 @@ public sealed record RunSummary
     /// <summary>99th percentile (nearest rank) of the per-second ok counts over the run's full seconds.</summary>
     public double P99PerSecondThroughput { get; init; }
 
-    /// <summary>Latency over all successful operations (for batch targets: per batch).</summary>
+    /// <summary>Mean of the per-second ok counts of the best <see cref="TopSecondsPercent"/> % of the full seconds (at least
+    /// one): Microsoft's Cosmos DB benchmark tool's "Top10PercentAverageRps" (which also leaves out the first and last five
+    /// seconds; here the steady-state window is reported apart). Null when the run had no full second, and in summaries stored
+    /// before it was kept.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public double? Top10PercentMeanThroughput { get; init; }
+
+    /// <summary>Latency over all successful operations (for batch targets: per batch); failed and throttled attempts have
+    /// none. Retries and waits are inside the latency of the operation that finally succeeded.</summary>
     public LatencySummary Latency { get; init; } = new();
 
     /// <summary>True when one operation is a batch of entities, so <see cref="Latency"/> is per batch.</summary>
     public bool LatencyIsPerBatch { get; init; }
 
-    public double TotalRequestUnits { get; init; }
+    /// <summary>Whether the target reports request units. False for Table Storage and the no-op target: every request-unit
+    /// figure is then null ("n/a"), and so is the cost.</summary>
+    public bool RequestUnitsReported { get; init; } = true;
 
-    public double RequestUnitsPerSecond { get; init; }
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public double? TotalRequestUnits { get; init; }
 
-    /// <summary>RU ÷ documents landed.</summary>
-    public double RequestUnitsPerInsert { get; init; }
+    /// <summary>RU ÷ elapsed; null when not reported, and for a run shorter than a second (no rate).</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public double? RequestUnitsPerSecond { get; init; }
+
+    /// <summary>RU ÷ documents landed; null when not reported or nothing landed.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public double? RequestUnitsPerInsert { get; init; }
 
     /// <summary>Throttled responses ÷ all responses.</summary>
     public double ThrottledFraction { get; init; }
 
-    /// <summary>Provisioned RU/s the cost is based on, when known.</summary>
+    /// <summary>Provisioned RU/s the cost is based on (for autoscale: the maximum); null when unknown or not applicable.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public double? ProvisionedRequestUnitsPerSecond { get; init; }
 
-    /// <summary>Cost of the provisioned throughput for this run's duration, in US dollars.</summary>
+    /// <summary>The provisioned throughput is autoscale, <see cref="ProvisionedRequestUnitsPerSecond"/> its maximum: billed
+    /// hour by hour at 1.5 × the manual rate on the highest RU/s it scaled to (at least a tenth of the maximum).</summary>
+    public bool ProvisionedAutoscale { get; init; }
+
+    /// <summary>Cost of the provisioned throughput for this run's duration, in US dollars; null when unknown or n/a.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public double? EstimatedCostOfRun { get; init; }
 
-    /// <summary>Cost of keeping the provisioned throughput for a month (730 hours), in US dollars.</summary>
+    /// <summary>Cost of keeping the provisioned throughput for a month (730 hours), in US dollars; for autoscale, at this
+    /// run's peak hour. Null when unknown or n/a.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public double? EstimatedCostPerMonth { get; init; }
 
     /// <summary>Seconds judged steady (warm-up and cool-down excluded) and their throughput.</summary>
@@ -58,42 +117,4 @@ public sealed record RunSummary
     public double MaxClientCpuPercent { get; init; }
 
     public bool ClientBound { get; init; }
-}
-
-public sealed record LatencySummary
-{
-    public long Count { get; init; }
-
-    public double MeanMs { get; init; }
-
-    public double P50Ms { get; init; }
-
-    public double P95Ms { get; init; }
-
-    public double P96Ms { get; init; }
-
-    public double P99Ms { get; init; }
-
-    public double P999Ms { get; init; }
-
-    public double MaxMs { get; init; }
-}
-
-/// <summary>The steady part of a run: from the first to the last second whose throughput reached
-/// half the median of the full seconds; seconds before are warm-up, after are cool-down.</summary>
-public sealed record SteadyStateWindow
-{
-    /// <summary>Index of the first steady second (inclusive).</summary>
-    public int FirstSecond { get; init; }
-
-    /// <summary>Index of the last steady second (inclusive); −1 when the run had no full second.</summary>
-    public int LastSecond { get; init; } = -1;
-
-    public int Seconds => LastSecond < FirstSecond ? 0 : LastSecond - FirstSecond + 1;
-
-    public double MeanThroughput { get; init; }
-
-    public double RequestUnitsPerSecond { get; init; }
-
-    public double ThrottledFraction { get; init; }
 }

@@ -1,3 +1,5 @@
+using System.Text.Json.Serialization;
+
 namespace BenchEngine.Metrics;
 
 /// <summary>
@@ -7,6 +9,9 @@ namespace BenchEngine.Metrics;
 /// </summary>
 public sealed record SecondSnapshot
 {
+    /// <summary>A second at least this long counts as full: rates come from full seconds only.</summary>
+    public static readonly TimeSpan FullSecond = TimeSpan.FromSeconds(0.999);
+
     /// <summary>0 for the first second of the run.</summary>
     public int Index { get; init; }
 
@@ -31,25 +36,46 @@ public sealed record SecondSnapshot
     /// <summary>Other failed requests by status code ("0" when no response arrived, e.g. a timeout).</summary>
     public IReadOnlyDictionary<int, long> ErrorsByStatus { get; init; } = new Dictionary<int, long>();
 
+    /// <summary>Requests the load sent in this second (counted when sent, not when answered).</summary>
+    public long Issued { get; init; }
+
+    /// <summary>Open loop: requests that were due in this second but not sent, because as many requests as the
+    /// concurrency allows were outstanding or the client was backing off after failures (k6's dropped iterations).</summary>
+    public long Dropped { get; init; }
+
+    /// <summary>Documents given up in this second: their request was still throttled when its retries ran out, so they
+    /// did not land. Their last throttled response is counted in <see cref="Throttled"/> too.</summary>
+    public long GivenUp { get; init; }
+
     /// <summary>Request units charged by the target during this second (all responses).</summary>
     public double RequestUnits { get; init; }
 
     /// <summary>Bytes of documents that landed.</summary>
     public long Bytes { get; init; }
 
-    public double LatencyP50Ms { get; init; }
+    // Latencies are of the second's successful operations; a second in which none completed has none (null, written
+    // as null), never 0 ms.
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public double? LatencyP50Ms { get; init; }
 
-    public double LatencyP95Ms { get; init; }
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public double? LatencyP95Ms { get; init; }
 
-    public double LatencyP99Ms { get; init; }
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public double? LatencyP99Ms { get; init; }
 
-    public double LatencyMaxMs { get; init; }
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public double? LatencyMaxMs { get; init; }
 
     /// <summary>Operations started but not finished when the second closed.</summary>
     public long InFlight { get; init; }
 
     /// <summary>CPU used by this process over the second, as a share of all cores (0–100).</summary>
     public double ClientCpuPercent { get; init; }
+
+    /// <summary>Whether this second lasted a whole second (every one but maybe the last).</summary>
+    [JsonIgnore]
+    public bool IsFull => Duration >= FullSecond;
 
     /// <summary>Documents per second over this interval.</summary>
     public double OkPerSecond => Duration > TimeSpan.Zero ? Ok / Duration.TotalSeconds : 0;

@@ -4,30 +4,39 @@ namespace BenchEngine.Metrics;
 public static class SummaryCalculator
 {
     /// <summary>US dollars per 100 RU/s per hour of provisioned throughput (single-region, manual).</summary>
-    public const double DefaultDollarsPer100RuHour = 0.008;
+    public const double DefaultDollarsPer100RuHour = ThroughputCost.DefaultDollarsPer100RuHour;
 
     /// <summary>Client CPU at or above this share of all cores marks a run as limited by the client.</summary>
     public const double ClientBoundCpuPercent = 85;
 
     /// <summary>Hours in the month Azure prices by.</summary>
-    public const double HoursPerMonth = 730;
+    public const double HoursPerMonth = ThroughputCost.HoursPerMonth;
 
-    /// <summary>What provisioning this many RU/s costs for this many hours.</summary>
+    /// <summary>What provisioning this many RU/s (manual) costs for this many hours.</summary>
     public static double ProvisionedCost(double requestUnitsPerSecond, double hours, double dollarsPer100RuHour = DefaultDollarsPer100RuHour) =>
-        requestUnitsPerSecond / 100 * dollarsPer100RuHour * hours;
+        ThroughputCost.Manual(requestUnitsPerSecond, hours, dollarsPer100RuHour);
 
     public static RunSummary Calculate(
         IReadOnlyList<SecondSnapshot> seconds,
         LatencyDistribution latency,
         bool latencyIsPerBatch = false,
         double? provisionedRuPerSecond = null,
-        double dollarsPer100RuHour = DefaultDollarsPer100RuHour)
+        double dollarsPer100RuHour = DefaultDollarsPer100RuHour) =>
+        Calculate(seconds, latency, new SummaryOptions
+        {
+            LatencyIsPerBatch = latencyIsPerBatch,
+            ProvisionedRequestUnitsPerSecond = provisionedRuPerSecond,
+            DollarsPer100RuHour = dollarsPer100RuHour,
+        });
+
+    public static RunSummary Calculate(IReadOnlyList<SecondSnapshot> seconds, LatencyDistribution latency, SummaryOptions options)
     {
         ArgumentNullException.ThrowIfNull(seconds);
         ArgumentNullException.ThrowIfNull(latency);
+        ArgumentNullException.ThrowIfNull(options);
 
         var elapsed = seconds.Count == 0 ? TimeSpan.Zero : seconds[^1].Elapsed;
-        long ok = 0, okRequests = 0, throttled = 0, errors = 0;
+        long ok = 0, okRequests = 0, throttled = 0, errors = 0, issued = 0, dropped = 0, givenUp = 0;
         double ru = 0, maxCpu = 0;
         var errorsByStatus = new Dictionary<int, long>();
         foreach (var second in seconds)
@@ -36,6 +45,9 @@ public static class SummaryCalculator
             okRequests += second.OkRequests;
             throttled += second.Throttled;
             errors += second.Errors;
+            issued += second.Issued;
+            dropped += second.Dropped;
+            givenUp += second.GivenUp;
             ru += second.RequestUnits;
             maxCpu = Math.Max(maxCpu, second.ClientCpuPercent);
             foreach (var (status, count) in second.ErrorsByStatus)
@@ -44,10 +56,14 @@ public static class SummaryCalculator
             }
         }
 
-        var fullSeconds = seconds.Where(IsFullSecond).ToList();
-        var perSecond = fullSeconds.Select(s => (double)s.Ok).ToList();
+        var perSecond = seconds.Where(s => s.IsFull).Select(s => (double)s.Ok).ToList();
         var responses = okRequests + throttled + errors;
-        var hours = elapsed.TotalHours;
+
+        // A rate needs at least one full second: a 0.2 s run's RU ÷ 0.2 s is not a rate anyone provisioned.
+        var hasRate = elapsed >= SecondSnapshot.FullSecond;
+        var reported = options.RequestUnitsReported;
+        var provisioned = reported ? options.ProvisionedRequestUnitsPerSecond : null;
+        var (costOfRun, costPerMonth) = Cost(seconds, elapsed, provisioned, options);
         return new RunSummary
         {
             Elapsed = elapsed,
@@ -56,29 +72,58 @@ public static class SummaryCalculator
             TotalThrottled = throttled,
             TotalErrors = errors,
             ErrorsByStatus = errorsByStatus,
+            TotalIssued = issued,
+            TotalDropped = dropped,
+            TotalGivenUp = givenUp,
+            OfferedRequestsPerSecond = options.OfferedRequestsPerSecond,
+            AchievedRequestsPerSecond = hasRate ? issued / elapsed.TotalSeconds : null,
+            DroppedFraction = issued + dropped == 0 ? 0 : (double)dropped / (issued + dropped),
             AverageThroughput = elapsed > TimeSpan.Zero ? ok / elapsed.TotalSeconds : 0,
             MeanPerSecondThroughput = perSecond.Count == 0 ? 0 : perSecond.Average(),
             P99PerSecondThroughput = NearestRank(perSecond, 99),
+            Top10PercentMeanThroughput = perSecond.Count == 0 ? null : TopMean(perSecond, RunSummary.TopSecondsPercent),
             Latency = Summarise(latency),
-            LatencyIsPerBatch = latencyIsPerBatch,
-            TotalRequestUnits = ru,
-            RequestUnitsPerSecond = elapsed > TimeSpan.Zero ? ru / elapsed.TotalSeconds : 0,
-            RequestUnitsPerInsert = ok == 0 ? 0 : ru / ok,
+            LatencyIsPerBatch = options.LatencyIsPerBatch,
+            RequestUnitsReported = reported,
+            TotalRequestUnits = reported ? ru : null,
+            RequestUnitsPerSecond = reported && hasRate ? ru / elapsed.TotalSeconds : null,
+            RequestUnitsPerInsert = reported && ok > 0 ? ru / ok : null,
             ThrottledFraction = responses == 0 ? 0 : (double)throttled / responses,
-            ProvisionedRequestUnitsPerSecond = provisionedRuPerSecond,
-            EstimatedCostOfRun = provisionedRuPerSecond is { } forRun ? ProvisionedCost(forRun, hours, dollarsPer100RuHour) : null,
-            EstimatedCostPerMonth = provisionedRuPerSecond is { } forMonth ? ProvisionedCost(forMonth, HoursPerMonth, dollarsPer100RuHour) : null,
+            ProvisionedRequestUnitsPerSecond = provisioned,
+            ProvisionedAutoscale = provisioned is not null && options.Autoscale,
+            EstimatedCostOfRun = costOfRun,
+            EstimatedCostPerMonth = costPerMonth,
             SteadyState = FindSteadyState(seconds),
             MaxClientCpuPercent = maxCpu,
             ClientBound = maxCpu >= ClientBoundCpuPercent,
         };
     }
 
+    private static (double? Run, double? Month) Cost(IReadOnlyList<SecondSnapshot> seconds, TimeSpan elapsed, double? provisioned, SummaryOptions options)
+    {
+        if (provisioned is not { } ru)
+        {
+            return (null, null);
+        }
+
+        if (options.Autoscale)
+        {
+            var (run, month) = ThroughputCost.Autoscale(
+                ru,
+                seconds.Select(s => ((s.Elapsed - s.Duration).TotalSeconds, s.Duration.TotalSeconds, s.RequestUnits)),
+                elapsed.TotalSeconds,
+                options.DollarsPer100RuHour);
+            return (run, month);
+        }
+
+        return (ProvisionedCost(ru, elapsed.TotalHours, options.DollarsPer100RuHour), ProvisionedCost(ru, HoursPerMonth, options.DollarsPer100RuHour));
+    }
+
     /// <summary>The steady-state window over <paramref name="seconds"/>; see <see cref="SteadyStateWindow"/>.</summary>
     public static SteadyStateWindow FindSteadyState(IReadOnlyList<SecondSnapshot> seconds)
     {
         ArgumentNullException.ThrowIfNull(seconds);
-        var full = seconds.Where(IsFullSecond).ToList();
+        var full = seconds.Where(s => s.IsFull).ToList();
         if (full.Count == 0)
         {
             return new SteadyStateWindow();
@@ -121,19 +166,34 @@ public static class SummaryCalculator
         return sorted[Math.Clamp(rank, 1, sorted.Length) - 1];
     }
 
-    private static LatencySummary Summarise(LatencyDistribution h) => new()
+    /// <summary>The mean of the highest <paramref name="percent"/> % of <paramref name="values"/> (the count rounded down, as
+    /// Microsoft's Cosmos DB benchmark tool does, but at least one value); 0 when there are none.</summary>
+    public static double TopMean(IReadOnlyList<double> values, double percent)
+    {
+        ArgumentNullException.ThrowIfNull(values);
+        if (values.Count == 0)
+        {
+            return 0;
+        }
+
+        var take = Math.Max(1, (int)(percent / 100 * values.Count));
+        return values.OrderDescending().Take(take).Average();
+    }
+
+    private static LatencySummary Summarise(LatencyDistribution h) => h.Count == 0 ? new LatencySummary() : new()
     {
         Count = h.Count,
         MeanMs = h.MeanMicroseconds / 1000,
         P50Ms = h.MillisecondsAtPercentile(50),
+        P75Ms = h.MillisecondsAtPercentile(75),
+        P90Ms = h.MillisecondsAtPercentile(90),
         P95Ms = h.MillisecondsAtPercentile(95),
         P96Ms = h.MillisecondsAtPercentile(96),
+        P98Ms = h.MillisecondsAtPercentile(98),
         P99Ms = h.MillisecondsAtPercentile(99),
         P999Ms = h.MillisecondsAtPercentile(99.9),
         MaxMs = h.MaxMicroseconds / 1000.0,
     };
-
-    private static bool IsFullSecond(SecondSnapshot s) => s.Duration >= TimeSpan.FromSeconds(0.999);
 
     private static double Median(List<double> values)
     {

@@ -25,6 +25,12 @@ public static class ThresholdEvaluator
             checks.Add(new("landed", false, Text($"no document landed ({summary.TotalErrors:N0} errors)")));
         }
 
+        // Documents given up after their throttle retries ran out did not land: the run measured less than it wrote.
+        if (summary.TotalGivenUp > 0)
+        {
+            checks.Add(new("given up", false, Text($"{summary.TotalGivenUp:N0} documents given up after their throttle retries ran out; {summary.TotalOk:N0} landed")));
+        }
+
         if (thresholds.MinThroughput is { } minimum)
         {
             var actual = summary.AverageThroughput;
@@ -34,7 +40,7 @@ public static class ThresholdEvaluator
         if (thresholds.MaxP99LatencyMs is { } maxLatency)
         {
             var actual = summary.Latency.P99Ms;
-            checks.Add(summary.Latency.Count == 0
+            checks.Add(actual is null
                 ? new("p99 latency", false, "no successful operation: no latency to check")
                 : new("p99 latency", actual <= maxLatency, Text($"p99 latency {actual:N1} ms {(actual <= maxLatency ? "≤" : ">")} {maxLatency:N1} ms")));
         }
@@ -43,6 +49,12 @@ public static class ThresholdEvaluator
         {
             var actual = summary.ThrottledFraction * 100;
             checks.Add(new("throttled", actual <= maxThrottled, Text($"throttled {actual:N2} % {(actual <= maxThrottled ? "≤" : ">")} {maxThrottled:N2} %")));
+        }
+
+        if (thresholds.MaxDroppedPercent is { } maxDropped)
+        {
+            var actual = summary.DroppedFraction * 100;
+            checks.Add(new("dropped", actual <= maxDropped, Text($"requests due but not sent {actual:N2} % {(actual <= maxDropped ? "≤" : ">")} {maxDropped:N2} % ({summary.TotalDropped:N0} of {summary.TotalIssued + summary.TotalDropped:N0})")));
         }
 
         if (thresholds.MinShareOfBaseline is { } share)

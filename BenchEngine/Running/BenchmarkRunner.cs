@@ -90,6 +90,7 @@ public sealed class BenchmarkRunner(
 
         using (source)
         {
+            source.MeasureWith(target.MeasureRequestBytes);
             using var session = new RunSession(plan, target, source, observer, environment, startedAt, time);
             return await session.RunAsync(cancellationToken).ConfigureAwait(false);
         }
@@ -127,25 +128,31 @@ public sealed class BenchmarkRunner(
         {
             using var cancellation = cancellationToken.Register(() => Stop(CancelledByUser));
             using var abortAfterGrace = _stopIssuing.Token.Register(() => _abort.CancelAfter(StopGracePeriod));
-            if (plan.Stop.DurationSeconds is { } seconds)
-            {
-                _stopIssuing.CancelAfter(TimeSpan.FromSeconds(seconds));
-            }
-
             var cpu = new CpuSampler(time);
-            var start = time.GetTimestamp();
             var work = new WorkSource(source, plan.Load.BatchSize, plan.DocumentLimit);
             var executor = new OperationExecutor(target, plan.Target.Operation, plan.Load.Throttling, _recorder, time, _stopIssuing.Token, _abort.Token);
             _executor = executor;
+            var offered = plan.Load.Model == LoadModel.OpenLoop ? plan.Load.RatePerSecond : null;
 
             string? failure = null;
+            var start = time.GetTimestamp();
             try
             {
                 if (observer is not null)
                 {
-                    await observer.OnStartedAsync(new RunStart(target.Description, target.IsModel, target.ProvisionedRequestUnits, environment, startedAt), CancellationToken.None).ConfigureAwait(false);
+                    var announced = new RunStart(target.Description, target.IsModel, target.ProvisionedRequestUnits, environment, startedAt)
+                    {
+                        ProvisionedAutoscale = target.ProvisionedAutoscale,
+                        RequestUnitsReported = target.ReportsRequestUnits,
+                        OfferedRequestsPerSecond = offered,
+                    };
+                    await observer.OnStartedAsync(announced, CancellationToken.None).ConfigureAwait(false);
                 }
 
+                // The run's clock, its duration stop and the target's seconds start at one instant, after the observer
+                // recorded the start: a 30 s run lasts 30 s by every clock that reports it.
+                start = time.GetTimestamp();
+                target.RunClockStarted(start);
                 var load = Task.Run(() => LoadDriver.RunAsync(plan.Load, work, executor, time, _stopIssuing.Token), CancellationToken.None);
                 await TickUntilAsync(load, start, cpu).ConfigureAwait(false);
                 await load.ConfigureAwait(false);
@@ -167,10 +174,17 @@ public sealed class BenchmarkRunner(
                 await NotifyAsync(_seconds[^1]).ConfigureAwait(false);
             }
 
-            var summary = SummaryCalculator.Calculate(_seconds, _recorder.Total, plan.Load.BatchSize > 1, target.ProvisionedRequestUnits);
+            var summary = SummaryCalculator.Calculate(_seconds, _recorder.Total, new SummaryOptions
+            {
+                LatencyIsPerBatch = plan.Load.BatchSize > 1,
+                ProvisionedRequestUnitsPerSecond = target.ProvisionedRequestUnits,
+                Autoscale = target.ProvisionedAutoscale,
+                RequestUnitsReported = target.ReportsRequestUnits,
+                OfferedRequestsPerSecond = offered,
+            });
 
-            // Completed means the plan's own stop rule was met; a run whose writes mostly failed did not measure the
-            // target, whatever stopped it.
+            // Completed means the plan's own stop rule was met and the documents landed; a run whose writes mostly failed
+            // did not measure the target, whatever stopped it.
             (var status, failure) = (failure, _stopReason, _stopStatus) switch
             {
                 ({ } crashed, _, _) => (RunStatus.Failed, crashed),
@@ -180,6 +194,8 @@ public sealed class BenchmarkRunner(
                     (RunStatus.Failed, $"Every write failed; the first error: {executor.FirstError}"),
                 _ when summary.TotalErrors > summary.TotalOkRequests => (RunStatus.Failed, string.Create(CultureInfo.InvariantCulture,
                     $"Errors outnumber successes: {summary.TotalErrors:N0} requests failed, {summary.TotalOkRequests:N0} succeeded; the first error: {executor.FirstError}")),
+                _ when summary.TotalGivenUp > 0 => (RunStatus.Failed, string.Create(CultureInfo.InvariantCulture,
+                    $"{summary.TotalGivenUp:N0} documents did not land: still throttled when their retries ran out ({summary.TotalOk:N0} landed)")),
                 (_, _, RunStatus.Stopped) => (RunStatus.Stopped, null),
                 _ => (RunStatus.Completed, (string?)null),
             };
@@ -187,7 +203,7 @@ public sealed class BenchmarkRunner(
             return new RunResult
             {
                 Status = status,
-                StopReason = _stopReason ?? DescribeNaturalEnd(work),
+                StopReason = _stopReason ?? DescribeNaturalEnd(work, summary),
                 FailureReason = failure,
                 FirstError = executor.FirstError,
                 TargetDescription = target.Description,
@@ -200,12 +216,16 @@ public sealed class BenchmarkRunner(
             };
         }
 
+        /// <summary>Closes each second on the run's clock until the load ends. The duration stop is one of these instants too
+        /// (not a timer of its own, which fires a little early or late): a 30 s run stops issuing at 30.0 s of its clock.</summary>
         private async Task TickUntilAsync(Task load, long start, CpuSampler cpu)
         {
+            TimeSpan? durationStop = plan.Stop.DurationSeconds is { } seconds ? TimeSpan.FromSeconds(seconds) : null;
             while (true)
             {
                 var boundary = TimeSpan.FromSeconds(_seconds.Count + 1);
-                var wait = boundary - time.GetElapsedTime(start);
+                var next = durationStop is { } stopAt && stopAt < boundary ? stopAt : boundary;
+                var wait = next - time.GetElapsedTime(start);
                 if (wait > TimeSpan.Zero)
                 {
                     using var delayCancellation = new CancellationTokenSource();
@@ -215,6 +235,20 @@ public sealed class BenchmarkRunner(
                         await delayCancellation.CancelAsync().ConfigureAwait(false);
                         return;
                     }
+
+                    // A timer may fire a little before its time: look at the clock again.
+                    continue;
+                }
+
+                if (durationStop is { } due && time.GetElapsedTime(start) >= due)
+                {
+                    durationStop = null;
+                    await _stopIssuing.CancelAsync().ConfigureAwait(false);
+                }
+
+                if (time.GetElapsedTime(start) < boundary)
+                {
+                    continue;
                 }
 
                 var second = _recorder.CloseSecond(_seconds.Count, boundary, OneSecond, cpu.Sample());
@@ -247,20 +281,21 @@ public sealed class BenchmarkRunner(
 
             var window = _seconds.Skip(_seconds.Count - rule.WindowSeconds).ToList();
             var responses = window.Sum(s => s.OkRequests + s.Throttled + s.Errors);
-            if (responses == 0)
-            {
-                return;
-            }
-
-            var throttled = window.Sum(s => s.Throttled) / (double)responses;
-            var errors = window.Sum(s => s.Errors) / (double)responses;
+            var dueRequests = window.Sum(s => s.Issued + s.Dropped);
+            var throttled = responses == 0 ? 0 : window.Sum(s => s.Throttled) / (double)responses;
+            var errors = responses == 0 ? 0 : window.Sum(s => s.Errors) / (double)responses;
+            var dropped = dueRequests == 0 ? 0 : window.Sum(s => s.Dropped) / (double)dueRequests;
             if (rule.ThrottledFractionAbove is { } maxThrottled && throttled > maxThrottled)
             {
-                Stop(string.Create(CultureInfo.InvariantCulture, $"auto-stop: {throttled:P1} of responses throttled over the last {rule.WindowSeconds} s (limit {maxThrottled:P1})"), RunStatus.Stopped);
+                Stop(Invariant($"auto-stop: {throttled:P1} of responses throttled over the last {rule.WindowSeconds} s (limit {maxThrottled:P1})"), RunStatus.Stopped);
             }
             else if (rule.ErrorFractionAbove is { } maxErrors && errors > maxErrors)
             {
-                Stop(string.Create(CultureInfo.InvariantCulture, $"auto-stop: {errors:P1} of responses failed over the last {rule.WindowSeconds} s (limit {maxErrors:P1})"), RunStatus.Stopped);
+                Stop(Invariant($"auto-stop: {errors:P1} of responses failed over the last {rule.WindowSeconds} s (limit {maxErrors:P1})"), RunStatus.Stopped);
+            }
+            else if (rule.DroppedFractionAbove is { } maxDropped && dropped > maxDropped)
+            {
+                Stop(Invariant($"auto-stop: {dropped:P1} of the requests due were not sent over the last {rule.WindowSeconds} s (limit {maxDropped:P1})"), RunStatus.Stopped);
             }
         }
 
@@ -308,9 +343,19 @@ public sealed class BenchmarkRunner(
             _abort.Dispose();
         }
 
-        private string DescribeNaturalEnd(WorkSource work) =>
-            plan.DocumentLimit is { } limit && work.Taken >= limit ? $"reached {limit:N0} documents"
-            : plan.Stop.DurationSeconds is { } duration && _stopIssuing.IsCancellationRequested ? $"ran for {duration:N0} s"
-            : "the workload ended (end of file)";
+        private string DescribeNaturalEnd(WorkSource work, RunSummary summary)
+        {
+            var end = plan.DocumentLimit is { } limit && work.Taken >= limit
+                ? (summary.TotalGivenUp > 0 ? $"sent {limit:N0} documents" : $"reached {limit:N0} documents")
+                : plan.Stop.DurationSeconds is { } duration && _stopIssuing.IsCancellationRequested ? $"ran for {duration:N0} s"
+                : "the workload ended (end of file)";
+
+            // Never "reached 2,000 documents" when fewer landed: the shortfall is part of the reason.
+            return summary.TotalGivenUp > 0
+                ? end + Invariant($"; only {summary.TotalOk:N0} landed, {summary.TotalGivenUp:N0} given up after their throttle retries ran out")
+                : end;
+        }
+
+        private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
     }
 }

@@ -14,4 +14,14 @@ public interface IRunObserver
 }
 
 /// <summary>What is known when a run starts.</summary>
-public sealed record RunStart(string TargetDescription, bool TargetIsModel, double? ProvisionedRequestUnits, ClientEnvironment Environment, DateTimeOffset StartedAt);
+public sealed record RunStart(string TargetDescription, bool TargetIsModel, double? ProvisionedRequestUnits, ClientEnvironment Environment, DateTimeOffset StartedAt)
+{
+    /// <summary><see cref="ProvisionedRequestUnits"/> is an autoscale maximum.</summary>
+    public bool ProvisionedAutoscale { get; init; }
+
+    /// <summary>Whether the target reports request units (Table Storage does not).</summary>
+    public bool RequestUnitsReported { get; init; } = true;
+
+    /// <summary>Open loop: the rate offered, requests/s.</summary>
+    public double? OfferedRequestsPerSecond { get; init; }
+}

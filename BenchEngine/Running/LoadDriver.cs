@@ -64,14 +64,15 @@ internal static class LoadDriver
     /// </summary>
     /// <remarks>The schedule is computed, not taken from a token bucket, so that the intended start of
     /// request i is exactly start + i / rate. A <see cref="ConcurrencyLimiter"/> caps outstanding requests
-    /// to protect the client; time spent waiting for it still counts as latency.</remarks>
+    /// to protect the client. A request that is due while the cap is reached, or while the client backs off
+    /// after failures, is not sent late: it is dropped and counted (k6's "dropped iterations"), so the offered
+    /// rate, the achieved rate and the shortfall between them are all reported.</remarks>
     private static async Task OpenLoopAsync(double rate, int maxOutstanding, WorkSource work, OperationExecutor executor, TimeProvider time, CancellationToken stop)
     {
         using var limiter = new ConcurrencyLimiter(new ConcurrencyLimiterOptions
         {
             PermitLimit = maxOutstanding,
-            QueueLimit = int.MaxValue,
-            QueueProcessingOrder = QueueProcessingOrder.OldestFirst,
+            QueueLimit = 0,
         });
         var outstanding = new HashSet<Task>();
         var backoff = new FailureBackoff(time);
@@ -88,14 +89,36 @@ internal static class LoadDriver
                     await Task.Delay(wait, time, stop).ConfigureAwait(false);
                 }
 
-                // After failures the schedule pauses; the requests it delays still count their latency from their
-                // intended start, so the pause shows in the figures rather than hiding.
-                if (!await backoff.WaitAsync(stop).ConfigureAwait(false) || !work.TryTake(out var documents))
+                var beforeBackoff = time.GetTimestamp();
+                if (!await backoff.WaitAsync(stop).ConfigureAwait(false))
                 {
                     break;
                 }
 
-                var lease = await limiter.AcquireAsync(1, stop).ConfigureAwait(false);
+                // The requests that fell due while the client backed off after failures are dropped, not sent in a burst
+                // afterwards: the next one sent is the last one due.
+                var now = time.GetTimestamp();
+                if (now - beforeBackoff >= ticksPerRequest && (long)((now - start) / ticksPerRequest) - i is > 0 and var behind)
+                {
+                    executor.Dropped(behind);
+                    i += behind;
+                    intended = start + (long)(i * ticksPerRequest);
+                }
+
+                var lease = limiter.AttemptAcquire();
+                if (!lease.IsAcquired)
+                {
+                    lease.Dispose();
+                    executor.Dropped(1);
+                    continue;
+                }
+
+                if (!work.TryTake(out var documents))
+                {
+                    lease.Dispose();
+                    break;
+                }
+
                 var task = RunAndReleaseAsync(documents, intended, lease);
                 outstanding.Add(task);
                 if (outstanding.Count > 4 * maxOutstanding)

@@ -46,6 +46,9 @@ internal sealed class OperationExecutor
     /// <summary>Requests still outstanding when the run stopped and its grace period ran out: their outcome is unknown.</summary>
     public long Abandoned => Interlocked.Read(ref _abandoned);
 
+    /// <summary>Open loop: <paramref name="count"/> requests were due but not sent.</summary>
+    public void Dropped(long count) => _recorder.RequestsDropped(count);
+
     /// <summary>The first failure message (not a throttle), for the run's report.</summary>
     public string? FirstError => Volatile.Read(ref _firstError);
 
@@ -70,6 +73,13 @@ internal sealed class OperationExecutor
                 },
                 (this, documents),
                 _stopIssuing).ConfigureAwait(false);
+            if (outcome.Kind == OutcomeKind.Throttled)
+            {
+                // Still throttled when the retries ran out: the documents are lost, a figure of their own.
+                _recorder.RecordGivenUp(outcome, documents.Count);
+                return outcome.Kind;
+            }
+
             var latency = outcome.Kind == OutcomeKind.Ok ? _time.GetElapsedTime(intendedStart) : (TimeSpan?)null;
             _recorder.Record(outcome, latency);
             if (outcome.Kind == OutcomeKind.Error && outcome.Error is { } error)

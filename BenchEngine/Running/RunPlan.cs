@@ -163,7 +163,11 @@ public sealed record RunPlan
         {
             CheckRange(auto.ThrottledFractionAbove, "Stop.AutoStop.ThrottledFractionAbove", 0, 1, "A share between 0 and 1 (0.05 = 5 %).");
             CheckRange(auto.ErrorFractionAbove, "Stop.AutoStop.ErrorFractionAbove", 0, 1, "A share between 0 and 1 (0.05 = 5 %).");
-            Check(auto.ThrottledFractionAbove is null && auto.ErrorFractionAbove is null, "Stop.AutoStop", "Give a throttled or an error share, or remove the rule.");
+            CheckRange(auto.DroppedFractionAbove, "Stop.AutoStop.DroppedFractionAbove", 0, 1, "A share between 0 and 1 (0.05 = 5 %).");
+            Check(auto.DroppedFractionAbove is not null && load.Model != LoadModel.OpenLoop, "Stop.AutoStop.DroppedFractionAbove",
+                "Requests go unsent only in the open loop: remove this share or choose the open loop.");
+            Check(auto.ThrottledFractionAbove is null && auto.ErrorFractionAbove is null && auto.DroppedFractionAbove is null, "Stop.AutoStop",
+                "Give a throttled, an error or an unsent share, or remove the rule.");
             Check(auto.WindowSeconds is < 1 or > 3600, "Stop.AutoStop.WindowSeconds", "Between 1 and 3,600 seconds.");
         }
 
@@ -172,6 +176,9 @@ public sealed record RunPlan
             CheckRange(limits.MinThroughput, "Thresholds.MinThroughput", 0, 1_000_000_000, "Must be above 0 inserts/s (at most 1,000,000,000).", aboveMin: true);
             CheckRange(limits.MaxP99LatencyMs, "Thresholds.MaxP99LatencyMs", 0, 3_600_000, "Must be above 0 ms (at most 3,600,000, an hour).", aboveMin: true);
             CheckRange(limits.MaxThrottledPercent, "Thresholds.MaxThrottledPercent", 0, 100, "A percentage between 0 and 100.");
+            CheckRange(limits.MaxDroppedPercent, "Thresholds.MaxDroppedPercent", 0, 100, "A percentage between 0 and 100.");
+            Check(limits.MaxDroppedPercent is not null && load.Model != LoadModel.OpenLoop, "Thresholds.MaxDroppedPercent",
+                "Requests go unsent only in the open loop: remove this limit or choose the open loop.");
             CheckRange(limits.MinShareOfBaseline, "Thresholds.MinShareOfBaseline", 0, 10, "A share above 0 (0.95 = 95 % of the baseline's throughput).", aboveMin: true);
             Check(limits.BaselineRunId is <= 0, "Thresholds.BaselineRunId", "Not a run number.");
         }

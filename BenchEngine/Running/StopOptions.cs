@@ -12,7 +12,7 @@ public sealed record StopOptions
     /// <summary>Seconds to run.</summary>
     public double? DurationSeconds { get; init; }
 
-    /// <summary>Stops the run early when throttles or errors pass a share over a window of seconds.</summary>
+    /// <summary>Stops the run early when throttles, errors or (open loop) unsent requests pass a share over a window of seconds.</summary>
     public AutoStopOptions? AutoStop { get; init; }
 }
 
@@ -24,6 +24,9 @@ public sealed record AutoStopOptions
 
     /// <summary>Stop when failed responses (not throttles) ÷ all responses exceed this (0–1).</summary>
     public double? ErrorFractionAbove { get; init; }
+
+    /// <summary>Open loop: stop when requests due but not sent ÷ requests due (sent + not sent) exceed this (0–1).</summary>
+    public double? DroppedFractionAbove { get; init; }
 
     public int WindowSeconds { get; init; } = 10;
 }

@@ -13,6 +13,10 @@ public sealed record ThresholdOptions
     /// <summary>At most this percentage of responses may be throttled (429/503).</summary>
     public double? MaxThrottledPercent { get; init; }
 
+    /// <summary>Open loop: at most this percentage of the requests the schedule offered may have gone unsent (dropped, because
+    /// as many requests as the concurrency allows were outstanding).</summary>
+    public double? MaxDroppedPercent { get; init; }
+
     /// <summary>The dashboard's run to compare with, for <see cref="MinShareOfBaseline"/>. Headless runs take
     /// the baseline from a result file instead (<c>--baseline</c>).</summary>
     public long? BaselineRunId { get; init; }
@@ -21,5 +25,5 @@ public sealed record ThresholdOptions
     public double? MinShareOfBaseline { get; init; }
 
     /// <summary>Whether any limit is set.</summary>
-    public bool IsEmpty => MinThroughput is null && MaxP99LatencyMs is null && MaxThrottledPercent is null && MinShareOfBaseline is null;
+    public bool IsEmpty => MinThroughput is null && MaxP99LatencyMs is null && MaxThrottledPercent is null && MaxDroppedPercent is null && MinShareOfBaseline is null;
 }

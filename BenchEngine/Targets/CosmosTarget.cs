@@ -33,6 +33,11 @@ internal sealed class CosmosTarget : IInsertTarget
 
     public double? ProvisionedRequestUnits { get; private set; }
 
+    public bool ProvisionedAutoscale { get; private set; }
+
+    /// <summary>The body as sent: with the partition-key property appended when the document has no field of that name.</summary>
+    public int MeasureRequestBytes(Document document) => DocumentJson.Measure(document, _partitionKeyProperty);
+
     public async Task InitializeAsync(CancellationToken cancellationToken)
     {
         var key = _context.RequireSecret(_options.KeySecret);
@@ -114,7 +119,7 @@ internal sealed class CosmosTarget : IInsertTarget
             throw new TargetConfigurationException($"Cannot open Cosmos DB container '{_options.Database}/{_options.Container}' at {where}: {Describe(ex)}", ex);
         }
 
-        ProvisionedRequestUnits = await ReadThroughputAsync(cancellationToken).ConfigureAwait(false);
+        (ProvisionedRequestUnits, ProvisionedAutoscale) = await ReadThroughputAsync(cancellationToken).ConfigureAwait(false);
     }
 
     public async Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken)
@@ -141,6 +146,11 @@ internal sealed class CosmosTarget : IInsertTarget
             return response.StatusCode == HttpStatusCode.TooManyRequests
                 ? OperationOutcome.Throttled(status, charge, ReadRetryAfter(response.Headers))
                 : OperationOutcome.Failed(status, charge, ErrorText.Status(response.StatusCode, SubStatus(response.Headers)));
+        }
+        catch (Exception ex) when (ex is CosmosException or HttpRequestException && cancellationToken.IsCancellationRequested)
+        {
+            // A request cut off by the run's stop is abandoned, not failed: the executor counts it from this exception.
+            throw new OperationCanceledException("The write was cancelled in flight.", ex, cancellationToken);
         }
         catch (CosmosException ex)
         {
@@ -213,18 +223,23 @@ internal sealed class CosmosTarget : IInsertTarget
         { } ru => ThroughputProperties.CreateManualThroughput(ru),
     };
 
-    private async Task<double?> ReadThroughputAsync(CancellationToken cancellationToken)
+    private async Task<(double? RequestUnits, bool Autoscale)> ReadThroughputAsync(CancellationToken cancellationToken)
     {
         try
         {
             var response = await _container!.ReadThroughputAsync(new RequestOptions(), cancellationToken).WaitAsync(cancellationToken).ConfigureAwait(false);
-            return response.Resource?.AutoscaleMaxThroughput ?? response.Resource?.Throughput ?? _options.RequestUnits;
+            return response.Resource switch
+            {
+                { AutoscaleMaxThroughput: { } maximum } => (maximum, true),
+                { Throughput: { } manual } => (manual, false),
+                _ => (null, false),
+            };
         }
         catch (Exception ex) when (ex is not OutOfMemoryException && !(ex is OperationCanceledException && cancellationToken.IsCancellationRequested))
         {
-            // Serverless accounts, shared database throughput and local servers have no container offer; the figure
-            // is only for cost and charts, so any failure to read it leaves the plan's own.
-            return _options.RequestUnits;
+            // Serverless accounts, shared database throughput and local servers have no container offer. The figure prices
+            // the run: unknown stays unknown rather than pricing what the plan asked for (it may never have been applied).
+            return (null, false);
         }
     }
 

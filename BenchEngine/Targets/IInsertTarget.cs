@@ -11,11 +11,31 @@ public interface IInsertTarget : IAsyncDisposable
     /// <summary>True for the simulator: its figures come from a model, and the UI says so.</summary>
     bool IsModel { get; }
 
-    /// <summary>Provisioned RU/s when known (for cost and the RU/s chart), after <see cref="InitializeAsync"/>.</summary>
+    /// <summary>Provisioned RU/s when known (for cost and the RU/s chart), after <see cref="InitializeAsync"/>; for autoscale,
+    /// the maximum. Null when the throughput could not be read: nothing is priced then.</summary>
     double? ProvisionedRequestUnits { get; }
+
+    /// <summary>Whether <see cref="ProvisionedRequestUnits"/> is an autoscale maximum (billed differently), after
+    /// <see cref="InitializeAsync"/>.</summary>
+    bool ProvisionedAutoscale => false;
+
+    /// <summary>Whether the service reports a request-unit charge. Table Storage has no request units: its RU figures are
+    /// "n/a", not 0.</summary>
+    bool ReportsRequestUnits => true;
 
     /// <summary>Connects and, when asked to, creates the database/container/table.</summary>
     Task InitializeAsync(CancellationToken cancellationToken);
+
+    /// <summary>The run's clock starts now (<paramref name="startTimestamp"/>, a <see cref="TimeProvider"/> timestamp of the
+    /// run's clock). A target whose behaviour follows seconds (the simulator's RU budget) aligns them with the run's.</summary>
+    void RunClockStarted(long startTimestamp)
+    {
+    }
+
+    /// <summary>The size in bytes of the request body this target sends for <paramref name="document"/> written alone, with
+    /// every property the target itself adds (a partition-key property, table keys and type annotations): padding fills
+    /// documents up to the requested size as sent.</summary>
+    int MeasureRequestBytes(Document document) => DocumentJson.Measure(document);
 
     /// <summary>Writes one document, or a batch of documents sharing a partition key as one transaction.
     /// Service errors come back as an <see cref="OperationOutcome"/>, never as exceptions; only

@@ -14,6 +14,8 @@ internal sealed class NoOpTarget : IInsertTarget
 
     public double? ProvisionedRequestUnits => null;
 
+    public bool ReportsRequestUnits => false;
+
     public Task InitializeAsync(CancellationToken cancellationToken) => Task.CompletedTask;
 
     public Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken)

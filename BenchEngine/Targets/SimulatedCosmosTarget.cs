@@ -25,7 +25,7 @@ internal sealed class SimulatedCosmosTarget : IInsertTarget
     private readonly SimulatorOptions _options;
     private readonly TimeProvider _time;
     private readonly Partition[] _partitions;
-    private readonly long _startTimestamp;
+    private long _startTimestamp;
     private readonly Random _random;
     private readonly Lock _randomGate = new();
 
@@ -51,6 +51,10 @@ internal sealed class SimulatedCosmosTarget : IInsertTarget
 
     public Task InitializeAsync(CancellationToken cancellationToken) => Task.CompletedTask;
 
+    /// <summary>The budget's one-second windows start with the run's own seconds: a window that straddled two of the run's
+    /// seconds would let one of them consume up to twice the provisioned RU.</summary>
+    public void RunClockStarted(long startTimestamp) => Interlocked.Exchange(ref _startTimestamp, startTimestamp);
+
     /// <summary>The RU a write of <paramref name="document"/> costs under this model.</summary>
     public double ChargeFor(Document document) => Charge(DocumentJson.Measure(document), document.Fields.Count);
 
@@ -66,7 +70,7 @@ internal sealed class SimulatedCosmosTarget : IInsertTarget
         }
 
         var partition = _partitions[(int)((uint)StringComparer.Ordinal.GetHashCode(documents[0].PartitionKey) % (uint)_partitions.Length)];
-        var elapsed = _time.GetElapsedTime(_startTimestamp);
+        var elapsed = _time.GetElapsedTime(Interlocked.Read(ref _startTimestamp));
         var window = (long)Math.Floor(elapsed.TotalSeconds);
         if (!partition.TrySpend(window, charge, documents.Count))
         {

@@ -39,6 +39,52 @@ internal sealed class TableTarget : IInsertTarget
 
     public double? ProvisionedRequestUnits => null;
 
+    /// <summary>Table Storage charges by transaction, not in request units; the Cosmos DB Table API reports them.</summary>
+    public bool ReportsRequestUnits => _kind == TargetKind.CosmosTable;
+
+    /// <summary>The entity's JSON as Azure.Data.Tables sends it for a single insert: PartitionKey and RowKey, the properties,
+    /// and an <c>@odata.type</c> annotation beside each Int64, Double, DateTime and Guid value (the Int64 itself as a string).</summary>
+    public int MeasureRequestBytes(Document document)
+    {
+        long ignored = 0;
+        var entity = ToEntity(document, ref ignored);
+        var body = new System.Buffers.ArrayBufferWriter<byte>(1024);
+        using (var writer = new System.Text.Json.Utf8JsonWriter(body))
+        {
+            writer.WriteStartObject();
+            foreach (var (name, value) in entity)
+            {
+                switch (value)
+                {
+                    case long number:
+                        writer.WriteString(name, number.ToString(CultureInfo.InvariantCulture));
+                        writer.WriteString(name + "@odata.type", "Edm.Int64");
+                        break;
+                    case double real:
+                        writer.WriteNumber(name, real);
+                        writer.WriteString(name + "@odata.type", "Edm.Double");
+                        break;
+                    case DateTimeOffset time:
+                        writer.WriteString(name, time.UtcDateTime.ToString("yyyy-MM-dd'T'HH:mm:ss.FFFFFFF'Z'", CultureInfo.InvariantCulture));
+                        writer.WriteString(name + "@odata.type", "Edm.DateTime");
+                        break;
+                    case Guid guid:
+                        writer.WriteString(name, guid);
+                        writer.WriteString(name + "@odata.type", "Edm.Guid");
+                        break;
+                    default:
+                        writer.WritePropertyName(name);
+                        System.Text.Json.JsonSerializer.Serialize(writer, value);
+                        break;
+                }
+            }
+
+            writer.WriteEndObject();
+        }
+
+        return body.WrittenCount;
+    }
+
     public async Task InitializeAsync(CancellationToken cancellationToken)
     {
         var connectionString = _context.RequireSecret(_options.ConnectionStringSecret);

@@ -28,6 +28,7 @@ internal sealed class DocumentSource : IDocumentSource
     // once on the first document; -1 until then.
     private int _fixedBytes = -1;
     private int _fillerCacheChars;
+    private Func<Document, int> _measure = static document => DocumentJson.Measure(document);
     private long _sequence;
 
     public DocumentSource(IFieldSource fields, PartitionKeySelector partitionKeys, int? targetSizeBytes, string description)
@@ -67,6 +68,13 @@ internal sealed class DocumentSource : IDocumentSource
         return true;
     }
 
+    public void MeasureWith(Func<Document, int> measure)
+    {
+        ArgumentNullException.ThrowIfNull(measure);
+        _measure = measure;
+        _fixedBytes = -1;
+    }
+
     public void Dispose() => _fields.Dispose();
 
     /// <summary>
@@ -79,7 +87,7 @@ internal sealed class DocumentSource : IDocumentSource
         values[^1] = new(PaddingField, string.Empty);
         if (_fixedBytes < 0)
         {
-            _fixedBytes = DocumentJson.Measure(document) - StringLength(values);
+            _fixedBytes = _measure(document) - StringLength(values);
         }
 
         return Filler(target - _fixedBytes - StringLength(values));

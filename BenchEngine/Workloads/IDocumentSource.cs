@@ -11,4 +11,10 @@ public interface IDocumentSource : IDisposable
 
     /// <summary>Produces the next document, or <c>false</c> when the source is exhausted (a CSV file's end).</summary>
     bool TryNext(out Document document);
+
+    /// <summary>Padding fills documents to their target size as <paramref name="measure"/> counts them: the target's own
+    /// request body, with every property the target adds (a partition-key property). Called before the first document.</summary>
+    void MeasureWith(Func<Document, int> measure)
+    {
+    }
 }

@@ -53,4 +53,28 @@ public class CosmosRealAccountTests(ITestOutputHelper output)
         Assert.Equal(await target.CountAsync(CancellationToken.None), result.Seconds.Sum(s => s.Ok));
         Assert.True(result.Summary.RequestUnitsPerInsert > 1);
     }
+
+    [SkippableTheory]
+    [InlineData(ThroughputMode.Manual)]
+    [InlineData(ThroughputMode.Autoscale)]
+    public async Task Summary_PricesTheThroughputTheContainerHas_AutoscaleAtItsMaximum(ThroughputMode mode)
+    {
+        SkipWithoutAccount();
+        var plan = new RunPlan
+        {
+            Name = $"real {mode} throughput",
+            Target = new TargetOptions
+            {
+                Kind = TargetKind.CosmosSql,
+                Cosmos = new CosmosOptions { Endpoint = Endpoint, Container = "benchweb-test-" + Guid.NewGuid().ToString("N")[..8], RequestUnits = 1_000, Throughput = mode },
+            },
+            Stop = new StopOptions { TotalDocuments = 100 },
+        };
+
+        var result = await new BenchmarkRunner().RunAsync(plan, TargetContext.FromEnvironment());
+
+        Assert.Equal(1_000, result.Summary.ProvisionedRequestUnitsPerSecond);
+        Assert.Equal(mode == ThroughputMode.Autoscale, result.Summary.ProvisionedAutoscale);
+        Assert.NotNull(result.Summary.EstimatedCostPerMonth);
+    }
 }

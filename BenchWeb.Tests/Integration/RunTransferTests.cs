@@ -251,6 +251,65 @@ public sealed class RunTransferTests
         };
     }
 
+    [Fact]
+    public async Task ApiAndExports_GiveTheUnsentRequestsThePercentileSetAndWhatLatencyCovers_ForAnOpenLoopRun()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+        var plan = new RunPlan
+        {
+            Name = "open loop beyond the target",
+            Target = new BenchEngine.Targets.TargetOptions { Simulator = new BenchEngine.Targets.SimulatorOptions { MedianLatencyMs = 50 } },
+            Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 200, Concurrency = 1 },
+            Stop = new StopOptions { DurationSeconds = 2 },
+        };
+        using var started = await PostJsonAsync(http, "api/runs", new { plan });
+        var id = (await ReadAsync(started))["id"]!.GetValue<long>();
+
+        var summary = (await WaitUntilEndedAsync(http, id))["summary"]!;
+        var exported = JsonNode.Parse(await GetTextAsync(http, $"api/runs/{id}/export.json"))!;
+        var csvText = await GetTextAsync(http, $"api/runs/{id}/export.csv");
+
+        var dropped = summary["totalDropped"]!.GetValue<long>();
+        Assert.True(dropped > 200, $"{dropped} requests due but not sent");
+        Assert.Equal(200, summary["offeredRequestsPerSecond"]!.GetValue<double>());
+        Assert.True(summary["achievedRequestsPerSecond"]!.GetValue<double>() < 40);
+        Assert.Equal(0, summary["totalGivenUp"]!.GetValue<long>());
+        foreach (var percentile in new[] { "p50Ms", "p75Ms", "p90Ms", "p95Ms", "p98Ms", "p99Ms", "p999Ms", "maxMs" })
+        {
+            Assert.True(summary["latency"]![percentile]!.GetValue<double>() > 0, percentile);
+        }
+
+        Assert.NotNull(summary["top10PercentMeanThroughput"]);
+        Assert.Equal(dropped, exported["summary"]!["totalDropped"]!.GetValue<long>());
+        Assert.Equal(RunTransfer.LatencyCoverage, exported["latencyCoverage"]!.GetValue<string>());
+        Assert.Equal(dropped, exported["seconds"]!.AsArray().Sum(s => s!["dropped"]!.GetValue<long>()));
+        using var csv = new CsvReader(new StringReader(csvText), CultureInfo.InvariantCulture);
+        var rows = csv.GetRecords<dynamic>().Cast<IDictionary<string, object>>().ToList();
+        Assert.Equal(dropped, rows.Sum(r => long.Parse((string)r["dropped"], CultureInfo.InvariantCulture)));
+    }
+
+    [Fact]
+    public async Task ExportCsv_LeavesTheLatencyCellsEmpty_ForASecondInWhichNothingSucceeded()
+    {
+        var export = new RunExport
+        {
+            Seconds =
+            [
+                new RunExportSecond { Index = 0, ElapsedSeconds = 1, DurationSeconds = 1, Ok = 10, OkRequests = 10, LatencyP50Ms = 4, LatencyP95Ms = 5, LatencyP99Ms = 6, LatencyMaxMs = 7 },
+                new RunExportSecond { Index = 1, ElapsedSeconds = 2, DurationSeconds = 1, Errors = 3 },
+            ],
+        };
+        using var text = new StringWriter(CultureInfo.InvariantCulture);
+
+        await RunTransfer.WriteCsvAsync(export, text, CancellationToken.None);
+
+        using var csv = new CsvReader(new StringReader(text.ToString()), CultureInfo.InvariantCulture);
+        var rows = csv.GetRecords<dynamic>().Cast<IDictionary<string, object>>().ToList();
+        Assert.Equal("4", rows[0]["p50_ms"]);
+        Assert.All(new[] { "p50_ms", "p95_ms", "p99_ms", "max_ms" }, column => Assert.Equal("", rows[1][column]));
+    }
+
     private static async Task<long> CompletedRunAsync(HttpClient http)
     {
         using var response = await PostJsonAsync(http, "api/runs", new { plan = ShortPlan("to export", seconds: 2) });

@@ -340,20 +340,4 @@ public class TableTargetTests(AzuriteServer azurite)
         Assert.Contains("Cannot open table", result.FailureReason, StringComparison.Ordinal);
         Assert.DoesNotContain("Eby8vdM02x", result.FailureReason, StringComparison.Ordinal);
     }
-
-    /// <summary>Runs an action when a given second of the run closes.</summary>
-    private sealed class ActOnSecond(int index, Action action) : IRunObserver
-    {
-        public ValueTask OnStartedAsync(RunStart start, CancellationToken cancellationToken) => default;
-
-        public ValueTask OnSecondAsync(SecondSnapshot second, CancellationToken cancellationToken)
-        {
-            if (second.Index == index)
-            {
-                action();
-            }
-
-            return default;
-        }
-    }
 }

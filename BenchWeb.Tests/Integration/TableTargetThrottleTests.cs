@@ -87,4 +87,24 @@ public class TableTargetThrottleTests
         Assert.Equal(0, result.Summary.TotalErrors);
         Assert.Equal(0, result.Summary.TotalOk);
     }
+
+    [Theory]
+    [InlineData(DocumentShape.SmallDto)]
+    [InlineData(DocumentShape.Flight)]
+    [InlineData(DocumentShape.PerformanceData)]
+    public async Task WriteAsync_SendsABodyOfTheRequestedSize_WhenTheWorkloadIsPaddedForThisTarget(DocumentShape shape)
+    {
+        await using var server = await StubTableServer.StartAsync(503, "ServerBusy");
+        await using var target = await OpenAsync(TargetKind.TableStorage, server);
+        using var source = DocumentSourceFactory.Create(new WorkloadOptions { Shape = shape, TargetSizeBytes = 2_000 }, TimeProvider.System);
+        source.MeasureWith(target.MeasureRequestBytes);
+
+        for (var i = 0; i < 10; i++)
+        {
+            Assert.True(source.TryNext(out var document));
+            await target.WriteAsync([document], WriteOperation.Create, CancellationToken.None);
+        }
+
+        Assert.All(server.BodyBytes, bytes => Assert.InRange(bytes, 1_990, 2_010));
+    }
 }

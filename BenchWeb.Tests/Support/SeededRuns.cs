@@ -116,7 +116,7 @@ internal static class SeededRuns
         {
             for (var i = 0; i < 100; i++)
             {
-                latency.RecordMicroseconds((long)((second.LatencyP50Ms + (i * i * 0.0125)) * 1000));
+                latency.RecordMicroseconds((long)(((second.LatencyP50Ms ?? 0) + (i * i * 0.0125)) * 1000));
             }
         }
 

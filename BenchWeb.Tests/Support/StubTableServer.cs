@@ -22,6 +22,9 @@ public sealed class StubTableServer : IAsyncDisposable
     /// <summary>Entity writes answered so far.</summary>
     public int Writes => Volatile.Read(ref _writes);
 
+    /// <summary>The size in bytes of the body of every entity write received.</summary>
+    public System.Collections.Concurrent.ConcurrentQueue<long> BodyBytes { get; } = new();
+
     public string ConnectionString =>
         $"DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={AzuriteServer.DevelopmentKey};TableEndpoint={_app.Urls.First().TrimEnd('/')}/devstoreaccount1;";
 
@@ -55,6 +58,12 @@ public sealed class StubTableServer : IAsyncDisposable
             }
 
             Interlocked.Increment(ref server._writes);
+            using (var body = new MemoryStream())
+            {
+                await context.Request.Body.CopyToAsync(body);
+                server.BodyBytes.Enqueue(body.Length);
+            }
+
             context.Response.StatusCode = status;
             if (reasonPhrase is not null)
             {

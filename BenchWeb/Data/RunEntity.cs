@@ -49,7 +49,15 @@ public sealed class RunEntity
 
     public bool TargetIsModel { get; set; }
 
+    /// <summary>The target's provisioned RU/s, when it could be read (null: unknown, or no request units).</summary>
     public double? ProvisionedRequestUnits { get; set; }
+
+    /// <summary><see cref="ProvisionedRequestUnits"/> is an autoscale maximum.</summary>
+    public bool ProvisionedAutoscale { get; set; }
+
+    /// <summary>Whether the target reports request units (Table Storage does not: its RU figures are "n/a"). Null for runs
+    /// recorded before this was kept.</summary>
+    public bool? RequestUnitsReported { get; set; }
 
     public string? EnvironmentJson { get; set; }
 

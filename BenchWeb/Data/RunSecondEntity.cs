@@ -29,13 +29,23 @@ public sealed class RunSecondEntity
 
     public long Bytes { get; set; }
 
-    public double LatencyP50Ms { get; set; }
+    /// <summary>Requests sent in this second.</summary>
+    public long Issued { get; set; }
 
-    public double LatencyP95Ms { get; set; }
+    /// <summary>Open loop: requests due in this second but not sent.</summary>
+    public long Dropped { get; set; }
 
-    public double LatencyP99Ms { get; set; }
+    /// <summary>Documents given up in this second after their throttle retries ran out.</summary>
+    public long GivenUp { get; set; }
 
-    public double LatencyMaxMs { get; set; }
+    // Latency of the second's successful operations; null when none succeeded (a gap, not 0 ms).
+    public double? LatencyP50Ms { get; set; }
+
+    public double? LatencyP95Ms { get; set; }
+
+    public double? LatencyP99Ms { get; set; }
+
+    public double? LatencyMaxMs { get; set; }
 
     public long InFlight { get; set; }
 

@@ -218,25 +218,54 @@ public static class HeadlessCommand
     {
         var s = result.Summary;
         var c = CultureInfo.InvariantCulture;
+        var l = s.Latency;
         await output.WriteLineAsync();
         await output.WriteLineAsync(string.Create(c, $"{plan.Name}: {result.Status} ({result.StopReason}) against {result.TargetDescription}"));
-        await output.WriteLineAsync(string.Create(c, $"  elapsed {s.Elapsed.TotalSeconds:F1} s · ok {s.TotalOk:N0} · throttled {s.TotalThrottled:N0} ({s.ThrottledFraction:P2}) · errors {s.TotalErrors:N0}"));
-        await output.WriteLineAsync(string.Create(c, $"  throughput avg {s.AverageThroughput:N1}/s · mean of seconds {s.MeanPerSecondThroughput:N1}/s · P99 of seconds {s.P99PerSecondThroughput:N0}/s · steady {s.SteadyState.MeanThroughput:N1}/s (s {s.SteadyState.FirstSecond}–{s.SteadyState.LastSecond})"));
-        await output.WriteLineAsync(string.Create(c, $"  latency{(s.LatencyIsPerBatch ? " per batch" : "")} mean {s.Latency.MeanMs:F2} · P50 {s.Latency.P50Ms:F2} · P95 {s.Latency.P95Ms:F2} · P96 {s.Latency.P96Ms:F2} · P99 {s.Latency.P99Ms:F2} · P99.9 {s.Latency.P999Ms:F2} · max {s.Latency.MaxMs:F2} ms"));
-        await output.WriteLineAsync(string.Create(c, $"  RU/s {s.RequestUnitsPerSecond:N0} · RU/insert {s.RequestUnitsPerInsert:F2}{(s.EstimatedCostPerMonth is { } m ? $" · provisioned cost ${m:N0}/month" : "")}{(result.TargetIsModel ? " · figures from a model, not a service" : "")}"));
+        await output.WriteLineAsync(string.Create(c, $"  elapsed {ElapsedText.Format(s.Elapsed)} · ok {s.TotalOk:N0} · throttled {s.TotalThrottled:N0} ({s.ThrottledFraction:P2}) · errors {s.TotalErrors:N0} · given up {s.TotalGivenUp:N0} · abandoned {result.AbandonedRequests:N0}"));
+        if (s.OfferedRequestsPerSecond is { } offered)
+        {
+            await output.WriteLineAsync(string.Create(c, $"  requests offered {offered:N1}/s · sent {Figure(s.AchievedRequestsPerSecond, "N1")}/s · due but not sent {s.TotalDropped:N0} ({s.DroppedFraction:P2})"));
+        }
+
+        await output.WriteLineAsync(string.Create(c, $"  throughput avg {s.AverageThroughput:N1}/s · mean of seconds {s.MeanPerSecondThroughput:N1}/s · P99 of seconds {s.P99PerSecondThroughput:N0}/s · top {RunSummary.TopSecondsPercent:N0} % of seconds {Figure(s.Top10PercentMeanThroughput, "N1")}/s · steady {s.SteadyState.MeanThroughput:N1}/s (s {s.SteadyState.FirstSecond}–{s.SteadyState.LastSecond})"));
+        await output.WriteLineAsync(string.Create(c, $"  latency{(s.LatencyIsPerBatch ? " per batch" : "")} mean {Figure(l.MeanMs)} · P50 {Figure(l.P50Ms)} · P75 {Figure(l.P75Ms)} · P90 {Figure(l.P90Ms)} · P95 {Figure(l.P95Ms)} · P98 {Figure(l.P98Ms)} · P99 {Figure(l.P99Ms)} · P99.9 {Figure(l.P999Ms)} · max {Figure(l.MaxMs)} ms (successful operations; failed and throttled attempts excluded)"));
+        var requestUnits = s.RequestUnitsReported
+            ? string.Create(c, $"RU/s {Figure(s.RequestUnitsPerSecond, "N0")} · RU/insert {Figure(s.RequestUnitsPerInsert)}")
+            : "RU n/a (the target has no request units)";
+        var cost = s.EstimatedCostPerMonth is { } m ? string.Create(c, $" · provisioned cost ${m:N0}/month{(s.ProvisionedAutoscale ? " (autoscale, 1.5 × at the peak)" : "")}")
+            : s.RequestUnitsReported ? " · provisioned cost unknown" : "";
+        await output.WriteLineAsync(string.Create(c, $"  {requestUnits}{cost}{(result.TargetIsModel ? " · figures from a model, not a service" : "")}"));
         if (s.ClientBound)
         {
             await output.WriteLineAsync(string.Create(c, $"  client-bound: client CPU reached {s.MaxClientCpuPercent:F0} % — the client, not the service, may be the limit"));
         }
     }
 
+    private static string Figure(double? value, string format = "F2") => value?.ToString(format, CultureInfo.InvariantCulture) ?? "—";
+
     private sealed class ConsoleObserver(TextWriter output) : IRunObserver
     {
-        public async ValueTask OnStartedAsync(RunStart start, CancellationToken cancellationToken) =>
+        private bool _requestUnitsReported = true;
+
+        public async ValueTask OnStartedAsync(RunStart start, CancellationToken cancellationToken)
+        {
+            _requestUnitsReported = start.RequestUnitsReported;
             await output.WriteLineAsync($"Running against {start.TargetDescription} on {start.Environment.MachineName} ({start.Environment.ProcessorCount} cores)");
+        }
 
         public async ValueTask OnSecondAsync(SecondSnapshot s, CancellationToken cancellationToken) =>
-            await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture,
-                $"[{s.Elapsed.TotalSeconds,6:F1}s] ok {s.OkPerSecond,9:N0}/s  throttled {s.Throttled,6:N0}  errors {s.Errors,5:N0}  RU/s {s.RequestUnitsPerSecond,9:N0}  p50 {s.LatencyP50Ms,7:F2} ms  p99 {s.LatencyP99Ms,8:F2} ms  in flight {s.InFlight,5}  cpu {s.ClientCpuPercent,3:F0}%"));
+            await output.WriteLineAsync(SecondLine(s, _requestUnitsReported));
+    }
+
+    /// <summary>One second as a line: rates for a full second; a last, partial second gives its counts, never a rate
+    /// scaled up from a few milliseconds.</summary>
+    internal static string SecondLine(SecondSnapshot s, bool requestUnitsReported)
+    {
+        var c = CultureInfo.InvariantCulture;
+        var requestUnits = !requestUnitsReported ? "RU n/a"
+            : s.IsFull ? string.Create(c, $"RU/s {s.RequestUnitsPerSecond,9:N0}") : string.Create(c, $"RU {s.RequestUnits,11:N0}");
+        var ok = s.IsFull ? string.Create(c, $"ok {s.OkPerSecond,9:N0}/s") : string.Create(c, $"ok {s.Ok,9:N0} in {s.Duration.TotalSeconds:F3} s (partial second)");
+        return string.Create(c,
+            $"[{s.Elapsed.TotalSeconds,6:F1}s] {ok}  throttled {s.Throttled,6:N0}  errors {s.Errors,5:N0}{(s.Dropped > 0 ? $"  not sent {s.Dropped,6:N0}" : "")}{(s.GivenUp > 0 ? $"  given up {s.GivenUp,5:N0}" : "")}  {requestUnits}  p50 {Figure(s.LatencyP50Ms),7} ms  p99 {Figure(s.LatencyP99Ms),8} ms  in flight {s.InFlight,5}  cpu {s.ClientCpuPercent,3:F0}%");
     }
 }

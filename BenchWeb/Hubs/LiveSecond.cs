@@ -23,13 +23,20 @@ public sealed record LiveSecond
 
     public long Bytes { get; init; }
 
-    public double P50 { get; init; }
+    public long Issued { get; init; }
 
-    public double P95 { get; init; }
+    public long Dropped { get; init; }
 
-    public double P99 { get; init; }
+    public long GivenUp { get; init; }
 
-    public double Max { get; init; }
+    // Null when no operation of the second succeeded: the latency line has a gap there, not a dive to 0 ms.
+    public double? P50 { get; init; }
+
+    public double? P95 { get; init; }
+
+    public double? P99 { get; init; }
+
+    public double? Max { get; init; }
 
     public long InFlight { get; init; }
 
@@ -58,6 +65,9 @@ public sealed record LiveSecond
             Errors = second.Errors,
             RequestUnits = second.RequestUnits,
             Bytes = second.Bytes,
+            Issued = second.Issued,
+            Dropped = second.Dropped,
+            GivenUp = second.GivenUp,
             P50 = second.LatencyP50Ms,
             P95 = second.LatencyP95Ms,
             P99 = second.LatencyP99Ms,

@@ -131,6 +131,9 @@ public sealed partial class ProfileForm
 
     public double? AutoStopErrorPercent { get; set; }
 
+    /// <summary>Open loop: stop when more than this share of the due requests went unsent, %.</summary>
+    public double? AutoStopDroppedPercent { get; set; }
+
     public int AutoStopWindowSeconds { get; set; } = 10;
 
     // Pass/fail
@@ -139,6 +142,9 @@ public sealed partial class ProfileForm
     public double? MaxP99LatencyMs { get; set; }
 
     public double? MaxThrottledPercent { get; set; }
+
+    /// <summary>Open loop: at most this share of the due requests may go unsent, %.</summary>
+    public double? MaxDroppedPercent { get; set; }
 
     public long? BaselineRunId { get; set; }
 
@@ -210,10 +216,12 @@ public sealed partial class ProfileForm
             AutoStopEnabled = stop.AutoStop is not null,
             AutoStopThrottledPercent = stop.AutoStop?.ThrottledFractionAbove * 100,
             AutoStopErrorPercent = stop.AutoStop?.ErrorFractionAbove * 100,
+            AutoStopDroppedPercent = stop.AutoStop?.DroppedFractionAbove * 100,
             AutoStopWindowSeconds = stop.AutoStop?.WindowSeconds ?? 10,
             MinThroughput = plan.Thresholds?.MinThroughput,
             MaxP99LatencyMs = plan.Thresholds?.MaxP99LatencyMs,
             MaxThrottledPercent = plan.Thresholds?.MaxThrottledPercent,
+            MaxDroppedPercent = plan.Thresholds?.MaxDroppedPercent,
             BaselineRunId = plan.Thresholds?.BaselineRunId,
             MinPercentOfBaseline = plan.Thresholds?.MinShareOfBaseline * 100,
         };
@@ -293,6 +301,7 @@ public sealed partial class ProfileForm
                 {
                     ThrottledFractionAbove = AutoStopThrottledPercent / 100,
                     ErrorFractionAbove = AutoStopErrorPercent / 100,
+                    DroppedFractionAbove = AutoStopDroppedPercent / 100,
                     WindowSeconds = AutoStopWindowSeconds,
                 }
                 : null,
@@ -307,6 +316,7 @@ public sealed partial class ProfileForm
             MinThroughput = MinThroughput,
             MaxP99LatencyMs = MaxP99LatencyMs,
             MaxThrottledPercent = MaxThrottledPercent,
+            MaxDroppedPercent = MaxDroppedPercent,
             BaselineRunId = BaselineRunId,
             MinShareOfBaseline = MinPercentOfBaseline / 100,
         };
@@ -424,6 +434,7 @@ public sealed partial class ProfileForm
     {
         "Stop.AutoStop.ThrottledFractionAbove" => "Stop.AutoStop.ThrottledPercent",
         "Stop.AutoStop.ErrorFractionAbove" => "Stop.AutoStop.ErrorPercent",
+        "Stop.AutoStop.DroppedFractionAbove" => "Stop.AutoStop.DroppedPercent",
         "Thresholds.MinShareOfBaseline" => "Thresholds.MinPercentOfBaseline",
         _ => field,
     };

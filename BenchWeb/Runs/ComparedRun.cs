@@ -47,11 +47,15 @@ public sealed class ComparedRun
     /// <summary>The latency figures of the summary, when it has them (a summary made from saved seconds has none).</summary>
     public LatencySummary? Latency => Summary is { } summary && PartialSummary.LatencyKept(summary) ? summary.Latency : null;
 
-    /// <summary>RU/s the cost is based on: what the run recorded, else what its plan provisions.</summary>
-    public double? ProvisionedRequestUnits => Summary?.ProvisionedRequestUnitsPerSecond ?? Run.ProvisionedRequestUnits ?? Plan?.Target.Kind switch
+    /// <summary>RU/s the cost is based on: what the run recorded, else what the simulator's plan provisions. A Cosmos DB
+    /// plan's RU/s are not taken: whether the container has them is known only from the run (null: unknown).</summary>
+    public double? ProvisionedRequestUnits => !RequestUnitsReported ? null : Summary?.ProvisionedRequestUnitsPerSecond ?? Run.ProvisionedRequestUnits ?? Plan?.Target.Kind switch
     {
         TargetKind.Simulated => Plan.Target.Simulator.ProvisionedRequestUnits,
-        TargetKind.CosmosSql => Plan.Target.Cosmos.RequestUnits,
         _ => null,
     };
+
+    /// <summary>Whether the run's target reports request units: Table Storage does not ("n/a", never 0). Runs stored before
+    /// the summary said so are told by their target.</summary>
+    public bool RequestUnitsReported => Summary is { RequestUnitsReported: false } ? false : Run.TargetKind != TargetKind.TableStorage;
 }

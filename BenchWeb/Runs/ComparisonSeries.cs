@@ -8,5 +8,5 @@ public sealed record ComparisonSeries(
     IReadOnlyList<double> Time,
     IReadOnlyList<double> Inserts,
     IReadOnlyList<double> Throttled,
-    IReadOnlyList<double> RequestUnits,
-    IReadOnlyList<double> LatencyP99);
+    IReadOnlyList<double?> RequestUnits,
+    IReadOnlyList<double?> LatencyP99);

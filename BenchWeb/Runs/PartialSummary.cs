@@ -1,6 +1,7 @@
 using System.Text.Json;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
+using BenchEngine.Targets;
 using BenchWeb.Data;
 using Microsoft.EntityFrameworkCore;
 
@@ -37,11 +38,11 @@ public static class PartialSummary
         summary is null || (summary.Elapsed <= TimeSpan.Zero && summary.TotalOk == 0 && summary.TotalThrottled == 0 && summary.TotalErrors == 0);
 
     /// <summary>The summary of these saved seconds, as <see cref="SummaryCalculator"/> computes it, without latency.</summary>
-    public static RunSummary FromSeconds(IReadOnlyList<RunSecondEntity> seconds, bool latencyIsPerBatch, double? provisionedRequestUnits)
+    public static RunSummary FromSeconds(IReadOnlyList<RunSecondEntity> seconds, SummaryOptions options)
     {
         ArgumentNullException.ThrowIfNull(seconds);
         var snapshots = seconds.OrderBy(s => s.Index).Select(RunWindowSummary.ToSnapshot).ToList();
-        return SummaryCalculator.Calculate(snapshots, new LatencyDistribution(), latencyIsPerBatch, provisionedRequestUnits);
+        return SummaryCalculator.Calculate(snapshots, new LatencyDistribution(), options);
     }
 
     /// <summary>Gives the run a summary from its saved seconds when it has none and saved at least one; the caller saves.</summary>
@@ -61,7 +62,7 @@ public static class PartialSummary
             return false;
         }
 
-        var summary = FromSeconds(seconds, BatchSizeOf(run.PlanJson) > 1, run.ProvisionedRequestUnits);
+        var summary = FromSeconds(seconds, OptionsOf(run));
         run.SummaryJson = JsonSerializer.Serialize(summary, RunPlan.JsonOptions);
         run.ElapsedSeconds = summary.Elapsed.TotalSeconds;
         run.AverageThroughput = summary.AverageThroughput;
@@ -88,16 +89,27 @@ public static class PartialSummary
         return filled;
     }
 
-    // An unreadable snapshot (from a newer version) still gets its throughput; only the per-batch note is lost.
-    private static int BatchSizeOf(string planJson)
+    // What the engine would have been told: the run's stored target figures and its plan's load. An unreadable snapshot
+    // (from a newer version) still gets its throughput; only the per-batch note and the offered rate are lost.
+    private static SummaryOptions OptionsOf(RunEntity run)
     {
+        RunPlan? plan;
         try
         {
-            return RunPlan.FromJson(planJson).Load.BatchSize;
+            plan = RunPlan.FromJson(run.PlanJson);
         }
         catch (RunPlanValidationException)
         {
-            return 1;
+            plan = null;
         }
+
+        return new SummaryOptions
+        {
+            LatencyIsPerBatch = plan?.Load.BatchSize > 1,
+            ProvisionedRequestUnitsPerSecond = run.ProvisionedRequestUnits,
+            Autoscale = run.ProvisionedAutoscale,
+            RequestUnitsReported = run.RequestUnitsReported ?? run.TargetKind != TargetKind.TableStorage,
+            OfferedRequestsPerSecond = plan?.Load.Model == LoadModel.OpenLoop ? plan.Load.RatePerSecond : null,
+        };
     }
 }

@@ -33,13 +33,34 @@ public sealed record ResultsRow
     /// <summary>The run was cancelled, interrupted or failed: its figures cover the seconds it kept.</summary>
     public bool IsPartial { get; init; }
 
+    /// <summary>False for a target without request units: its RU figures are "n/a" (empty in CSV), never 0.</summary>
+    public bool RequestUnitsReported { get; init; } = true;
+
+    // Latency over successful operations; failed and throttled attempts excluded.
     public double? AverageLatencyMs { get; init; }
 
+    public double? P50LatencyMs { get; init; }
+
+    public double? P75LatencyMs { get; init; }
+
+    public double? P90LatencyMs { get; init; }
+
+    public double? P95LatencyMs { get; init; }
+
+    public double? P98LatencyMs { get; init; }
+
     public double? P99LatencyMs { get; init; }
+
+    public double? P999LatencyMs { get; init; }
+
+    public double? MaxLatencyMs { get; init; }
 
     public double? AverageThroughput { get; init; }
 
     public double? P99PerSecondThroughput { get; init; }
+
+    /// <summary>Mean of the best 10 % of the full seconds' counts.</summary>
+    public double? Top10PercentMeanThroughput { get; init; }
 
     public double? RequestUnitsPerInsert { get; init; }
 

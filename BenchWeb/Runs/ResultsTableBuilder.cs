@@ -16,8 +16,13 @@ public sealed class ResultsTableBuilder
     public static readonly IReadOnlyList<string> Headers =
     [
         "Run", "Target", "Connection", "Bulk", "Concurrency", "Load model", "Batch", "RU/s",
-        "Avg latency (ms)", "P99 latency (ms)", "Avg inserts/s", "P99 of per-second inserts/s", "RU/insert", "Throttled %", "Est. cost/month ($)",
+        "Avg latency (ms)", "P50 latency (ms)", "P75 latency (ms)", "P90 latency (ms)", "P95 latency (ms)", "P98 latency (ms)", "P99 latency (ms)",
+        "P99.9 latency (ms)", "Max latency (ms)", "Avg inserts/s", "P99 of per-second inserts/s", "Top 10 % of seconds inserts/s", "RU/insert",
+        "Throttled %", "Est. cost/month ($)",
     ];
+
+    /// <summary>What the latency columns cover, said under the Markdown table and beside the HTML one.</summary>
+    public const string LatencyNote = "Latency over successful operations; failed and throttled attempts excluded. n/a: the target has no request units; unknown: its provisioned throughput could not be read.";
 
     /// <summary>The CSV's columns: as <see cref="Headers"/>, with the run split into its id and profile for tools, and
     /// whether its figures are partial (the run was cancelled, interrupted or failed).</summary>
@@ -29,7 +34,7 @@ public sealed class ResultsTableBuilder
     private const int FirstFigure = 8;
 
     // Which Markdown columns hold numbers (right-aligned).
-    private static readonly bool[] NumericColumns = [false, false, false, false, true, false, true, true, true, true, true, true, true, true, true];
+    private static readonly bool[] NumericColumns = [false, false, false, false, true, false, true, .. Enumerable.Repeat(true, 16)];
 
     public ResultsTableBuilder(IEnumerable<ComparedRun> runs)
     {
@@ -50,7 +55,7 @@ public sealed class ResultsTableBuilder
             Line(markdown, Cells(row, forMarkdown: true).Select(EscapeMarkdown));
         }
 
-        return markdown.ToString();
+        return markdown.Append('\n').Append(LatencyNote).Append('\n').ToString();
     }
 
     /// <summary>The same table as CSV: a header line, then one line per run; numbers unformatted.</summary>
@@ -132,10 +137,19 @@ public sealed class ResultsTableBuilder
             BatchSize = plan?.Load.BatchSize,
             RequestUnits = run.ProvisionedRequestUnits,
             IsPartial = run.IsPartial,
+            RequestUnitsReported = run.RequestUnitsReported,
             AverageLatencyMs = run.Latency?.MeanMs,
+            P50LatencyMs = run.Latency?.P50Ms,
+            P75LatencyMs = run.Latency?.P75Ms,
+            P90LatencyMs = run.Latency?.P90Ms,
+            P95LatencyMs = run.Latency?.P95Ms,
+            P98LatencyMs = run.Latency?.P98Ms,
             P99LatencyMs = run.Latency?.P99Ms,
+            P999LatencyMs = run.Latency?.P999Ms,
+            MaxLatencyMs = run.Latency?.MaxMs,
             AverageThroughput = summary?.AverageThroughput,
             P99PerSecondThroughput = summary?.P99PerSecondThroughput,
+            Top10PercentMeanThroughput = summary?.Top10PercentMeanThroughput,
             RequestUnitsPerInsert = summary?.RequestUnitsPerInsert,
             ThrottledPercent = summary?.ThrottledFraction * 100,
             EstimatedCostPerMonth = summary?.EstimatedCostPerMonth,
@@ -150,6 +164,11 @@ public sealed class ResultsTableBuilder
             : Math.Round(v, decimals + 2).ToString(CultureInfo.InvariantCulture);
 
         string Text(string? value) => value ?? (forMarkdown ? "—" : "");
+
+        // Request-unit figures: "n/a" for a target without them, "unknown" for a throughput that could not be read (Markdown);
+        // empty in CSV, never 0.
+        string RequestUnits(double? value, int decimals, bool missingIsUnknown = false) => !row.RequestUnitsReported ? (forMarkdown ? "n/a" : "")
+            : value is null && missingIsUnknown && forMarkdown ? "unknown" : Number(value, decimals);
 
         if (forMarkdown)
         {
@@ -167,14 +186,18 @@ public sealed class ResultsTableBuilder
         yield return Number(row.Concurrency, 0);
         yield return Text(row.LoadModel);
         yield return Number(row.BatchSize, 0);
-        yield return Number(row.RequestUnits, 0);
-        yield return Number(row.AverageLatencyMs, 1);
-        yield return Number(row.P99LatencyMs, 1);
+        yield return RequestUnits(row.RequestUnits, 0, missingIsUnknown: row.AverageThroughput is not null);
+        foreach (var latency in (double?[])[row.AverageLatencyMs, row.P50LatencyMs, row.P75LatencyMs, row.P90LatencyMs, row.P95LatencyMs, row.P98LatencyMs, row.P99LatencyMs, row.P999LatencyMs, row.MaxLatencyMs])
+        {
+            yield return Number(latency, 1);
+        }
+
         yield return Number(row.AverageThroughput, 0);
         yield return Number(row.P99PerSecondThroughput, 0);
-        yield return Number(row.RequestUnitsPerInsert, 2);
+        yield return Number(row.Top10PercentMeanThroughput, 0);
+        yield return RequestUnits(row.RequestUnitsPerInsert, 2);
         yield return Number(row.ThrottledPercent, 2);
-        yield return Number(row.EstimatedCostPerMonth, 2);
+        yield return RequestUnits(row.EstimatedCostPerMonth, 2, missingIsUnknown: row.AverageThroughput is not null);
         if (!forMarkdown)
         {
             yield return row.IsPartial ? "yes" : "no";

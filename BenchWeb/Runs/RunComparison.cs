@@ -66,7 +66,7 @@ public sealed class RunComparison
             seconds.Select(s => Math.Round(s.ElapsedSeconds - s.DurationSeconds, 3)).ToList(),
             seconds.Select(s => Rate(s.Ok, s) ?? 0).ToList(),
             seconds.Select(s => Rate(s.Throttled, s) ?? 0).ToList(),
-            seconds.Select(s => Rate(s.RequestUnits, s) ?? 0).ToList(),
+            seconds.Select(s => run.RequestUnitsReported ? Rate(s.RequestUnits, s) ?? 0 : (double?)null).ToList(),
             seconds.Select(s => s.LatencyP99Ms).ToList());
     }).ToList();
 
@@ -92,9 +92,9 @@ public sealed class RunComparison
                 csv.WriteField(Math.Round(s.ElapsedSeconds, 3));
                 csv.WriteField(Rate(s.Ok, s));
                 csv.WriteField(Rate(s.Throttled, s));
-                csv.WriteField(Rate(s.RequestUnits, s));
-                csv.WriteField(Math.Round(s.LatencyP50Ms, 3));
-                csv.WriteField(Math.Round(s.LatencyP99Ms, 3));
+                csv.WriteField(run.RequestUnitsReported ? Rate(s.RequestUnits, s) : null);
+                csv.WriteField(s.LatencyP50Ms is { } p50 ? Math.Round(p50, 3) : (double?)null);
+                csv.WriteField(s.LatencyP99Ms is { } p99 ? Math.Round(p99, 3) : (double?)null);
                 await csv.NextRecordAsync();
             }
         }
@@ -110,21 +110,27 @@ public sealed class RunComparison
         ComparisonRow Text(string key, string label, Func<ComparedRun, string> text) =>
             new(key, label, runs.Select(text).ToList(), runs.Select(_ => (double?)null).ToList(), runs.Select(_ => (ComparisonChange?)null).ToList(), "", null);
 
-        ComparisonRow Figure(string key, string label, string format, bool? higherIsBetter, Func<RunSummary, double?> value) =>
-            FigureOf(key, label, format, higherIsBetter, r => r.Summary is { } s ? value(s) : null);
+        ComparisonRow Figure(string key, string label, string format, bool? higherIsBetter, Func<RunSummary, double?> value, Func<ComparedRun, string>? missing = null) =>
+            FigureOf(key, label, format, higherIsBetter, r => r.Summary is { } s && (missing is null || r.RequestUnitsReported) ? value(s) : null, missing);
 
         // A partial run's summary made from its saved seconds has no latency: "—", not 0.
-        ComparisonRow Latency(string key, string label, Func<LatencySummary, double> value) =>
+        ComparisonRow Latency(string key, string label, Func<LatencySummary, double?> value) =>
             FigureOf(key, label, "N1", false, r => r.Latency is { } latency ? value(latency) : null);
 
-        ComparisonRow FigureOf(string key, string label, string format, bool? higherIsBetter, Func<ComparedRun, double?> value)
+        ComparisonRow FigureOf(string key, string label, string format, bool? higherIsBetter, Func<ComparedRun, double?> value, Func<ComparedRun, string>? missing = null)
         {
             var values = runs.Select(value).ToList();
             var baseline = values.Count > 0 ? values[0] : null;
             var changes = values.Select((v, i) => i > 0 && v is { } current && baseline is { } first ? ComparisonChange.Between(current, first) : null).ToList();
-            var texts = values.Select(v => v is { } number ? number.ToString(format, CultureInfo.InvariantCulture) : "—").ToList();
+            var texts = values.Select((v, i) => v is { } number ? number.ToString(format, CultureInfo.InvariantCulture)
+                : runs[i].Summary is not null && missing is not null ? missing(runs[i]) : "—").ToList();
             return new ComparisonRow(key, label, texts, values, changes, format, higherIsBetter);
         }
+
+        // A target without request units has none ("n/a", never 0, also for runs stored before the summary said so); a
+        // throughput that could not be read prices nothing ("unknown").
+        static string RequestUnitsMissing(ComparedRun run) => run.RequestUnitsReported ? "—" : "n/a";
+        static string CostMissing(ComparedRun run) => run.RequestUnitsReported ? "unknown" : "n/a";
 
         return
         [
@@ -132,15 +138,25 @@ public sealed class RunComparison
             Text("status", "Status", r => string.Join(" · ", new[] { r.Run.Status.ToString(), r.Run.Verdict, r.IsPartial ? "partial" : null }.OfType<string>())),
             Figure("elapsed", "Elapsed (s)", "N1", null, s => s.Elapsed.TotalSeconds),
             Figure("inserted", "Inserted", "N0", null, s => s.TotalOk),
+            Figure("given-up", "Given up after throttle retries", "N0", false, s => s.TotalGivenUp),
+            Figure("dropped", "Due but not sent (open loop)", "N0", false, s => s.OfferedRequestsPerSecond is null ? null : s.TotalDropped),
             Figure("avg-throughput", "Average throughput (inserts/s)", "N1", true, s => s.AverageThroughput),
             Figure("mean-per-second", "Mean of per-second throughput (/s)", "N1", true, s => s.MeanPerSecondThroughput),
             Figure("p99-per-second", "P99 of per-second throughput (/s)", "N1", true, s => s.P99PerSecondThroughput),
+            Figure("top-seconds", "Mean of the top 10 % of seconds (/s)", "N1", true, s => s.Top10PercentMeanThroughput),
+            Text("latency-coverage", "Latency percentiles cover", r => r.Summary is null ? "—" : "successful operations; failed and throttled attempts excluded"),
             Latency("latency-p50", "Latency P50 (ms)", l => l.P50Ms),
+            Latency("latency-p75", "Latency P75 (ms)", l => l.P75Ms),
+            Latency("latency-p90", "Latency P90 (ms)", l => l.P90Ms),
+            Latency("latency-p95", "Latency P95 (ms)", l => l.P95Ms),
+            Latency("latency-p98", "Latency P98 (ms)", l => l.P98Ms),
             Latency("latency-p99", "Latency P99 (ms)", l => l.P99Ms),
-            Figure("ru-per-second", "RU/s", "N0", null, s => s.RequestUnitsPerSecond),
-            Figure("ru-per-insert", "RU per insert", "N2", false, s => s.RequestUnitsPerInsert),
+            Latency("latency-p999", "Latency P99.9 (ms)", l => l.P999Ms),
+            Latency("latency-max", "Latency max (ms)", l => l.MaxMs),
+            Figure("ru-per-second", "RU/s", "N0", null, s => s.RequestUnitsPerSecond, RequestUnitsMissing),
+            Figure("ru-per-insert", "RU per insert", "N2", false, s => s.RequestUnitsPerInsert, RequestUnitsMissing),
             Figure("throttled", "Throttled (%)", "N2", false, s => s.ThrottledFraction * 100),
-            Figure("cost-per-month", "Estimated cost per month ($)", "N2", false, s => s.EstimatedCostPerMonth),
+            Figure("cost-per-month", "Estimated cost per month ($)", "N2", false, s => s.EstimatedCostPerMonth, CostMissing),
         ];
     }
 }

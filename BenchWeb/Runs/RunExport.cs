@@ -70,5 +70,8 @@ public sealed record RunExport
 
     public Verdict? Verdict { get; init; }
 
+    /// <summary>What the latency figures cover (see <see cref="RunTransfer.LatencyCoverage"/>).</summary>
+    public string? LatencyCoverage { get; init; }
+
     public IReadOnlyList<RunExportSecond> Seconds { get; init; } = [];
 }

@@ -27,13 +27,23 @@ public sealed record RunExportSecond
 
     public long Bytes { get; init; }
 
-    public double LatencyP50Ms { get; init; }
+    /// <summary>Requests sent in this second (absent from exports of earlier versions: 0).</summary>
+    public long Issued { get; init; }
 
-    public double LatencyP95Ms { get; init; }
+    /// <summary>Open loop: requests due in this second but not sent.</summary>
+    public long Dropped { get; init; }
 
-    public double LatencyP99Ms { get; init; }
+    /// <summary>Documents given up in this second after their throttle retries ran out.</summary>
+    public long GivenUp { get; init; }
 
-    public double LatencyMaxMs { get; init; }
+    /// <summary>Latency of the second's successful operations (failed and throttled attempts excluded); null when none succeeded.</summary>
+    public double? LatencyP50Ms { get; init; }
+
+    public double? LatencyP95Ms { get; init; }
+
+    public double? LatencyP99Ms { get; init; }
+
+    public double? LatencyMaxMs { get; init; }
 
     public long InFlight { get; init; }
 

@@ -24,6 +24,15 @@ public sealed class RunLiveState
     /// not 1,857 inserts/s.</summary>
     public const double ShortestRateSecond = 0.5;
 
+    /// <summary>Whether the target reports request units: when it does not (Table Storage), RU tiles say "n/a", never 0.</summary>
+    public bool RequestUnitsReported { get; init; } = true;
+
+    /// <summary><see cref="ProvisionedRequestUnits"/> is an autoscale maximum: priced at 1.5 × on the peak second.</summary>
+    public bool ProvisionedAutoscale { get; init; }
+
+    /// <summary>Open loop: the plan's rate, requests/s.</summary>
+    public double? OfferedRate { get; init; }
+
     public int BatchSize { get; }
 
     public long? DocumentLimit { get; }
@@ -47,6 +56,15 @@ public sealed class RunLiveState
 
     public long TotalErrors { get; private set; }
 
+    /// <summary>Requests sent.</summary>
+    public long TotalIssued { get; private set; }
+
+    /// <summary>Open loop: requests due but not sent.</summary>
+    public long TotalDropped { get; private set; }
+
+    /// <summary>Documents given up after their throttle retries ran out.</summary>
+    public long TotalGivenUp { get; private set; }
+
     public double TotalRequestUnits { get; private set; }
 
     private long TotalResponses { get; set; }
@@ -63,6 +81,9 @@ public sealed class RunLiveState
                 TotalOk += second.Ok;
                 TotalThrottled += second.Throttled;
                 TotalErrors += second.Errors;
+                TotalIssued += second.Issued;
+                TotalDropped += second.Dropped;
+                TotalGivenUp += second.GivenUp;
                 TotalRequestUnits += second.RequestUnits;
                 TotalResponses += second.OkRequests + second.Throttled + second.Errors;
                 added++;
@@ -72,15 +93,22 @@ public sealed class RunLiveState
         return added;
     }
 
-    /// <summary>Inserts/s in the last second long enough to be a rate.</summary>
-    public double CurrentRate => _seconds.Values.LastOrDefault(s => s.Duration >= ShortestRateSecond)?.OkPerSecond ?? 0;
+    /// <summary>Inserts/s in the last full second: a last, partial second is never scaled up to a rate.</summary>
+    public double CurrentRate => _seconds.Values.LastOrDefault(s => s.Duration >= SecondSnapshot.FullSecond.TotalSeconds)?.OkPerSecond ?? 0;
+
+    /// <summary>Open loop: requests sent per second over the run so far (beside the offered rate).</summary>
+    public double AchievedRate => Elapsed >= SecondSnapshot.FullSecond.TotalSeconds ? TotalIssued / Elapsed : 0;
+
+    /// <summary>Open loop: requests due but not sent ÷ requests due.</summary>
+    public double DroppedFraction => TotalIssued + TotalDropped > 0 ? TotalDropped / (double)(TotalIssued + TotalDropped) : 0;
 
     /// <summary>Inserts/s over the run so far (ok ÷ elapsed, the summary's definition).</summary>
     public double AverageRate => Elapsed > 0 ? TotalOk / Elapsed : 0;
 
     public double ThrottledFraction => TotalResponses > 0 ? TotalThrottled / (double)TotalResponses : 0;
 
-    public double RequestUnitsPerInsert => TotalOk > 0 ? TotalRequestUnits / TotalOk : 0;
+    /// <summary>Null when the target reports no request units ("n/a") or nothing landed yet.</summary>
+    public double? RequestUnitsPerInsert => RequestUnitsReported && TotalOk > 0 ? TotalRequestUnits / TotalOk : null;
 
     /// <summary>Documents the run is done with: landed, or failed (a failed request counts its whole batch).
     /// Throttled requests are retried, so they are not done until they land or fail.</summary>
@@ -111,10 +139,27 @@ public sealed class RunLiveState
     }
 
     /// <summary>Cost of the provisioned throughput for the time run so far, at the list price.</summary>
-    public double? EstimatedCost => ProvisionedRequestUnits is { } ru ? SummaryCalculator.ProvisionedCost(ru, Elapsed / 3600) : null;
+    /// <remarks>Null when the provisioned throughput is unknown or the target has none: nothing is priced then.</remarks>
+    public double? EstimatedCost => Cost().Run;
 
-    /// <summary>The provisioned throughput's cost for a month (730 h).</summary>
-    public double? EstimatedCostPerMonth => ProvisionedRequestUnits is { } ru ? SummaryCalculator.ProvisionedCost(ru, SummaryCalculator.HoursPerMonth) : null;
+    /// <summary>The provisioned throughput's cost for a month (730 h); for autoscale, at the peak so far.</summary>
+    public double? EstimatedCostPerMonth => Cost().Month;
+
+    private (double? Run, double? Month) Cost()
+    {
+        if (!RequestUnitsReported || ProvisionedRequestUnits is not { } ru)
+        {
+            return (null, null);
+        }
+
+        if (ProvisionedAutoscale)
+        {
+            var (run, month) = ThroughputCost.Autoscale(ru, _seconds.Values.Select(s => (s.Elapsed - s.Duration, s.Duration, s.RequestUnits)), Elapsed);
+            return (run, month);
+        }
+
+        return (SummaryCalculator.ProvisionedCost(ru, Elapsed / 3600), SummaryCalculator.ProvisionedCost(ru, SummaryCalculator.HoursPerMonth));
+    }
 
     /// <summary>The client's CPU in the last second was at or above the client-bound threshold.</summary>
     public bool ClientBound => Latest?.Cpu >= SummaryCalculator.ClientBoundCpuPercent;

@@ -31,6 +31,8 @@ internal sealed partial class RunObserver(
             run.TargetDescription = start.TargetDescription;
             run.TargetIsModel = start.TargetIsModel;
             run.ProvisionedRequestUnits = start.ProvisionedRequestUnits;
+            run.ProvisionedAutoscale = start.ProvisionedAutoscale;
+            run.RequestUnitsReported = start.RequestUnitsReported;
             run.EnvironmentJson = JsonSerializer.Serialize(start.Environment, RunPlan.JsonOptions);
             await db.SaveChangesAsync(CancellationToken.None);
         }
@@ -90,6 +92,9 @@ internal sealed partial class RunObserver(
             ErrorsByStatusJson = second.ErrorsByStatus.Count == 0 ? null : JsonSerializer.Serialize(second.ErrorsByStatus),
             RequestUnits = second.RequestUnits,
             Bytes = second.Bytes,
+            Issued = second.Issued,
+            Dropped = second.Dropped,
+            GivenUp = second.GivenUp,
             LatencyP50Ms = second.LatencyP50Ms,
             LatencyP95Ms = second.LatencyP95Ms,
             LatencyP99Ms = second.LatencyP99Ms,

@@ -20,8 +20,11 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
     public static readonly IReadOnlyList<string> CsvColumns =
     [
         "second", "elapsed_s", "duration_s", "ok", "ok_per_s", "throttled", "throttled_per_s", "errors", "ru", "ru_per_s",
-        "bytes", "p50_ms", "p95_ms", "p99_ms", "max_ms", "in_flight", "cpu_percent",
+        "bytes", "p50_ms", "p95_ms", "p99_ms", "max_ms", "in_flight", "cpu_percent", "issued", "dropped", "given_up",
     ];
+
+    /// <summary>What the latency columns and figures cover, written beside them in every export.</summary>
+    public const string LatencyCoverage = "Latency percentiles are over successful operations; failed and throttled attempts are excluded. An empty latency cell: no operation succeeded in that second.";
 
     private static readonly RunStatus[] TerminalStatuses = [RunStatus.Completed, RunStatus.Stopped, RunStatus.Cancelled, RunStatus.Failed, RunStatus.Interrupted];
 
@@ -64,6 +67,7 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
             Environment = Read<ClientEnvironment>(run.EnvironmentJson),
             Summary = Read<RunSummary>(run.SummaryJson),
             Verdict = Read<Verdict>(run.VerdictJson),
+            LatencyCoverage = LatencyCoverage,
             Seconds = seconds.Select(ToExport).ToList(),
         };
     }
@@ -103,6 +107,9 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
             csv.WriteField(second.LatencyMaxMs);
             csv.WriteField(second.InFlight);
             csv.WriteField(second.ClientCpuPercent);
+            csv.WriteField(second.Issued);
+            csv.WriteField(second.Dropped);
+            csv.WriteField(second.GivenUp);
             await csv.NextRecordAsync();
         }
 
@@ -391,6 +398,9 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
         ErrorsByStatus = second.ErrorsByStatusJson is { } json ? JsonSerializer.Deserialize<Dictionary<int, long>>(json) : null,
         RequestUnits = second.RequestUnits,
         Bytes = second.Bytes,
+        Issued = second.Issued,
+        Dropped = second.Dropped,
+        GivenUp = second.GivenUp,
         LatencyP50Ms = second.LatencyP50Ms,
         LatencyP95Ms = second.LatencyP95Ms,
         LatencyP99Ms = second.LatencyP99Ms,
@@ -412,6 +422,9 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
         ErrorsByStatusJson = second.ErrorsByStatus is { Count: > 0 } byStatus ? JsonSerializer.Serialize(byStatus) : null,
         RequestUnits = second.RequestUnits,
         Bytes = second.Bytes,
+        Issued = second.Issued,
+        Dropped = second.Dropped,
+        GivenUp = second.GivenUp,
         LatencyP50Ms = second.LatencyP50Ms,
         LatencyP95Ms = second.LatencyP95Ms,
         LatencyP99Ms = second.LatencyP99Ms,

@@ -40,7 +40,7 @@ public sealed record RunWindowSummary
         var snapshots = inWindow.Select(ToSnapshot).ToList();
         var window = SummaryCalculator.ForWindow(snapshots, first, last);
         var fullSeconds = inWindow.Where(s => s.DurationSeconds >= 0.999).Select(s => (double)s.Ok).ToList();
-        var answered = inWindow.Where(s => s.OkRequests > 0).ToList();
+        var answered = inWindow.Where(s => s is { OkRequests: > 0, LatencyP50Ms: not null, LatencyP99Ms: not null }).ToList();
         return new RunWindowSummary
         {
             FirstSecond = first,
@@ -50,8 +50,8 @@ public sealed record RunWindowSummary
             P99Throughput = SummaryCalculator.NearestRank(fullSeconds, 99),
             RequestUnitsPerSecond = window.RequestUnitsPerSecond,
             ThrottledFraction = window.ThrottledFraction,
-            MaxSecondP99Ms = answered.Count == 0 ? 0 : answered.Max(s => s.LatencyP99Ms),
-            MedianSecondP50Ms = SummaryCalculator.NearestRank(answered.Select(s => s.LatencyP50Ms).ToList(), 50),
+            MaxSecondP99Ms = answered.Count == 0 ? 0 : answered.Max(s => s.LatencyP99Ms!.Value),
+            MedianSecondP50Ms = SummaryCalculator.NearestRank(answered.Select(s => s.LatencyP50Ms!.Value).ToList(), 50),
         };
     }
 
@@ -68,6 +68,9 @@ public sealed record RunWindowSummary
         ErrorsByStatus = s.ErrorsByStatusJson is { } byStatus ? JsonSerializer.Deserialize<Dictionary<int, long>>(byStatus) ?? [] : new Dictionary<int, long>(),
         RequestUnits = s.RequestUnits,
         Bytes = s.Bytes,
+        Issued = s.Issued,
+        Dropped = s.Dropped,
+        GivenUp = s.GivenUp,
         LatencyP50Ms = s.LatencyP50Ms,
         LatencyP95Ms = s.LatencyP95Ms,
         LatencyP99Ms = s.LatencyP99Ms,

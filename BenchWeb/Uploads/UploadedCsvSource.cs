@@ -54,6 +54,8 @@ internal static class UploadedCsvSource
             }
         }
 
+        public void MeasureWith(Func<Document, int> measure) => inner.MeasureWith(measure);
+
         public void Dispose() => inner.Dispose();
     }
 }

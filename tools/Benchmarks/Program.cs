@@ -67,10 +67,12 @@ if (which is "history-page" or "all")
 
 return 0;
 
-async Task<RunResult> RunAsync(RunPlan plan)
+// A run that gives documents up after their throttle retries ends Failed, honestly; the unbounded pattern is measured for
+// exactly that shortfall, so it may.
+async Task<RunResult> RunAsync(RunPlan plan, bool shortfallExpected = false)
 {
     var result = await new BenchmarkRunner().RunAsync(plan, context);
-    if (result.Status != RunStatus.Completed)
+    if (result.Status != RunStatus.Completed && !(shortfallExpected && result.Status == RunStatus.Failed && result.Summary.TotalGivenUp > 0 && result.Summary.TotalErrors == 0))
     {
         throw new InvalidOperationException($"{plan.Name}: {result.Status} {result.FailureReason}");
     }
@@ -194,15 +196,16 @@ async Task GoodputAsync()
         Workload = workload,
         Load = new LoadOptions { Model = LoadModel.Unbounded, Throttling = new ThrottleOptions { SharedBackoff = false } },
         Stop = new StopOptions { TotalDocuments = 20_000 },
-    });
+    }, shortfallExpected: true);
     Print("unbounded Task.WhenAll of 20,000 point inserts (seed-002 pattern, per-request retry-after, 9 retries)", burst);
 
     static void Print(string what, RunResult r)
     {
         var s = r.Summary;
+        var busiest = r.Seconds.Where(second => second.IsFull).Select(second => second.RequestUnits).DefaultIfEmpty(0).Max();
         Console.WriteLine($"{what}: steady RU/s {s.SteadyState.RequestUnitsPerSecond:N0} = {s.SteadyState.RequestUnitsPerSecond / 5_000:F3} of provisioned; " +
-            $"whole run {s.RequestUnitsPerSecond / 5_000:F3}; throttled {s.ThrottledFraction:P2} of responses ({s.TotalThrottled:N0}); ok {s.TotalOk:N0}; " +
-            $"errors {s.TotalErrors:N0}; p99 {s.Latency.P99Ms:F0} ms; {s.Elapsed.TotalSeconds:F1} s");
+            $"whole run {s.RequestUnitsPerSecond / 5_000:F3}; busiest full second {busiest / 5_000:F3}; throttled {s.ThrottledFraction:P2} of responses ({s.TotalThrottled:N0}); ok {s.TotalOk:N0}; " +
+            $"given up {s.TotalGivenUp:N0}; errors {s.TotalErrors:N0}; p99 {s.Latency.P99Ms:F0} ms; {s.Elapsed.TotalSeconds:F1} s; {r.Status} ({r.StopReason})");
     }
 }
 

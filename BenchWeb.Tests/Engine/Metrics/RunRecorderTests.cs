@@ -23,7 +23,7 @@ public class RunRecorderTests
         Assert.Equal(100, second.Ok);
         Assert.Equal(1, second.OkRequests);
         Assert.Equal(0, second.Throttled);
-        Assert.InRange(second.LatencyP50Ms, 283, 283.3);
+        Assert.InRange(second.LatencyP50Ms!.Value, 283, 283.3);
         Assert.Equal(2, recorder.Total.Count);
     }
 

@@ -70,4 +70,34 @@ public class SimulatedCosmosTargetTests
         Assert.Equal(3, new SimulatedCosmosTarget(new SimulatorOptions { ProvisionedRequestUnits = 25_000 }, time).PartitionCount);
         Assert.Equal(5, new SimulatedCosmosTarget(new SimulatorOptions { ProvisionedRequestUnits = 10_000, PhysicalPartitions = 5 }, time).PartitionCount);
     }
+
+    [Theory]
+    [InlineData(0)]
+    [InlineData(250)]
+    [InlineData(500)]
+    [InlineData(999)]
+    public async Task WriteAsync_NeverGrantsMoreThanProvisioned_InAnyFullSecondOfTheRun_AtAnyStartOffset(int offsetMs)
+    {
+        // The target is opened, and the run's clock starts some time later. A client that sends as fast as it can spends
+        // the budget as soon as it is there: budget windows that straddle the run's seconds grant one second nearly twice.
+        var time = new FakeTimeProvider();
+        await using var target = new SimulatedCosmosTarget(new SimulatorOptions { ProvisionedRequestUnits = 1_000, Indexing = IndexingMode.None, MedianLatencyMs = 1 }, time);
+        time.Advance(TimeSpan.FromMilliseconds(offsetMs));
+        var runStart = time.GetTimestamp();
+        ((IInsertTarget)target).RunClockStarted(runStart);
+
+        var consumed = new double[4];
+        for (var step = 0; step < 400; step++)
+        {
+            var second = (int)time.GetElapsedTime(runStart).TotalSeconds;
+            var writes = Enumerable.Range(0, 20).Select(_ => target.WriteAsync([Doc("a")], WriteOperation.Create, CancellationToken.None)).ToList();
+            time.Advance(TimeSpan.FromMilliseconds(10));
+            foreach (var outcome in await Task.WhenAll(writes))
+            {
+                consumed[second] += outcome.Kind == OutcomeKind.Ok ? outcome.RequestUnits : 0;
+            }
+        }
+
+        Assert.All(consumed, ru => Assert.InRange(ru, 900, 1_000));
+    }
 }

@@ -18,10 +18,11 @@ public sealed class ResultsTableBuilderTests
         var table = await BuildAsync(context);
 
         const string Expected =
-            "| Run | Target | Connection | Bulk | Concurrency | Load model | Batch | RU/s | Avg latency (ms) | P99 latency (ms) | Avg inserts/s | P99 of per-second inserts/s | RU/insert | Throttled % | Est. cost/month ($) |\n" +
-            "| --- | --- | --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n" +
-            "| #1 G1 Gateway \\| 2 cores | Cosmos DB (SQL API) | Gateway | no | 10 | closed loop | 1 | 10,000 | 16.4 | 41.3 | 602 | 655 | 6.20 | 1.23 | 584.00 |\n" +
-            "| #2 J1 open loop | Simulated Cosmos DB | — | — | 4 | open loop, 10/s | 1 | 400 | 5.9 | 15.0 | 10 | 11 | 5.71 | 0.00 | 23.36 |\n";
+            "| Run | Target | Connection | Bulk | Concurrency | Load model | Batch | RU/s | Avg latency (ms) | P50 latency (ms) | P75 latency (ms) | P90 latency (ms) | P95 latency (ms) | P98 latency (ms) | P99 latency (ms) | P99.9 latency (ms) | Max latency (ms) | Avg inserts/s | P99 of per-second inserts/s | Top 10 % of seconds inserts/s | RU/insert | Throttled % | Est. cost/month ($) |\n" +
+            "| --- | --- | --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n" +
+            "| #1 G1 Gateway \\| 2 cores | Cosmos DB (SQL API) | Gateway | no | 10 | closed loop | 1 | 10,000 | 16.4 | 8.0 | 12.0 | 20.0 | 30.0 | 36.0 | 41.3 | 60.0 | 90.0 | 602 | 655 | 700 | 6.20 | 1.23 | 584.00 |\n" +
+            "| #2 J1 open loop | Simulated Cosmos DB | — | — | 4 | open loop, 10/s | 1 | 400 | 5.9 | — | — | — | — | — | 15.0 | — | — | 10 | 11 | — | 5.71 | 0.00 | 23.36 |\n" +
+            "\n" + ResultsTableBuilder.LatencyNote + "\n";
         Assert.Equal(Expected, table.ToMarkdown());
     }
 
@@ -63,6 +64,24 @@ public sealed class ResultsTableBuilderTests
         Assert.Equal(9.98, csv.GetField<double>("Avg inserts/s"));
         Assert.Equal(23.36, csv.GetField<double>("Est. cost/month ($)"));
         Assert.False(csv.Read());
+    }
+
+    [Fact]
+    public async Task Cells_SayNotApplicable_ForTableStorage_AndUnknown_ForAThroughputThatCouldNotBeRead()
+    {
+        await using var context = new BenchWebComponentContext();
+        await CompareSeed.AddRunAsync(context.Databases, new RunPlan { Name = "tables", Target = new TargetOptions { Kind = TargetKind.TableStorage } }, null,
+            new RunSummary { Elapsed = TimeSpan.FromSeconds(10), TotalOk = 100, AverageThroughput = 10, RequestUnitsReported = false });
+        await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("cosmos"), null,
+            new RunSummary { Elapsed = TimeSpan.FromSeconds(10), TotalOk = 100, AverageThroughput = 10, RequestUnitsPerInsert = 5 });
+        await using var db = await context.Databases.CreateDbContextAsync();
+        var runs = (await RunComparison.LoadAsync(db, [1, 2], includeSeconds: false, CancellationToken.None)).Runs;
+
+        var rows = new ResultsTableBuilder(runs).Rows.Select(ResultsTableBuilder.DisplayCells).ToList();
+
+        int Column(string header) => ResultsTableBuilder.Headers.ToList().IndexOf(header);
+        Assert.Equal(["n/a", "n/a", "n/a"], new[] { rows[0][Column("RU/s")], rows[0][Column("RU/insert")], rows[0][Column("Est. cost/month ($)")] });
+        Assert.Equal(["unknown", "5.00", "unknown"], new[] { rows[1][Column("RU/s")], rows[1][Column("RU/insert")], rows[1][Column("Est. cost/month ($)")] });
     }
 
     [Fact]
@@ -134,7 +153,8 @@ public sealed class ResultsTableBuilderTests
                 Elapsed = TimeSpan.FromSeconds(1_660),
                 AverageThroughput = 602.4,
                 P99PerSecondThroughput = 655,
-                Latency = new LatencySummary { MeanMs = 16.43, P99Ms = 41.27 },
+                Latency = new LatencySummary { MeanMs = 16.43, P50Ms = 8, P75Ms = 12, P90Ms = 20, P95Ms = 30, P98Ms = 36, P99Ms = 41.27, P999Ms = 60, MaxMs = 90 },
+                Top10PercentMeanThroughput = 700,
                 RequestUnitsPerInsert = 6.2,
                 ThrottledFraction = 0.0123,
                 ProvisionedRequestUnitsPerSecond = 10_000,

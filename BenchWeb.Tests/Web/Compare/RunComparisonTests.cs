@@ -82,6 +82,23 @@ public sealed class RunComparisonTests
     }
 
     [Fact]
+    public async Task Rows_SayNotApplicable_ForTableStorage_AndUnknown_ForAThroughputThatCouldNotBeRead_NeverZero()
+    {
+        await using var context = new BenchWebComponentContext();
+        var tables = await CompareSeed.AddRunAsync(context.Databases, new BenchEngine.Running.RunPlan { Name = "tables", Target = new BenchEngine.Targets.TargetOptions { Kind = BenchEngine.Targets.TargetKind.TableStorage } }, null,
+            new RunSummary { Elapsed = TimeSpan.FromSeconds(10), TotalOk = 100, AverageThroughput = 10, RequestUnitsReported = false });
+        var cosmos = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("cosmos"), null,
+            new RunSummary { Elapsed = TimeSpan.FromSeconds(10), TotalOk = 100, AverageThroughput = 10, TotalRequestUnits = 500, RequestUnitsPerSecond = 50, RequestUnitsPerInsert = 5 });
+
+        var comparison = await LoadAsync(context, tables, cosmos);
+
+        Assert.Equal(["n/a", "50"], Row(comparison, "ru-per-second").Texts);
+        Assert.Equal(["n/a", "5.00"], Row(comparison, "ru-per-insert").Texts);
+        Assert.Equal(["n/a", "unknown"], Row(comparison, "cost-per-month").Texts);
+        Assert.Equal("successful operations; failed and throttled attempts excluded", Row(comparison, "latency-coverage").Texts[0]);
+    }
+
+    [Fact]
     public async Task Load_KeepsTheOrderAsked_AndNamesTheMissingRuns()
     {
         await using var context = new BenchWebComponentContext();
@@ -193,6 +210,29 @@ public sealed class RunComparisonTests
     };
 
     private static ComparisonRow Row(RunComparison comparison, string key) => comparison.Rows.Single(r => r.Key == key);
+
+    [Fact]
+    public async Task SecondsCsvAndSeries_HaveNoLatencyOrRequestUnits_WhereThereAreNone()
+    {
+        await using var context = new BenchWebComponentContext();
+        var seconds = CompareSeed.Seconds(3, ok: 10).ToList();
+        seconds[1].Ok = seconds[1].OkRequests = 0;
+        seconds[1].LatencyP50Ms = seconds[1].LatencyP99Ms = null;
+        var id = await CompareSeed.AddRunAsync(context.Databases,
+            new BenchEngine.Running.RunPlan { Name = "tables", Target = new BenchEngine.Targets.TargetOptions { Kind = BenchEngine.Targets.TargetKind.TableStorage } }, null, null, seconds);
+        var comparison = await LoadAsync(context, id);
+
+        await using var writer = new StringWriter(CultureInfo.InvariantCulture);
+        await comparison.WriteSecondsCsvAsync(writer, CancellationToken.None);
+
+        using var csv = new CsvReader(new StringReader(writer.ToString()), CultureInfo.InvariantCulture);
+        var rows = csv.GetRecords<dynamic>().Cast<IDictionary<string, object>>().ToList();
+        Assert.Equal(["", ""], new[] { rows[1]["LatencyP50Ms"], rows[1]["LatencyP99Ms"] });
+        Assert.All(rows, row => Assert.Equal("", row["RequestUnitsPerSecond"]));
+        var series = Assert.Single(comparison.Series());
+        Assert.Null(series.LatencyP99[1]);
+        Assert.All(series.RequestUnits, Assert.Null);
+    }
 
     private static async Task<RunComparison> LoadAsync(BenchWebComponentContext context, params long[] ids)
     {

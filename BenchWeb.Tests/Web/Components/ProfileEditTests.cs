@@ -33,6 +33,35 @@ public sealed class ProfileEditTests
     }
 
     [Fact]
+    public async Task Form_OpenLoop_OffersTheUnsentLimits_ChecksTheirBounds_AndSavesThem()
+    {
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("profiles/new");
+        var page = context.Render<ProfileEdit>();
+        page.WaitForElement("#save-profile");
+        Assert.Empty(page.FindAll(Id("Thresholds.MaxDroppedPercent")));
+        await page.Find(Id("Load.Model")).ChangeAsync(nameof(BenchEngine.Running.LoadModel.OpenLoop));
+        await page.Find(Id("Load.RatePerSecond")).ChangeAsync("100");
+        await page.Find(Id("Stop.AutoStop")).ChangeAsync(true);
+
+        await page.Find(Id("Thresholds.MaxDroppedPercent")).ChangeAsync("150");
+        await page.Find(Id("Stop.AutoStop.DroppedPercent")).ChangeAsync("250");
+
+        Assert.Contains("data-field=\"Thresholds.MaxDroppedPercent\">A percentage between 0 and 100.", page.Markup, StringComparison.Ordinal);
+        Assert.Contains("data-field=\"Stop.AutoStop.DroppedPercent\">", page.Markup, StringComparison.Ordinal);
+
+        await page.Find(Id("Name")).ChangeAsync("Open loop with limits");
+        await page.Find(Id("Thresholds.MaxDroppedPercent")).ChangeAsync("1");
+        await page.Find(Id("Stop.AutoStop.DroppedPercent")).ChangeAsync("10");
+        await page.Find("#save-profile").ClickAsync(new MouseEventArgs());
+
+        await using var db = await context.Databases.CreateDbContextAsync();
+        var plan = BenchEngine.Running.RunPlan.FromJson((await db.Profiles.SingleAsync()).PlanJson);
+        Assert.Equal(1, plan.Thresholds!.MaxDroppedPercent);
+        Assert.Equal(0.1, plan.Stop.AutoStop!.DroppedFractionAbove!.Value, 9);
+    }
+
+    [Fact]
     public async Task Form_NotANumber_NamesTheFieldKeepsTheTextAndRefusesToSave()
     {
         await using var context = new BenchWebComponentContext();

@@ -43,6 +43,20 @@ public sealed class RunListTests
     }
 
     [Fact]
+    public async Task List_ShowsTheElapsedTimeAsTheRunsSummaryAndTilesDo()
+    {
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("runs");
+        await AddAsync(context, "minute", TargetKind.CosmosSql, RunStatus.Completed);
+
+        var page = context.Render<RunList>();
+        page.WaitForAssertion(() => Assert.DoesNotContain("Loading…", page.Markup, StringComparison.Ordinal));
+
+        Assert.Contains(">" + BenchEngine.Metrics.ElapsedText.Format(TimeSpan.FromSeconds(60)) + "<", page.Markup, StringComparison.Ordinal);
+        Assert.Contains(">60.0 s (1:00)<", page.Markup, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task List_FilterChanged_NavigatesToTheListWithTheNewQueryOnItsFirstPage()
     {
         await using var context = new BenchWebComponentContext();

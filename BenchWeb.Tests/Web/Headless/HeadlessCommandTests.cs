@@ -18,6 +18,65 @@ public sealed class HeadlessCommandTests : IDisposable
     }
 
     [Fact]
+    public async Task Run_PrintsAbandonedGivenUpAndThePercentileSet_SayingWhatTheyCover()
+    {
+        var (_, output) = await RunAsync(null);
+
+        Assert.Contains(" · given up 0 · abandoned 0", output, StringComparison.Ordinal);
+        Assert.Contains(" · P75 ", output, StringComparison.Ordinal);
+        Assert.Contains(" · P98 ", output, StringComparison.Ordinal);
+        Assert.Contains("(successful operations; failed and throttled attempts excluded)", output, StringComparison.Ordinal);
+        Assert.Contains("top 10 % of seconds", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Run_OpenLoopBeyondTheTarget_PrintsTheUnsentRequests_AndMissesTheUnsentLimit()
+    {
+        var plan = new RunPlan
+        {
+            Name = "open",
+            Target = new BenchEngine.Targets.TargetOptions { Simulator = new BenchEngine.Targets.SimulatorOptions { MedianLatencyMs = 50 } },
+            Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 200, Concurrency = 1 },
+            Stop = new StopOptions { DurationSeconds = 1 },
+            Thresholds = new ThresholdOptions { MaxDroppedPercent = 10 },
+        };
+        var profile = Path.Combine(_directory, "open.json");
+        await File.WriteAllTextAsync(profile, plan.ToJson());
+        using var output = new StringWriter();
+
+        var code = await HeadlessCommand.RunAsync([profile, "--summary", Path.Combine(_directory, "open.result.json")], output, TextWriter.Null, CancellationToken.None);
+
+        Assert.Equal(HeadlessCommand.ExitThresholdsFailed, code);
+        Assert.Contains("  requests offered 200.0/s · sent ", output.ToString(), StringComparison.Ordinal);
+        Assert.Contains("FAIL  requests due but not sent ", output.ToString(), StringComparison.Ordinal);
+        Assert.Contains("  not sent ", output.ToString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void SecondLine_GivesAPartialLastSecondsCounts_NeverARateScaledUpFromIt()
+    {
+        var partial = new BenchEngine.Metrics.SecondSnapshot { Index = 3, Elapsed = TimeSpan.FromSeconds(3.007), Duration = TimeSpan.FromSeconds(0.007), Ok = 13, OkRequests = 13, RequestUnits = 65 };
+
+        var line = HeadlessCommand.SecondLine(partial, requestUnitsReported: true);
+
+        Assert.Contains("ok        13 in 0.007 s (partial second)", line, StringComparison.Ordinal);
+        Assert.DoesNotContain("1,857", line, StringComparison.Ordinal);
+        Assert.DoesNotContain("RU/s", line, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void SecondLine_HasNoLatency_WhenNothingSucceeded_AndNoRequestUnits_ForATargetWithoutThem()
+    {
+        var failed = new BenchEngine.Metrics.SecondSnapshot { Index = 0, Elapsed = TimeSpan.FromSeconds(1), Duration = TimeSpan.FromSeconds(1), Errors = 5 };
+
+        var line = HeadlessCommand.SecondLine(failed, requestUnitsReported: false);
+
+        Assert.Contains("p50       — ms", line, StringComparison.Ordinal);
+        Assert.Contains("RU n/a", line, StringComparison.Ordinal);
+        Assert.DoesNotContain("0.00 ms", line, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Run_ThresholdMissed_ExitsThreeNamingTheCheck()
     {
         var (code, output) = await RunAsync(new ThresholdOptions { MinThroughput = 100_000_000 });

@@ -16,6 +16,36 @@ public sealed class RunLiveStateTests
     }
 
     [Fact]
+    public void CurrentRate_IsThatOfTheLastFullSecond_NeverOfAPartialOne()
+    {
+        // A last second of 0.6 s: 300 documents in it are not 500 inserts/s.
+        var state = new RunLiveState(documentLimit: null, durationSeconds: 10, provisionedRequestUnits: null);
+        state.Add([Second(0, ok: 400, duration: 1), Second(1, ok: 300, duration: 0.6)]);
+
+        Assert.Equal(400, state.CurrentRate);
+    }
+
+    [Fact]
+    public void EstimatedCost_PricesAutoscaleAtOneAndAHalfTimes_OnThePeakSecond()
+    {
+        var state = new RunLiveState(documentLimit: null, durationSeconds: 10, provisionedRequestUnits: 10_000) { ProvisionedAutoscale = true };
+        state.Add([Second(0, ok: 400, duration: 1) with { RequestUnits = 4_000 }, Second(1, ok: 400, duration: 1) with { RequestUnits = 2_000 }]);
+
+        Assert.Equal(4_000 / 100.0 * 0.008 * 1.5 * 730, state.EstimatedCostPerMonth!.Value, 6);
+    }
+
+    [Fact]
+    public void RequestUnitFiguresAndCost_AreNull_WhenTheTargetReportsNone()
+    {
+        var state = new RunLiveState(documentLimit: null, durationSeconds: 10, provisionedRequestUnits: 10_000) { RequestUnitsReported = false };
+        state.Add([Second(0, ok: 400, duration: 1)]);
+
+        Assert.Null(state.RequestUnitsPerInsert);
+        Assert.Null(state.EstimatedCost);
+        Assert.Null(state.EstimatedCostPerMonth);
+    }
+
+    [Fact]
     public void Progress_CountsFailedBatchesAsDone()
     {
         var state = new RunLiveState(documentLimit: 1_000, durationSeconds: null, provisionedRequestUnits: null, batchSize: 100);

@@ -337,10 +337,16 @@ namespace BenchWeb.Data.Migrations
                         .HasMaxLength(200)
                         .HasColumnType("TEXT");
 
+                    b.Property<bool>("ProvisionedAutoscale")
+                        .HasColumnType("INTEGER");
+
                     b.Property<double?>("ProvisionedRequestUnits")
                         .HasColumnType("REAL");
 
                     b.Property<long>("QueuedAt")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<bool?>("RequestUnitsReported")
                         .HasColumnType("INTEGER");
 
                     b.Property<long?>("StartedAt")
@@ -422,6 +428,9 @@ namespace BenchWeb.Data.Migrations
                     b.Property<long>("ClosedAt")
                         .HasColumnType("INTEGER");
 
+                    b.Property<long>("Dropped")
+                        .HasColumnType("INTEGER");
+
                     b.Property<double>("DurationSeconds")
                         .HasColumnType("REAL");
 
@@ -434,19 +443,25 @@ namespace BenchWeb.Data.Migrations
                     b.Property<string>("ErrorsByStatusJson")
                         .HasColumnType("TEXT");
 
+                    b.Property<long>("GivenUp")
+                        .HasColumnType("INTEGER");
+
                     b.Property<long>("InFlight")
                         .HasColumnType("INTEGER");
 
-                    b.Property<double>("LatencyMaxMs")
+                    b.Property<long>("Issued")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<double?>("LatencyMaxMs")
                         .HasColumnType("REAL");
 
-                    b.Property<double>("LatencyP50Ms")
+                    b.Property<double?>("LatencyP50Ms")
                         .HasColumnType("REAL");
 
-                    b.Property<double>("LatencyP95Ms")
+                    b.Property<double?>("LatencyP95Ms")
                         .HasColumnType("REAL");
 
-                    b.Property<double>("LatencyP99Ms")
+                    b.Property<double?>("LatencyP99Ms")
                         .HasColumnType("REAL");
 
                     b.Property<long>("Ok")

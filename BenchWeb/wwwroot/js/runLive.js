@@ -94,7 +94,7 @@ class LiveView {
         this.charts = {
             inserts: chart(canvas('inserts'), 'Inserts per second', 'inserts/s', [line('inserts/s', palette.inserts), guide('average', palette.average)], [windowBand]),
             throttled: chart(canvas('throttled'), 'Throttled per second (429 / 503)', 'responses/s', [line('throttled/s', palette.throttled)]),
-            ru: chart(canvas('ru'), 'Request units per second', 'RU/s', [line('RU/s', palette.ru), guide('provisioned', palette.provisioned)]),
+            ru: chart(canvas('ru'), options.requestUnitsReported === false ? 'Request units per second: n/a (the target has no request units)' : 'Request units per second', 'RU/s', [line('RU/s', palette.ru), guide('provisioned', palette.provisioned)]),
             latency: chart(canvas('latency'), 'Latency', 'ms', [line('p50', palette.p50), line('p99', palette.p99)]),
             cpu: chart(canvas('cpu'), 'Client CPU', '%', [line('CPU %', palette.cpu), guide(`client-bound (${CLIENT_BOUND_CPU} %)`, palette.limit)]),
         };
@@ -185,9 +185,11 @@ class LiveView {
         const x = s.elapsed;
         this.charts.inserts.data.datasets[0].source.push({ x, y: s.okPerSecond });
         this.charts.throttled.data.datasets[0].source.push({ x, y: s.throttledPerSecond });
-        this.charts.ru.data.datasets[0].source.push({ x, y: s.requestUnitsPerSecond });
-        this.charts.latency.data.datasets[0].source.push({ x, y: s.p50 });
-        this.charts.latency.data.datasets[1].source.push({ x, y: s.p99 });
+        // No request units (Table Storage) is no point, not 0; a second in which nothing succeeded has no latency: a gap
+        // in the line (null), never a dive to 0 ms.
+        this.charts.ru.data.datasets[0].source.push({ x, y: this.options.requestUnitsReported === false ? null : s.requestUnitsPerSecond });
+        this.charts.latency.data.datasets[0].source.push({ x, y: s.p50 ?? null });
+        this.charts.latency.data.datasets[1].source.push({ x, y: s.p99 ?? null });
         this.charts.cpu.data.datasets[0].source.push({ x, y: s.cpu });
     }
 

@@ -10,8 +10,8 @@ using Microsoft.EntityFrameworkCore.Storage.ValueConversion;
 namespace BenchWeb.Data.Migrations
 {
     [DbContext(typeof(BenchDbContext))]
-    [Migration("20261123013724_ImportIdentity")]
-    partial class ImportIdentity
+    [Migration("20261123011534_Issue9Measurement")]
+    partial class Issue9Measurement
     {
         /// <inheritdoc />
         protected override void BuildTargetModel(ModelBuilder modelBuilder)
@@ -306,10 +306,6 @@ namespace BenchWeb.Data.Migrations
                     b.Property<string>("FirstError")
                         .HasColumnType("TEXT");
 
-                    b.Property<string>("ImportKey")
-                        .HasMaxLength(200)
-                        .HasColumnType("TEXT");
-
                     b.Property<long?>("ImportedAt")
                         .HasColumnType("INTEGER");
 
@@ -340,10 +336,16 @@ namespace BenchWeb.Data.Migrations
                         .HasMaxLength(200)
                         .HasColumnType("TEXT");
 
+                    b.Property<bool>("ProvisionedAutoscale")
+                        .HasColumnType("INTEGER");
+
                     b.Property<double?>("ProvisionedRequestUnits")
                         .HasColumnType("REAL");
 
                     b.Property<long>("QueuedAt")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<bool?>("RequestUnitsReported")
                         .HasColumnType("INTEGER");
 
                     b.Property<long?>("StartedAt")
@@ -392,9 +394,6 @@ namespace BenchWeb.Data.Migrations
 
                     b.HasKey("Id");
 
-                    b.HasIndex("ImportKey")
-                        .IsUnique();
-
                     b.HasIndex("ProfileId");
 
                     b.HasIndex("ProfileName");
@@ -425,6 +424,9 @@ namespace BenchWeb.Data.Migrations
                     b.Property<long>("ClosedAt")
                         .HasColumnType("INTEGER");
 
+                    b.Property<long>("Dropped")
+                        .HasColumnType("INTEGER");
+
                     b.Property<double>("DurationSeconds")
                         .HasColumnType("REAL");
 
@@ -437,19 +439,25 @@ namespace BenchWeb.Data.Migrations
                     b.Property<string>("ErrorsByStatusJson")
                         .HasColumnType("TEXT");
 
+                    b.Property<long>("GivenUp")
+                        .HasColumnType("INTEGER");
+
                     b.Property<long>("InFlight")
                         .HasColumnType("INTEGER");
 
-                    b.Property<double>("LatencyMaxMs")
+                    b.Property<long>("Issued")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<double?>("LatencyMaxMs")
                         .HasColumnType("REAL");
 
-                    b.Property<double>("LatencyP50Ms")
+                    b.Property<double?>("LatencyP50Ms")
                         .HasColumnType("REAL");
 
-                    b.Property<double>("LatencyP95Ms")
+                    b.Property<double?>("LatencyP95Ms")
                         .HasColumnType("REAL");
 
-                    b.Property<double>("LatencyP99Ms")
+                    b.Property<double?>("LatencyP99Ms")
                         .HasColumnType("REAL");
 
                     b.Property<long>("Ok")

@@ -1,0 +1,215 @@
+using BenchEngine.Metrics;
+using BenchEngine.Running;
+using BenchEngine.Targets;
+using BenchEngine.Workloads;
+
+namespace BenchWeb.Tests.Engine.Running;
+
+/// <summary>Figures that must never overstate: requests due but not sent, documents given up, requests cut off at stop,
+/// and the one clock a run is measured by.</summary>
+public partial class BenchmarkRunnerTests
+{
+    [Fact]
+    public async Task RunAsync_OpenLoop_CountsRequestsDueButNotSent_WhenAsManyAsTheConcurrencyAllowsAreOutstanding()
+    {
+        // 20 requests a second are offered; one may be outstanding and each takes 200 ms: at most 5 a second can be sent.
+        var (runner, _) = RunnerWith(() => new SlowTarget(TimeSpan.FromMilliseconds(200)));
+        var plan = new RunPlan
+        {
+            Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 20, Concurrency = 1 },
+            Stop = new StopOptions { DurationSeconds = 2 },
+        };
+
+        var result = await runner.RunAsync(plan, NoSecrets);
+
+        var s = result.Summary;
+        Assert.Equal(20, s.OfferedRequestsPerSecond);
+        Assert.InRange(s.TotalIssued + s.TotalDropped, 36, 42);
+        Assert.InRange(s.TotalIssued, 8, 13);
+        Assert.InRange(s.TotalDropped, 25, 34);
+        Assert.Equal(s.TotalDropped, result.Seconds.Sum(second => second.Dropped));
+        Assert.Equal(s.TotalIssued, result.Seconds.Sum(second => second.Issued));
+        Assert.InRange(s.AchievedRequestsPerSecond!.Value, 3, 7);
+        Assert.InRange(s.DroppedFraction, 0.6, 0.85);
+        Assert.Equal(s.TotalIssued, s.TotalOk);
+    }
+
+    [Fact]
+    public async Task RunAsync_OpenLoop_SendsEveryRequestDue_WhenTheTargetKeepsUp()
+    {
+        var (runner, _) = RunnerWith(() => new SlowTarget(TimeSpan.FromMilliseconds(5)));
+        var plan = new RunPlan
+        {
+            Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 50, Concurrency = 8 },
+            Stop = new StopOptions { TotalDocuments = 50 },
+        };
+
+        var result = await runner.RunAsync(plan, NoSecrets);
+
+        Assert.Equal(0, result.Summary.TotalDropped);
+        Assert.Equal(50, result.Summary.TotalIssued);
+        Assert.Equal(RunStatus.Completed, result.Status);
+    }
+
+    [Fact]
+    public async Task RunAsync_EndsStopped_WhenMoreOfTheRequestsDueGoUnsentThanTheAutoStopRuleAllows()
+    {
+        var (runner, _) = RunnerWith(() => new SlowTarget(TimeSpan.FromMilliseconds(200)));
+        var plan = new RunPlan
+        {
+            Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 50, Concurrency = 1 },
+            Stop = new StopOptions { DurationSeconds = 30, AutoStop = new AutoStopOptions { DroppedFractionAbove = 0.5, WindowSeconds = 1 } },
+        };
+
+        var result = await runner.RunAsync(plan, NoSecrets);
+
+        Assert.Equal(RunStatus.Stopped, result.Status);
+        Assert.Contains("of the requests due were not sent over the last 1 s (limit 50.0 %)", result.StopReason, StringComparison.Ordinal);
+        Assert.True(result.Summary.Elapsed < TimeSpan.FromSeconds(10), $"ran {result.Summary.Elapsed}");
+    }
+
+    [Fact]
+    public async Task RunAsync_CountsGivenUpDocuments_AndStatesTheShortfall_WhenThrottleRetriesRunOut()
+    {
+        // Every other document is throttled for good: its retries run out and it never lands.
+        var (runner, _) = RunnerWith(() => new ThrottleEveryOtherForeverTarget());
+        var plan = new RunPlan
+        {
+            Load = new LoadOptions { Concurrency = 2, Throttling = new ThrottleOptions { MaxRetries = 2, SharedBackoff = false } },
+            Stop = new StopOptions { TotalDocuments = 20 },
+        };
+
+        var result = await runner.RunAsync(plan, NoSecrets);
+
+        Assert.Equal(10, result.Summary.TotalOk);
+        Assert.Equal(10, result.Summary.TotalGivenUp);
+        Assert.Equal(10, result.Seconds.Sum(s => s.GivenUp));
+        Assert.Equal(30, result.Summary.TotalThrottled);
+        Assert.Equal(0, result.Summary.TotalErrors);
+        Assert.Equal(RunStatus.Failed, result.Status);
+        Assert.DoesNotContain("reached 20 documents", result.StopReason, StringComparison.Ordinal);
+        Assert.Equal("sent 20 documents; only 10 landed, 10 given up after their throttle retries ran out", result.StopReason);
+        Assert.Contains("10 documents did not land", result.FailureReason, StringComparison.Ordinal);
+        var verdict = ThresholdEvaluator.Evaluate(result.Status, result.Summary, new ThresholdOptions(), null);
+        Assert.False(verdict.Passed);
+        Assert.Contains(verdict.Checks, c => c is { Name: "given up", Passed: false } && c.Message.Contains("10 documents given up", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task RunAsync_CountsRequestsCutOffByTheStopAsAbandoned_ForTheSimulator()
+    {
+        // Every simulated write takes about 10 s: those in flight when the grace period ends are cut off.
+        var (runner, _) = RunnerWith();
+        var plan = new RunPlan
+        {
+            Target = new TargetOptions { Simulator = new SimulatorOptions { MedianLatencyMs = 10_000 } },
+            Load = new LoadOptions { Concurrency = 4 },
+            Stop = new StopOptions { DurationSeconds = 1 },
+        };
+
+        var result = await runner.RunAsync(plan, NoSecrets);
+
+        Assert.Equal(4, result.AbandonedRequests);
+        Assert.Equal(0, result.Summary.TotalErrors);
+        Assert.Equal(0, result.Summary.TotalOk);
+    }
+
+    [Fact]
+    public async Task RunAsync_StartsTheDurationStopWithTheRunClock_AfterTheObserverRecordedTheStart()
+    {
+        // The observer takes 700 ms to record the start (a database write). A duration stop started before it would end a
+        // "2 s" run after 1.3 s of the run's own clock.
+        var (runner, _) = RunnerWith(() => new SlowTarget(TimeSpan.FromMilliseconds(5)));
+        var plan = new RunPlan { Load = new LoadOptions { Concurrency = 1 }, Stop = new StopOptions { DurationSeconds = 2 } };
+
+        var result = await runner.RunAsync(plan, NoSecrets, new SlowStartObserver(TimeSpan.FromMilliseconds(700)));
+
+        Assert.InRange(result.Summary.Elapsed.TotalSeconds, 2.0, 2.3);
+        Assert.Equal(2, result.Seconds.Count(s => s.IsFull));
+    }
+
+    [Fact]
+    public async Task RunAsync_TellsTheTargetWhenTheRunClockStarts()
+    {
+        var target = new ClockWatchingTarget();
+        var (runner, _) = RunnerWith(() => target);
+        var before = TimeProvider.System.GetTimestamp();
+
+        await runner.RunAsync(new RunPlan { Stop = new StopOptions { TotalDocuments = 5 } }, NoSecrets);
+
+        Assert.True(target.StartedAt >= before, "the run clock's start is given to the target");
+        Assert.True(target.FirstWriteAt >= target.StartedAt, "before the first write");
+    }
+
+    [Fact]
+    public async Task RunAsync_PadsDocumentsToTheTargetSize_CountingThePropertyTheTargetAdds()
+    {
+        var target = new PartitionKeyAppendingTarget("tenant");
+        var (runner, _) = RunnerWith(() => target);
+        var plan = new RunPlan
+        {
+            Workload = new WorkloadOptions { Shape = DocumentShape.BulkRecord, TargetSizeBytes = 661 },
+            Stop = new StopOptions { TotalDocuments = 20 },
+        };
+
+        await runner.RunAsync(plan, NoSecrets);
+
+        Assert.Equal(20, target.SentBytes.Count);
+        Assert.All(target.SentBytes, bytes => Assert.InRange(bytes, 659, 663));
+    }
+
+    private sealed class ThrottleEveryOtherForeverTarget : TestTarget
+    {
+        private readonly System.Collections.Concurrent.ConcurrentDictionary<string, bool> _doomed = new();
+        private int _documents;
+
+        public override Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken)
+        {
+            var doomed = _doomed.GetOrAdd(documents[0].Id, _ => Interlocked.Increment(ref _documents) % 2 == 0);
+            return Task.FromResult(doomed ? OperationOutcome.Throttled(429, 0, TimeSpan.FromMilliseconds(1)) : OperationOutcome.Ok(201, 1, 5, 100));
+        }
+    }
+
+    private sealed class SlowStartObserver(TimeSpan delay) : IRunObserver
+    {
+        public async ValueTask OnStartedAsync(RunStart start, CancellationToken cancellationToken) => await Task.Delay(delay, cancellationToken);
+
+        public ValueTask OnSecondAsync(SecondSnapshot second, CancellationToken cancellationToken) => ValueTask.CompletedTask;
+    }
+
+    private sealed class ClockWatchingTarget : TestTarget, IInsertTarget
+    {
+        public long StartedAt { get; private set; } = long.MinValue;
+
+        public long FirstWriteAt { get; private set; } = long.MinValue;
+
+        void IInsertTarget.RunClockStarted(long startTimestamp) => StartedAt = startTimestamp;
+
+        public override Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken)
+        {
+            if (FirstWriteAt == long.MinValue)
+            {
+                FirstWriteAt = TimeProvider.System.GetTimestamp();
+            }
+
+            return Task.FromResult(OperationOutcome.Ok(201, 1, 1, 1));
+        }
+    }
+
+    /// <summary>Sends each document with a partition-key property appended, as Cosmos DB's target does for a key path the
+    /// document has no field for, and keeps the size of every body it sent.</summary>
+    private sealed class PartitionKeyAppendingTarget(string partitionKeyProperty) : TestTarget, IInsertTarget
+    {
+        public System.Collections.Concurrent.ConcurrentQueue<int> SentBytes { get; } = new();
+
+        int IInsertTarget.MeasureRequestBytes(Document document) => DocumentJson.Measure(document, partitionKeyProperty);
+
+        public override Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken)
+        {
+            var body = new System.Buffers.ArrayBufferWriter<byte>();
+            DocumentJson.Write(body, documents[0], partitionKeyProperty);
+            SentBytes.Enqueue(body.WrittenCount);
+            return Task.FromResult(OperationOutcome.Ok(201, 1, 1, body.WrittenCount));
+        }
+    }
+}

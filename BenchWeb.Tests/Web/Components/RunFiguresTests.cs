@@ -1,0 +1,99 @@
+using BenchEngine.Metrics;
+using BenchWeb.Components.Pages.Runs;
+using BenchWeb.Runs;
+using BenchWeb.Tests.Support.Components;
+using Bunit;
+
+namespace BenchWeb.Tests.Web.Components;
+
+/// <summary>The summary and the live tiles show what is known, say what is not, and never show 0 for what does not apply.</summary>
+public sealed class RunFiguresTests
+{
+    private static readonly RunSummary Measured = new()
+    {
+        Elapsed = TimeSpan.FromSeconds(30.04),
+        TotalOk = 3_000,
+        TotalOkRequests = 3_000,
+        TotalIssued = 3_000,
+        AverageThroughput = 100,
+        P99PerSecondThroughput = 120,
+        Top10PercentMeanThroughput = 118.5,
+        Latency = new LatencySummary { Count = 3_000, P50Ms = 1, P75Ms = 2, P90Ms = 3, P95Ms = 4, P98Ms = 5, P99Ms = 6, P999Ms = 7, MaxMs = 8 },
+        TotalRequestUnits = 15_000,
+        RequestUnitsPerSecond = 500,
+        RequestUnitsPerInsert = 5,
+    };
+
+    [Fact]
+    public async Task Summary_ShowsThePercentileSet_TheTopSecondsMean_AndWhatPercentilesCover()
+    {
+        await using var context = new BenchWebComponentContext();
+
+        var markup = context.Render<RunSummaryView>(p => p.Add(v => v.Summary, Measured)).Markup;
+
+        Assert.Contains("1.0 ms / 2.0 ms / 3.0 ms / 4.0 ms", markup, StringComparison.Ordinal);
+        Assert.Contains("5.0 ms / 6.0 ms / 7.0 ms / 8.0 ms", markup, StringComparison.Ordinal);
+        Assert.Contains("120.0/s · 118.5/s", markup, StringComparison.Ordinal);
+        Assert.Contains("over successful operations; failed and throttled attempts are excluded", markup, StringComparison.Ordinal);
+        Assert.Contains(">30.0 s<", markup, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Summary_SaysNotApplicable_ForATargetWithoutRequestUnits_AndUnknown_WhenTheThroughputCouldNotBeRead()
+    {
+        await using var context = new BenchWebComponentContext();
+        var table = Measured with { RequestUnitsReported = false, TotalRequestUnits = null, RequestUnitsPerSecond = null, RequestUnitsPerInsert = null };
+
+        var tableMarkup = context.Render<RunSummaryView>(p => p.Add(v => v.Summary, table)).Find("[data-summary=ru]").TextContent;
+        var tableCost = context.Render<RunSummaryView>(p => p.Add(v => v.Summary, table)).Find("[data-summary=cost]").TextContent;
+        var unknownCost = context.Render<RunSummaryView>(p => p.Add(v => v.Summary, Measured)).Find("[data-summary=cost]").TextContent;
+
+        Assert.StartsWith("n/a", tableMarkup, StringComparison.Ordinal);
+        Assert.DoesNotContain("0", tableMarkup, StringComparison.Ordinal);
+        Assert.Equal("n/a", tableCost);
+        Assert.StartsWith("unknown", unknownCost, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Summary_ShowsDroppedAndGivenUp_AndTheOfferedRate()
+    {
+        await using var context = new BenchWebComponentContext();
+        var open = Measured with { OfferedRequestsPerSecond = 200, AchievedRequestsPerSecond = 100, TotalDropped = 3_000, DroppedFraction = 0.5, TotalGivenUp = 12 };
+
+        var page = context.Render<RunSummaryView>(p => p.Add(v => v.Summary, open));
+
+        Assert.Equal("100.0 / 200.0 per s", page.Find("[data-summary=achieved]").TextContent);
+        Assert.Equal("3,000 (50.00 % of the schedule)", page.Find("[data-summary=dropped]").TextContent);
+        Assert.Contains("12 given up after their throttle retries ran out", page.Find("[data-summary=inserted]").TextContent, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Tiles_SayNotApplicable_ForATargetWithoutRequestUnits_AndShowTheElapsedTimeAsTheSummaryDoes()
+    {
+        await using var context = new BenchWebComponentContext();
+        var state = new RunLiveState(null, 30, provisionedRequestUnits: null) { RequestUnitsReported = false };
+        state.Add([new BenchWeb.Hubs.LiveSecond { Index = 0, Elapsed = 1, Duration = 1, Ok = 10, OkRequests = 10 }, new BenchWeb.Hubs.LiveSecond { Index = 1, Elapsed = 1.04, Duration = 0.04, Ok = 1, OkRequests = 1 }]);
+
+        var tiles = context.Render<RunTiles>(p => p.Add(t => t.State, state));
+
+        Assert.Equal("n/a", tiles.Find("[data-tile=ru-per-insert]").TextContent);
+        Assert.Equal("n/a", tiles.Find("[data-tile=cost]").TextContent);
+        Assert.Equal("1.0 s", tiles.Find("[data-tile=elapsed]").TextContent);
+        Assert.Equal("10", tiles.Find("[data-tile=current-rate]").TextContent);
+    }
+
+    [Fact]
+    public async Task Tiles_SayUnknown_WhenTheProvisionedThroughputCouldNotBeRead_AndShowUnsentRequests()
+    {
+        await using var context = new BenchWebComponentContext();
+        var state = new RunLiveState(null, 30, provisionedRequestUnits: null) { OfferedRate = 200 };
+        state.Add([new BenchWeb.Hubs.LiveSecond { Index = 0, Elapsed = 1, Duration = 1, Ok = 100, OkRequests = 100, Issued = 100, Dropped = 100, RequestUnits = 500 }]);
+
+        var tiles = context.Render<RunTiles>(p => p.Add(t => t.State, state));
+
+        Assert.Equal("unknown", tiles.Find("[data-tile=cost]").TextContent);
+        Assert.Equal("5.00", tiles.Find("[data-tile=ru-per-insert]").TextContent);
+        Assert.Equal("100 / 200", tiles.Find("[data-tile=achieved-rate]").TextContent);
+        Assert.Contains("100 due but not sent (50.0 %)", tiles.Find("[data-tile=dropped]").TextContent, StringComparison.Ordinal);
+    }
+}

@@ -31,6 +31,13 @@ public sealed class ResultsTableBuilder
     /// <summary>The figures' columns (after the run and its settings), as the page shows them beside a compact settings column.</summary>
     public static IReadOnlyList<string> FigureHeaders { get; } = [.. Headers.Skip(FirstFigure)];
 
+    /// <summary>The figures' columns as the page heads them: latency and throughput columns under one group heading each,
+    /// with short headings (the full heading is the cell's title), so that every figure fits a laptop's screen.</summary>
+    public static IReadOnlyList<FigureColumn> FigureColumns { get; } = [.. FigureHeaders.Select(DescribeFigure)];
+
+    /// <summary><see cref="FigureColumns"/> as runs of neighbouring columns sharing a group (a column without one alone).</summary>
+    public static IReadOnlyList<IReadOnlyList<FigureColumn>> FigureGroups { get; } = GroupNeighbours(FigureColumns);
+
     private const int FirstFigure = 8;
 
     // Which Markdown columns hold numbers (right-aligned).
@@ -89,6 +96,37 @@ public sealed class ResultsTableBuilder
     {
         ArgumentNullException.ThrowIfNull(row);
         return Cells(row, forMarkdown: true).ToList();
+    }
+
+    private static List<IReadOnlyList<FigureColumn>> GroupNeighbours(IReadOnlyList<FigureColumn> columns)
+    {
+        var groups = new List<IReadOnlyList<FigureColumn>>();
+        foreach (var column in columns)
+        {
+            if (column.Group is not null && groups.Count > 0 && groups[^1][0].Group == column.Group)
+            {
+                ((List<FigureColumn>)groups[^1]).Add(column);
+            }
+            else
+            {
+                groups.Add(new List<FigureColumn> { column });
+            }
+        }
+
+        return groups;
+    }
+
+    private static FigureColumn DescribeFigure(string header)
+    {
+        const string LatencySuffix = " latency (ms)";
+        return header switch
+        {
+            _ when header.EndsWith(LatencySuffix, StringComparison.Ordinal) => new(header, "Latency (ms), successful operations", header[..^LatencySuffix.Length]),
+            "Avg inserts/s" => new(header, "Inserts/s", "Avg"),
+            "P99 of per-second inserts/s" => new(header, "Inserts/s", "P99 of seconds"),
+            "Top 10 % of seconds inserts/s" => new(header, "Inserts/s", "Top 10 % of seconds"),
+            _ => new(header, null, header),
+        };
     }
 
     /// <summary>The figures of a row as the page shows them, in the order of <see cref="FigureHeaders"/>.</summary>
@@ -211,3 +249,7 @@ public sealed class ResultsTableBuilder
     private static string EscapeMarkdown(string cell) =>
         cell.Replace("|", "\\|", StringComparison.Ordinal).Replace("\r", " ", StringComparison.Ordinal).Replace("\n", " ", StringComparison.Ordinal);
 }
+
+/// <summary>A figure column of the results page: its full heading (as in the Markdown and CSV), the group it is shown under
+/// (null: none) and its heading within the group.</summary>
+public sealed record FigureColumn(string Header, string? Group, string ShortHeader);

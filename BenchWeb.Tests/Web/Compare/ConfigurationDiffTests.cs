@@ -56,7 +56,7 @@ public sealed class ConfigurationDiffTests
         Assert.Equal(["Cosmos DB (SQL API)", "Cosmos DB (SQL API)", "Simulated Cosmos DB"], rows["target.kind"].Values);
         Assert.Equal("Target", rows["target.kind"].Label);
         Assert.Equal(["Gateway", "Gateway", ConfigurationDiff.Missing], rows["target.cosmos.connectionMode"].Values);
-        Assert.Equal([ConfigurationDiff.Missing, ConfigurationDiff.Missing, "10000"], rows["target.simulator.provisionedRequestUnits"].Values);
+        Assert.Equal([ConfigurationDiff.Missing, ConfigurationDiff.Missing, "10,000"], rows["target.simulator.provisionedRequestUnits"].Values);
         Assert.Equal(["vm-a", "vm-b", ConfigurationDiff.Missing], rows["environment.machineName"].Values);
         Assert.Equal("Machine name", rows["environment.machineName"].Label);
         Assert.Equal(["2", "2", ConfigurationDiff.Missing], rows["environment.processorCount"].Values);
@@ -142,6 +142,22 @@ public sealed class ConfigurationDiffTests
         Assert.DoesNotContain("target.cosmos.keySecret", values.Keys);
         Assert.DoesNotContain("target.simulator.provisionedRequestUnits", values.Keys);
         Assert.DoesNotContain("name", values.Keys);
+    }
+
+    [Fact]
+    public void Flatten_WritesChoicesAsWordsAndWholeNumbersWithThousandsSeparators_NotAsTheirIdentifiers()
+    {
+        var plan = CompareSeed.CosmosPlan("words") with
+        {
+            Workload = new WorkloadOptions { Shape = DocumentShape.SmallDto },
+            Load = new LoadOptions { Model = LoadModel.ClosedLoop, Concurrency = 10 },
+            Stop = new StopOptions { TotalDocuments = 400_000 },
+        };
+        var values = ConfigurationDiff.Flatten(plan.ToJson(), null);
+
+        Assert.Equal("Closed loop", values["load.model"]);
+        Assert.Equal("Small DTO", values["workload.shape"]);
+        Assert.Equal("400,000", values["stop.totalDocuments"]);
     }
 
     private static async Task<ConfigurationDiff> DiffAsync(BenchWebComponentContext context, params long[] ids)

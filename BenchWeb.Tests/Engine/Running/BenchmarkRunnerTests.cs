@@ -132,8 +132,12 @@ public partial class BenchmarkRunnerTests
         var result = await runner.RunAsync(plan, NoSecrets);
 
         Assert.Equal(10, result.Summary.TotalOk);
-        Assert.InRange(result.Summary.TotalDropped, 5, 25);
-        Assert.InRange(result.Summary.Latency.P50Ms!.Value, 190, 400);
+        // Ten requests of at least 200 ms one at a time take at least 2 s, in which at least 20 were due.
+        Assert.InRange(result.Summary.TotalDropped, 5, long.MaxValue);
+        // Every request due was either sent or counted as not sent, however slow this machine is today.
+        var due = result.Summary.Elapsed.TotalSeconds * plan.Load.RatePerSecond!.Value;
+        Assert.InRange(result.Summary.TotalIssued + result.Summary.TotalDropped, due - 2, due + 2);
+        Assert.InRange(result.Summary.Latency.P50Ms!.Value, 190, 600);
     }
 
     [Fact]

@@ -105,6 +105,11 @@ public sealed class RunTransferTests
     [InlineData("invalid plan", "Plan.Load.Concurrency")]
     [InlineData("no plan", "Plan")]
     [InlineData("half a window", "SteadyStateFirst")]
+    [InlineData("counts that overflow", "Summary.TotalOk")]
+    [InlineData("negative unsent", "Seconds[1]")]
+    [InlineData("negative latency", "Seconds[0]")]
+    [InlineData("negative given up", "Summary")]
+    [InlineData("negative abandoned", "AbandonedRequests")]
     public async Task Import_TamperedDocument_Returns400NamingTheFieldAndStoresNothing(string change, string field)
     {
         await using var host = await DashboardHost.StartAsync();
@@ -119,6 +124,11 @@ public sealed class RunTransferTests
             "invalid plan" => document with { Plan = document.Plan! with { Load = new LoadOptions { Concurrency = 0 } } },
             "no plan" => document with { Plan = null },
             "half a window" => document with { SteadyStateFirst = 0, SteadyStateLast = null },
+            "counts that overflow" => document with { Seconds = [.. document.Seconds.Select(s => s with { Ok = long.MaxValue })] },
+            "negative unsent" => document with { Seconds = [document.Seconds[0], document.Seconds[1] with { Dropped = -5, GivenUp = -1 }, document.Seconds[2]] },
+            "negative latency" => document with { Seconds = [document.Seconds[0] with { LatencyP99Ms = -3 }, document.Seconds[1], document.Seconds[2]] },
+            "negative given up" => document with { Summary = document.Summary! with { TotalGivenUp = -7, TotalDropped = -2 } },
+            "negative abandoned" => document with { AbandonedRequests = -3 },
             _ => throw new ArgumentOutOfRangeException(nameof(change)),
         };
 

@@ -196,9 +196,11 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
                 break;
             }
 
-            if (second.Ok < 0 || second.OkRequests < 0 || second.Throttled < 0 || second.Errors < 0 || second.Bytes < 0 || second.DurationSeconds < 0)
+            if (second.Ok < 0 || second.OkRequests < 0 || second.Throttled < 0 || second.Errors < 0 || second.Bytes < 0 || second.DurationSeconds < 0
+                || second.Issued < 0 || second.Dropped < 0 || second.GivenUp < 0 || second.InFlight < 0 || second.RequestUnits < 0
+                || second.LatencyP50Ms < 0 || second.LatencyP95Ms < 0 || second.LatencyP99Ms < 0 || second.LatencyMaxMs < 0)
             {
-                errors.Add(new(field, "Counts and the duration cannot be negative."));
+                errors.Add(new(field, "Counts, request units, latencies and the duration cannot be negative."));
             }
         }
 
@@ -211,12 +213,24 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
         }
         else if (errors.All(e => !e.Field.StartsWith(nameof(RunExport.Seconds), StringComparison.Ordinal)))
         {
-            var sum = seconds.Sum(s => s.Ok);
+            // Summed without overflow: a crafted count near long.MaxValue is a bad document, not a server error.
+            var sum = seconds.Aggregate(0L, (total, s) => total > long.MaxValue - s.Ok ? long.MaxValue : total + s.Ok);
             if (sum != document.Summary.TotalOk)
             {
                 errors.Add(new($"{nameof(RunExport.Summary)}.{nameof(RunSummary.TotalOk)}",
                     $"The seconds add up to {sum:N0} documents but the summary says {document.Summary.TotalOk:N0}: the document was changed or is incomplete."));
             }
+        }
+
+        if (document.Summary is { } counted && (counted.TotalOk < 0 || counted.TotalOkRequests < 0 || counted.TotalThrottled < 0 || counted.TotalErrors < 0
+            || counted.TotalIssued < 0 || counted.TotalDropped < 0 || counted.TotalGivenUp < 0))
+        {
+            errors.Add(new(nameof(RunExport.Summary), "The summary's counts cannot be negative."));
+        }
+
+        if (document.AbandonedRequests < 0)
+        {
+            errors.Add(new(nameof(RunExport.AbandonedRequests), "Cannot be negative."));
         }
 
         if (document.Summary is { } summary && (summary.Latency is null || summary.SteadyState is null))

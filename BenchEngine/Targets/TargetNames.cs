@@ -20,4 +20,8 @@ public static class TargetNames
     /// the no-op's model of one). Cosmos DB for NoSQL writes a document per request here; its bulk mode groups them in
     /// the SDK.</summary>
     public static bool TakesBatches(this TargetKind kind) => kind != TargetKind.CosmosSql;
+
+    /// <summary>Whether the kind's responses carry request units (as its target's <c>ReportsRequestUnits</c> says): runs
+    /// stored before their summary recorded it are told by their kind, so Table Storage and the no-op show "n/a", never 0.</summary>
+    public static bool ReportsRequestUnits(this TargetKind kind) => kind is not (TargetKind.TableStorage or TargetKind.NoOp);
 }

@@ -55,7 +55,7 @@ public sealed class ComparedRun
         _ => null,
     };
 
-    /// <summary>Whether the run's target reports request units: Table Storage does not ("n/a", never 0). Runs stored before
+    /// <summary>Whether the run's target reports request units: Table Storage and the no-op do not ("n/a", never 0). Runs stored before
     /// the summary said so are told by their target.</summary>
-    public bool RequestUnitsReported => Summary is { RequestUnitsReported: false } ? false : Run.TargetKind != TargetKind.TableStorage;
+    public bool RequestUnitsReported => Summary is { RequestUnitsReported: false } ? false : Run.RequestUnitsReported ?? Run.TargetKind.ReportsRequestUnits();
 }

@@ -108,7 +108,7 @@ public static class PartialSummary
             LatencyIsPerBatch = plan?.Load.BatchSize > 1,
             ProvisionedRequestUnitsPerSecond = run.ProvisionedRequestUnits,
             Autoscale = run.ProvisionedAutoscale,
-            RequestUnitsReported = run.RequestUnitsReported ?? run.TargetKind != TargetKind.TableStorage,
+            RequestUnitsReported = run.RequestUnitsReported ?? run.TargetKind.ReportsRequestUnits(),
             OfferedRequestsPerSecond = plan?.Load.Model == LoadModel.OpenLoop ? plan.Load.RatePerSecond : null,
         };
     }

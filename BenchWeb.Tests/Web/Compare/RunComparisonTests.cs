@@ -99,6 +99,22 @@ public sealed class RunComparisonTests
     }
 
     [Fact]
+    public async Task Rows_SayNotApplicable_ForTableStorageAndNoOpRunsStoredBeforeTheSummarySaidSo()
+    {
+        // A summary written before RequestUnitsReported existed reads it as true and its RU figures as 0.
+        await using var context = new BenchWebComponentContext();
+        var old = new RunSummary { Elapsed = TimeSpan.FromSeconds(10), TotalOk = 100, AverageThroughput = 10, TotalRequestUnits = 0, RequestUnitsPerSecond = 0, RequestUnitsPerInsert = 0 };
+        var tables = await CompareSeed.AddRunAsync(context.Databases, new BenchEngine.Running.RunPlan { Name = "tables", Target = new BenchEngine.Targets.TargetOptions { Kind = BenchEngine.Targets.TargetKind.TableStorage } }, null, old);
+        var noOp = await CompareSeed.AddRunAsync(context.Databases, new BenchEngine.Running.RunPlan { Name = "client alone", Target = new BenchEngine.Targets.TargetOptions { Kind = BenchEngine.Targets.TargetKind.NoOp } }, null, old);
+
+        var comparison = await LoadAsync(context, tables, noOp);
+
+        Assert.Equal(["n/a", "n/a"], Row(comparison, "ru-per-second").Texts);
+        Assert.Equal(["n/a", "n/a"], Row(comparison, "ru-per-insert").Texts);
+        Assert.Equal(["n/a", "n/a"], Row(comparison, "cost-per-month").Texts);
+    }
+
+    [Fact]
     public async Task Load_KeepsTheOrderAsked_AndNamesTheMissingRuns()
     {
         await using var context = new BenchWebComponentContext();

@@ -320,6 +320,29 @@ public sealed class RunTransferTests
         Assert.All(new[] { "p50_ms", "p95_ms", "p99_ms", "max_ms" }, column => Assert.Equal("", rows[1][column]));
     }
 
+    [Theory]
+    [InlineData(BenchEngine.Targets.TargetKind.TableStorage, null)]
+    [InlineData(BenchEngine.Targets.TargetKind.NoOp, false)]
+    public async Task ExportCsv_LeavesTheRequestUnitCellsEmpty_ForATargetWithoutRequestUnits(BenchEngine.Targets.TargetKind kind, bool? reported)
+    {
+        // A run stored before its summary said whether request units were reported is told by its kind.
+        var export = new RunExport
+        {
+            TargetKind = kind,
+            Summary = reported is { } value ? new RunSummary { RequestUnitsReported = value } : null,
+            Seconds = [new RunExportSecond { Index = 0, ElapsedSeconds = 1, DurationSeconds = 1, Ok = 10, OkRequests = 10 }],
+        };
+        using var text = new StringWriter(CultureInfo.InvariantCulture);
+
+        await RunTransfer.WriteCsvAsync(export, text, CancellationToken.None);
+
+        using var csv = new CsvReader(new StringReader(text.ToString()), CultureInfo.InvariantCulture);
+        var row = csv.GetRecords<dynamic>().Cast<IDictionary<string, object>>().Single();
+        Assert.Equal("10", row["ok"]);
+        Assert.Equal("", row["ru"]);
+        Assert.Equal("", row["ru_per_s"]);
+    }
+
     private static async Task<long> CompletedRunAsync(HttpClient http)
     {
         using var response = await PostJsonAsync(http, "api/runs", new { plan = ShortPlan("to export", seconds: 2) });

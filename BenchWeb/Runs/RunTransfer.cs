@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text.Json;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
+using BenchEngine.Targets;
 using BenchWeb.Audit;
 using BenchWeb.Data;
 using BenchWeb.Security;
@@ -86,6 +87,9 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
         }
 
         await csv.NextRecordAsync();
+        // A target without request units leaves their cells empty ("n/a"), never 0; a run stored before its summary said
+        // so is told by its kind.
+        var requestUnitsReported = export.Summary is not { RequestUnitsReported: false } && export.TargetKind.ReportsRequestUnits();
         foreach (var second in export.Seconds)
         {
             cancellationToken.ThrowIfCancellationRequested();
@@ -98,8 +102,8 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
             csv.WriteField(second.Throttled);
             csv.WriteField(PerSecond(second.Throttled, duration));
             csv.WriteField(second.Errors);
-            csv.WriteField(second.RequestUnits);
-            csv.WriteField(PerSecond(second.RequestUnits, duration));
+            csv.WriteField(requestUnitsReported ? second.RequestUnits : (double?)null);
+            csv.WriteField(requestUnitsReported ? PerSecond(second.RequestUnits, duration) : null);
             csv.WriteField(second.Bytes);
             csv.WriteField(second.LatencyP50Ms);
             csv.WriteField(second.LatencyP95Ms);

@@ -96,6 +96,10 @@ public sealed class RunLiveState
     /// <summary>Inserts/s in the last full second: a last, partial second is never scaled up to a rate.</summary>
     public double CurrentRate => _seconds.Values.LastOrDefault(s => s.Duration >= SecondSnapshot.FullSecond.TotalSeconds)?.OkPerSecond ?? 0;
 
+    /// <summary>Whether the seconds count the requests sent: every response follows a sent request, so responses beside
+    /// none sent are seconds saved before BenchWeb counted them (their sent and unsent figures are unknown, not 0).</summary>
+    public bool SendingRecorded => TotalIssued > 0 || TotalResponses == 0;
+
     /// <summary>Open loop: requests sent per second over the run so far (beside the offered rate).</summary>
     public double AchievedRate => Elapsed >= SecondSnapshot.FullSecond.TotalSeconds ? TotalIssued / Elapsed : 0;
 

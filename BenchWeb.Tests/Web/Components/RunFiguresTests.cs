@@ -96,4 +96,19 @@ public sealed class RunFiguresTests
         Assert.Equal("100 / 200", tiles.Find("[data-tile=achieved-rate]").TextContent);
         Assert.Contains("100 due but not sent (50.0 %)", tiles.Find("[data-tile=dropped]").TextContent, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public async Task Tiles_SayNotRecorded_NotZero_ForAnOpenLoopRunStoredBeforeSentRequestsWereCounted()
+    {
+        // Seconds saved before requests sent and due-but-not-sent were counted have both at 0 beside what landed.
+        await using var context = new BenchWebComponentContext();
+        var state = new RunLiveState(null, 30, provisionedRequestUnits: null) { OfferedRate = 200 };
+        state.Add([new BenchWeb.Hubs.LiveSecond { Index = 0, Elapsed = 1, Duration = 1, Ok = 100, OkRequests = 100, RequestUnits = 500 }]);
+
+        var tiles = context.Render<RunTiles>(p => p.Add(t => t.State, state));
+
+        Assert.Equal("— / 200", tiles.Find("[data-tile=achieved-rate]").TextContent);
+        Assert.DoesNotContain("0 due but not sent", tiles.Find("[data-tile=dropped]").TextContent, StringComparison.Ordinal);
+        Assert.Contains("not recorded", tiles.Find("[data-tile=dropped]").TextContent, StringComparison.Ordinal);
+    }
 }

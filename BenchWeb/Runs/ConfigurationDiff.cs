@@ -255,7 +255,11 @@ public sealed class ConfigurationDiff
     };
 
     /// <summary>A choice as people write it: <c>ClosedLoop</c> → "Closed loop", <c>SmallDto</c> → "Small DTO".</summary>
-    private static string ChoiceText(string identifier)
+    internal static string ChoiceText<TEnum>(TEnum choice)
+        where TEnum : struct, Enum => ChoiceText(choice.ToString());
+
+    /// <summary>A choice as people write it: <c>ClosedLoop</c> → "Closed loop", <c>SmallDto</c> → "Small DTO".</summary>
+    internal static string ChoiceText(string identifier)
     {
         var words = System.Text.RegularExpressions.Regex.Matches(identifier, "[A-Z][a-z0-9]*|[a-z0-9]+", System.Text.RegularExpressions.RegexOptions.None, TimeSpan.FromSeconds(1))
             .Select(m => m.Value).ToList();

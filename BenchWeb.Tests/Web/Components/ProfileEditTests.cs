@@ -329,5 +329,28 @@ public sealed class ProfileEditTests
         Assert.Equal("Takes 1 min 30 s", page.Find("#run-length").TextContent.Trim());
     }
 
+    [Fact]
+    public async Task Form_ShowsEveryChoiceInWords_NeverItsIdentifier()
+    {
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("profiles/new");
+        var page = context.Render<ProfileEdit>();
+        page.WaitForElement("#save-profile");
+
+        var loadModels = page.FindAll($"{Id("Load.Model")} option").Select(o => o.TextContent.Trim()).ToArray();
+        var shapes = page.FindAll($"{Id("Workload.Shape")} option").Select(o => o.TextContent.Trim()).ToArray();
+
+        Assert.Contains("Closed loop", loadModels);
+        Assert.Contains("Open loop", loadModels);
+        Assert.Contains("Small DTO", shapes);
+        Assert.Contains("Performance data", shapes);
+        Assert.Equal("OpenLoop", page.Find($"{Id("Load.Model")} option[value='OpenLoop']").GetAttribute("value"));
+        foreach (var identifier in new[] { "ClosedLoop", "OpenLoop", "SmallDto", "PerformanceData", "BulkRecord" })
+        {
+            Assert.DoesNotContain(">" + identifier + "<", page.Markup, StringComparison.Ordinal);
+            Assert.DoesNotContain(identifier + " ≈", page.Markup, StringComparison.Ordinal);
+        }
+    }
+
     private static string Id(string id) => $"[id='{id}']";
 }

@@ -1,11 +1,12 @@
 using System.Globalization;
 using System.Text.Json;
+using System.Text.RegularExpressions;
 
 namespace BenchWeb.Apis;
 
 /// <summary>Where a JSON document stops being what was expected, in plain words: its line and column (counted from 1,
 /// as editors do; the reader counts from 0 and in bytes) and the reader's reason without its internal coordinates.</summary>
-internal static class JsonErrorText
+internal static partial class JsonErrorText
 {
     /// <summary>E.g. "Line 3, column 12 of the document: expected depth to be zero at the end of the JSON payload."</summary>
     public static string Describe(JsonException exception)
@@ -15,6 +16,7 @@ internal static class JsonErrorText
         // The reader appends "Path: $.x | LineNumber: 0 | BytePositionInLine: 12." to its reason: said here in words.
         var cut = message.IndexOf(" Path: ", StringComparison.Ordinal) is >= 0 and var at ? at : message.IndexOf(" LineNumber: ", StringComparison.Ordinal);
         var reason = (cut >= 0 ? message[..cut] : message).Trim();
+        reason = ConvertedTo().Replace(reason, match => "the value is not " + KindOf(match.Groups["type"].Value) + ".");
         if (reason.Length > 0)
         {
             reason = char.ToLowerInvariant(reason[0]) + reason[1..];
@@ -24,4 +26,28 @@ internal static class JsonErrorText
             ? string.Create(CultureInfo.InvariantCulture, $"Line {line + 1:N0}, column {(exception.BytePositionInLine ?? 0) + 1:N0} of the document: {reason}")
             : $"The document is not valid: {reason}";
     }
+
+    // "The JSON value could not be converted to System.Nullable`1[System.Double]." names a .NET type; a reader of the
+    // API wants the kind of value the field takes.
+    private static string KindOf(string type)
+    {
+        var inner = NullableOf().Match(type) is { Success: true } nullable ? nullable.Groups["inner"].Value : type;
+        return inner switch
+        {
+            "System.Double" or "System.Single" or "System.Decimal" => "a number",
+            "System.Int32" or "System.Int64" or "System.Int16" or "System.Byte" or "System.UInt32" or "System.UInt64" => "a whole number",
+            "System.Boolean" => "true or false",
+            "System.String" => "a text",
+            "System.DateTimeOffset" or "System.DateTime" => "a date and time (e.g. 2026-03-01T14:00:00Z)",
+            "System.TimeSpan" => "a duration (e.g. 00:00:30)",
+            _ when inner.StartsWith("System.Collections.", StringComparison.Ordinal) => "a list or object of the expected shape",
+            _ => "of the expected kind",
+        };
+    }
+
+    [GeneratedRegex(@"The JSON value could not be converted to (?<type>\S+?)\.?$", RegexOptions.None, 1000)]
+    private static partial Regex ConvertedTo();
+
+    [GeneratedRegex(@"^System\.Nullable`1\[(?<inner>[^\]]+)\]$", RegexOptions.None, 1000)]
+    private static partial Regex NullableOf();
 }

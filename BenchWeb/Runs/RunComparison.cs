@@ -132,13 +132,17 @@ public sealed class RunComparison
         static string RequestUnitsMissing(ComparedRun run) => run.RequestUnitsReported ? "—" : "n/a";
         static string CostMissing(ComparedRun run) => run.RequestUnitsReported ? "unknown" : "n/a";
 
+        // Every response follows a sent request: responses beside none sent are a summary written before requests sent
+        // and given up were counted, whose 0 given up is not known ("—").
+        static bool CountsRequests(RunSummary s) => s.TotalIssued > 0 || s.TotalOkRequests + s.TotalThrottled + s.TotalErrors == 0;
+
         return
         [
             Text("target", "Target", r => r.Run.TargetDescription ?? r.Run.TargetKind.DisplayName()),
             Text("status", "Status", r => string.Join(" · ", new[] { r.Run.Status.ToString(), r.Run.Verdict, r.IsPartial ? "partial" : null }.OfType<string>())),
             Figure("elapsed", "Elapsed (s)", "N1", null, s => s.Elapsed.TotalSeconds),
             Figure("inserted", "Inserted", "N0", null, s => s.TotalOk),
-            Figure("given-up", "Given up after throttle retries", "N0", false, s => s.TotalGivenUp),
+            Figure("given-up", "Given up after throttle retries", "N0", false, s => CountsRequests(s) ? s.TotalGivenUp : null),
             Figure("dropped", "Due but not sent (open loop)", "N0", false, s => s.OfferedRequestsPerSecond is null ? null : s.TotalDropped),
             Figure("avg-throughput", "Average throughput (inserts/s)", "N1", true, s => s.AverageThroughput),
             Figure("mean-per-second", "Mean of per-second throughput (/s)", "N1", true, s => s.MeanPerSecondThroughput),

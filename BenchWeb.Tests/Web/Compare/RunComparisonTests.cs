@@ -115,6 +115,22 @@ public sealed class RunComparisonTests
     }
 
     [Fact]
+    public async Task GivenUp_IsADash_ForARunStoredBeforeRequestsWereCounted_AndZeroForOneThatCountedThem()
+    {
+        // A summary written before requests sent and given up were counted has both at 0 beside the responses it had.
+        await using var context = new BenchWebComponentContext();
+        var counted = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("counted"), null,
+            new RunSummary { Elapsed = TimeSpan.FromSeconds(10), TotalOk = 100, TotalOkRequests = 100, TotalIssued = 100, AverageThroughput = 10 });
+        var old = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("before counting"), null,
+            new RunSummary { Elapsed = TimeSpan.FromSeconds(10), TotalOk = 100, TotalOkRequests = 100, AverageThroughput = 10 });
+
+        var comparison = await LoadAsync(context, counted, old);
+
+        Assert.Equal(["0", "—"], Row(comparison, "given-up").Texts);
+        Assert.Null(Row(comparison, "given-up").Changes[1]);
+    }
+
+    [Fact]
     public async Task Load_KeepsTheOrderAsked_AndNamesTheMissingRuns()
     {
         await using var context = new BenchWebComponentContext();

@@ -99,13 +99,23 @@ public sealed class ConfigurationDiff
         foreach (var path in paths)
         {
             var values = runs.Select(r => r.GetValueOrDefault(path) ?? Missing).ToList();
-            if (!differingOnly || values.Distinct(StringComparer.Ordinal).Skip(1).Any())
+            var row = new ConfigurationDiffRow(path, PlanSettings.SectionOf(path), LabelOf(path), values);
+
+            // One setting that two kinds of target keep in different places (the RU/s of a Cosmos DB plan and of the
+            // simulator's) is one row where no run has both: two rows labelled "RU/s" in one section read as a mistake.
+            var twin = rows.FindIndex(r => r.Group == row.Group && r.Label == row.Label
+                && r.Values.Zip(values).All(pair => pair.First == Missing || pair.Second == Missing));
+            if (twin >= 0)
             {
-                rows.Add(new ConfigurationDiffRow(path, PlanSettings.SectionOf(path), LabelOf(path), values));
+                rows[twin] = rows[twin] with { Values = [.. rows[twin].Values.Zip(values, (first, second) => first == Missing ? second : first)] };
+            }
+            else
+            {
+                rows.Add(row);
             }
         }
 
-        return rows;
+        return differingOnly ? [.. rows.Where(r => r.Values.Distinct(StringComparer.Ordinal).Skip(1).Any())] : rows;
     }
 
     private static Dictionary<string, string> FlattenPlan(string? json)

@@ -26,6 +26,22 @@ public sealed class ConfigurationDiffTests
     }
 
     [Fact]
+    public async Task Diff_ShowsOneRowPerLabelInASection_WhenTwoKindsOfTargetKeepTheSettingInDifferentPlaces()
+    {
+        await using var context = new BenchWebComponentContext();
+        var cosmos = await CompareSeed.AddRunAsync(context.Databases, CompareSeed.CosmosPlan("cosmos"), null, null);
+        var simulated = await CompareSeed.AddRunAsync(context.Databases,
+            new RunPlan { Name = "model", Target = new TargetOptions { Simulator = new SimulatorOptions { ProvisionedRequestUnits = 400_000 } }, Load = new LoadOptions { Concurrency = 20 }, Stop = new StopOptions { DurationSeconds = 60 } },
+            environment: null, null);
+
+        var diff = await DiffAsync(context, cosmos, simulated);
+
+        var target = diff.Rows.Where(r => r.Group == "Target").ToList();
+        Assert.Equal(target.Count, target.Select(r => r.Label).Distinct(StringComparer.Ordinal).Count());
+        Assert.Equal(["10,000", "400,000"], target.Single(r => r.Label == "RU/s").Values);
+    }
+
+    [Fact]
     public async Task Diff_IsEmpty_WhenRunsDifferOnlyInName()
     {
         await using var context = new BenchWebComponentContext();
@@ -56,7 +72,8 @@ public sealed class ConfigurationDiffTests
         Assert.Equal(["Cosmos DB (SQL API)", "Cosmos DB (SQL API)", "Simulated Cosmos DB"], rows["target.kind"].Values);
         Assert.Equal("Target", rows["target.kind"].Label);
         Assert.Equal(["Gateway", "Gateway", ConfigurationDiff.Missing], rows["target.cosmos.connectionMode"].Values);
-        Assert.Equal([ConfigurationDiff.Missing, ConfigurationDiff.Missing, "10,000"], rows["target.simulator.provisionedRequestUnits"].Values);
+        // The Cosmos DB plans and the simulator's all provision 10,000 RU/s: one setting, the same for all, so no row.
+        Assert.DoesNotContain(diff.Rows, r => r.Label == "RU/s");
         Assert.Equal(["vm-a", "vm-b", ConfigurationDiff.Missing], rows["environment.machineName"].Values);
         Assert.Equal("Machine name", rows["environment.machineName"].Label);
         Assert.Equal(["2", "2", ConfigurationDiff.Missing], rows["environment.processorCount"].Values);
@@ -83,8 +100,8 @@ public sealed class ConfigurationDiffTests
         var rows = diff.Rows.ToDictionary(r => r.Path);
         Assert.Equal(["Cosmos DB (SQL API)", "Simulated Cosmos DB"], rows["target.kind"].Values);
         Assert.Equal("Client settings", rows["target.cosmos.connectionMode"].Group);
-        Assert.Equal("Target", rows["target.cosmos.requestUnits"].Group);
-        Assert.Equal("Target", rows["target.simulator.provisionedRequestUnits"].Group);
+        Assert.Equal("Target", rows["target.cosmos.throughput"].Group);
+        Assert.DoesNotContain(diff.Rows, r => r.Label == "RU/s");
     }
 
     [Fact]

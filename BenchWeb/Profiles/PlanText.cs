@@ -37,7 +37,7 @@ public static class PlanText
         ArgumentNullException.ThrowIfNull(load);
         return load.Model switch
         {
-            LoadModel.OpenLoop => Invariant($"open loop, {load.RatePerSecond:0.##}/s"),
+            LoadModel.OpenLoop => Invariant($"open loop, {load.RatePerSecond:#,0.##}/s"),
             LoadModel.Waves => "waves",
             LoadModel.Unbounded => "unbounded",
             _ => "closed loop",

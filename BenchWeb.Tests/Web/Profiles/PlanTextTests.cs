@@ -28,4 +28,11 @@ public sealed class PlanTextTests
 
         Assert.Equal("waves of 1 request", PlanText.Load(plan));
     }
+
+    [Theory]
+    [InlineData(10.0, "open loop, 10/s")]
+    [InlineData(12_500.0, "open loop, 12,500/s")]
+    [InlineData(2.5, "open loop, 2.5/s")]
+    public void LoadModelName_OpenLoop_WritesItsRateAsTheFiguresAreWritten(double rate, string expected) =>
+        Assert.Equal(expected, PlanText.LoadModelName(new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = rate }));
 }

@@ -24,9 +24,6 @@ internal sealed class DocumentSource : IDocumentSource
     private readonly int? _targetSizeBytes;
     private readonly Dictionary<int, string> _fillers = [];
 
-    // JSON bytes of a document besides its string values (names, punctuation, id, numbers), measured
-    // once on the first document; -1 until then.
-    private int _fixedBytes = -1;
     private int _fillerCacheChars;
     private Func<Document, int> _measure = static document => DocumentJson.Measure(document);
     private long _sequence;
@@ -72,25 +69,20 @@ internal sealed class DocumentSource : IDocumentSource
     {
         ArgumentNullException.ThrowIfNull(measure);
         _measure = measure;
-        _fixedBytes = -1;
     }
 
     public void Dispose() => _fields.Dispose();
 
     /// <summary>
-    /// Filler that brings the document to about <paramref name="target"/> bytes. Rather than serialise
-    /// every document, it measures the first one and then counts only string lengths, which is exact for
-    /// ASCII text (all of a flight record) and off by a few digits where numbers vary.
+    /// Filler that brings the request body to exactly <paramref name="target"/> bytes (when the rest is smaller): the
+    /// document is measured with an empty padding, as the target will send it, then filled with one ASCII character per
+    /// missing byte. Each document is measured, because numbers, dates and escaped text vary in length from one document
+    /// to the next.
     /// </summary>
     private string Padding(Document document, KeyValuePair<string, object?>[] values, int target)
     {
         values[^1] = new(PaddingField, string.Empty);
-        if (_fixedBytes < 0)
-        {
-            _fixedBytes = _measure(document) - StringLength(values);
-        }
-
-        return Filler(target - _fixedBytes - StringLength(values));
+        return Filler(target - _measure(document));
     }
 
     private string Filler(int length)
@@ -111,19 +103,5 @@ internal sealed class DocumentSource : IDocumentSource
         }
 
         return filler;
-    }
-
-    private static int StringLength(IReadOnlyList<KeyValuePair<string, object?>> values)
-    {
-        var length = 0;
-        foreach (var (_, value) in values)
-        {
-            if (value is string s)
-            {
-                length += s.Length;
-            }
-        }
-
-        return length;
     }
 }

@@ -132,7 +132,7 @@ public sealed class BenchmarkRunner(
             var work = new WorkSource(source, plan.Load.BatchSize, plan.DocumentLimit);
             var executor = new OperationExecutor(target, plan.Target.Operation, plan.Load.Throttling, _recorder, time, _stopIssuing.Token, _abort.Token);
             _executor = executor;
-            var offered = plan.Load.Model == LoadModel.OpenLoop ? plan.Load.RatePerSecond : null;
+            var offered = plan.Load.OfferedRatePerSecond;
 
             string? failure = null;
             var start = time.GetTimestamp();

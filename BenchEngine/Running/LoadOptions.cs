@@ -14,6 +14,11 @@ public sealed record LoadOptions
     /// <summary>Open loop only: requests started per second, on schedule, whether or not earlier ones finished.</summary>
     public double? RatePerSecond { get; init; }
 
+    /// <summary>The rate the schedule offers, requests/s: <see cref="RatePerSecond"/> for the open loop, null for the other
+    /// models (whatever a form kept in <see cref="RatePerSecond"/>).</summary>
+    [JsonIgnore]
+    public double? OfferedRatePerSecond => Model == LoadModel.OpenLoop ? RatePerSecond : null;
+
     /// <summary>Documents per request: 1 for point writes; up to 100 entities sharing a partition key
     /// for a Tables entity-group transaction.</summary>
     public int BatchSize { get; init; } = 1;

@@ -48,8 +48,8 @@ public static class AuditApi
         var errors = new List<FieldError>();
         var filter = Filter(who, action, from, to, errors) with
         {
-            Page = ParseInt(page, 1, "page", 1, int.MaxValue, errors),
-            PageSize = ParseInt(pageSize, AuditFilter.DefaultPageSize, "pageSize", 1, AuditFilter.MaxPageSize, errors),
+            Page = QueryNumbers.ParseInt(page, 1, "page", 1, int.MaxValue, errors),
+            PageSize = QueryNumbers.ParseInt(pageSize, AuditFilter.DefaultPageSize, "pageSize", 1, AuditFilter.MaxPageSize, errors),
         };
         if (errors.Count > 0)
         {
@@ -107,21 +107,5 @@ public static class AuditApi
 
         errors.Add(new(field, $"'{text}' is not a day: use yyyy-MM-dd."));
         return null;
-    }
-
-    private static int ParseInt(string? text, int fallback, string field, int min, int max, List<FieldError> errors)
-    {
-        if (string.IsNullOrWhiteSpace(text))
-        {
-            return fallback;
-        }
-
-        if (int.TryParse(text, NumberStyles.Integer, CultureInfo.InvariantCulture, out var value) && value >= min && value <= max)
-        {
-            return value;
-        }
-
-        errors.Add(new(field, $"'{text}' is not a whole number from {min} to {max}."));
-        return fallback;
     }
 }

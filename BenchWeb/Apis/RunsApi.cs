@@ -87,8 +87,8 @@ public static class RunsApi
         IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
     {
         var errors = new List<FieldError>();
-        var pageNumber = ParseInt(page, 1, "page", 1, int.MaxValue, errors);
-        var size = ParseInt(pageSize, DefaultPageSize, "pageSize", 1, MaxPageSize, errors);
+        var pageNumber = QueryNumbers.ParseInt(page, 1, "page", 1, int.MaxValue, errors);
+        var size = QueryNumbers.ParseInt(pageSize, DefaultPageSize, "pageSize", 1, MaxPageSize, errors);
         RunStatus? statusFilter = null;
         if (!string.IsNullOrWhiteSpace(status))
         {
@@ -250,20 +250,4 @@ public static class RunsApi
     }
 
     private static ProblemHttpResult NoSuchRun(long id) => ApiJson.NotFound($"Run {id} does not exist.");
-
-    private static int ParseInt(string? text, int fallback, string field, int min, int max, List<FieldError> errors)
-    {
-        if (string.IsNullOrWhiteSpace(text))
-        {
-            return fallback;
-        }
-
-        if (int.TryParse(text, NumberStyles.Integer, CultureInfo.InvariantCulture, out var value) && value >= min && value <= max)
-        {
-            return value;
-        }
-
-        errors.Add(new(field, $"'{text}' is not a whole number from {min} to {max}."));
-        return fallback;
-    }
 }

@@ -109,7 +109,7 @@ public static class PartialSummary
             ProvisionedRequestUnitsPerSecond = run.ProvisionedRequestUnits,
             Autoscale = run.ProvisionedAutoscale,
             RequestUnitsReported = run.RequestUnitsReported ?? run.TargetKind.ReportsRequestUnits(),
-            OfferedRequestsPerSecond = plan?.Load.Model == LoadModel.OpenLoop ? plan.Load.RatePerSecond : null,
+            OfferedRequestsPerSecond = plan?.Load.OfferedRatePerSecond,
         };
     }
 }

@@ -17,6 +17,7 @@ internal static partial class JsonErrorText
         var cut = message.IndexOf(" Path: ", StringComparison.Ordinal) is >= 0 and var at ? at : message.IndexOf(" LineNumber: ", StringComparison.Ordinal);
         var reason = (cut >= 0 ? message[..cut] : message).Trim();
         reason = ConvertedTo().Replace(reason, match => "the value is not " + KindOf(match.Groups["type"].Value) + ".");
+        reason = UnknownProperty().Replace(reason, match => $"there is no property '{match.Groups["name"].Value}' here.");
         if (reason.Length > 0)
         {
             reason = char.ToLowerInvariant(reason[0]) + reason[1..];
@@ -47,6 +48,11 @@ internal static partial class JsonErrorText
 
     [GeneratedRegex(@"The JSON value could not be converted to (?<type>\S+?)\.?$", RegexOptions.None, 1000)]
     private static partial Regex ConvertedTo();
+
+    // "The JSON property 'run' could not be mapped to any .NET member contained in type 'BenchWeb.Runs.RunExport'." names
+    // a .NET type too: the property's name is what the reader needs.
+    [GeneratedRegex(@"The JSON property '(?<name>[^']*)' could not be mapped to any \.NET member contained in type '[^']*'\.?", RegexOptions.None, 1000)]
+    private static partial Regex UnknownProperty();
 
     [GeneratedRegex(@"^System\.Nullable`1\[(?<inner>[^\]]+)\]$", RegexOptions.None, 1000)]
     private static partial Regex NullableOf();

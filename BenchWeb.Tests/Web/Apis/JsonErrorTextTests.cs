@@ -22,4 +22,16 @@ public sealed class JsonErrorTextTests
         Assert.DoesNotContain("System.", message, StringComparison.Ordinal);
         Assert.StartsWith("Line 1, column ", message, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void Describe_UnknownProperty_NamesThePropertyNotATypeOfTheServer()
+    {
+        var exception = Assert.Throws<JsonException>(() => JsonSerializer.Deserialize<RunPlan>("{\"lod\": {}}", RunPlan.JsonOptions));
+
+        var message = JsonErrorText.Describe(exception);
+
+        Assert.EndsWith("there is no property 'lod' here.", message, StringComparison.Ordinal);
+        Assert.DoesNotContain("BenchEngine", message, StringComparison.Ordinal);
+        Assert.DoesNotContain(".NET", message, StringComparison.Ordinal);
+    }
 }

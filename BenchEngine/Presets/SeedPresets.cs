@@ -24,7 +24,7 @@ public static class SeedPresets
     private const string SimulatedSuffix = " (simulated)";
 
     /// <summary>Every seed preset, in the order of the design notes.</summary>
-    public static IReadOnlyList<Preset> All { get; } =
+    private static IReadOnlyList<Preset> Seeds { get; } =
     [
         new()
         {
@@ -175,6 +175,9 @@ public static class SeedPresets
         },
     ];
 
+    /// <summary>The seed experiments, then each target's own presets (in registry order).</summary>
+    public static IReadOnlyList<Preset> All { get; } = [.. Seeds, .. TargetRegistry.All.SelectMany(m => m.Presets)];
+
     /// <summary>The preset with this id, ignoring case (<c>g1</c> finds G1); null when there is none.</summary>
     public static Preset? Find(string id) =>
         All.FirstOrDefault(p => string.Equals(p.Id, id, StringComparison.OrdinalIgnoreCase));
@@ -194,7 +197,8 @@ public static class SeedPresets
             return plan;
         }
 
-        var requestUnits = Math.Max(400, target.Kind == TargetKind.CosmosSql ? target.Cosmos.RequestUnits ?? TableRequestUnits : TableRequestUnits);
+        var module = target.Kind.Module;
+        var requestUnits = Math.Max(400, (int)(module.PlannedRequestUnits(target) ?? TableRequestUnits));
         var fewestPartitions = (int)Math.Ceiling(requestUnits / (double)SimulatedCosmosTarget.RequestUnitsPerPartition);
         return plan with
         {
@@ -206,7 +210,7 @@ public static class SeedPresets
                 {
                     ProvisionedRequestUnits = requestUnits,
                     PhysicalPartitions = Math.Max(fewestPartitions, target.Simulator.PhysicalPartitions ?? 1),
-                    Indexing = target.Kind == TargetKind.CosmosSql ? target.Cosmos.Indexing : target.Simulator.Indexing,
+                    Indexing = module.PlannedIndexing(target) ?? target.Simulator.Indexing,
                 },
             },
         };

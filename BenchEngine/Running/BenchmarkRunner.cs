@@ -12,7 +12,7 @@ namespace BenchEngine.Running;
 /// return, so their documents are counted if they landed; only then are they cancelled.
 /// </remarks>
 /// <param name="time">The clock every second is measured with.</param>
-/// <param name="targetFactory">Opens the target (tests pass fakes). Default: <see cref="TargetFactory.Create"/>.</param>
+/// <param name="targetFactory">Opens the target (tests pass fakes). Default: <see cref="TargetRegistry.Create"/>.</param>
 /// <param name="sourceFactory">Opens the workload's documents. Default: <see cref="DocumentSourceFactory.Create"/>; a host
 /// wraps it to decide what a failure to read the workload may say (the dashboard never quotes an uploaded file).</param>
 public sealed class BenchmarkRunner(
@@ -25,7 +25,7 @@ public sealed class BenchmarkRunner(
 
     private static readonly TimeSpan OneSecond = TimeSpan.FromSeconds(1);
 
-    private readonly Func<TargetOptions, TargetContext, IInsertTarget> _targetFactory = targetFactory ?? TargetFactory.Create;
+    private readonly Func<TargetOptions, TargetContext, IInsertTarget> _targetFactory = targetFactory ?? TargetRegistry.Create;
 
     private readonly Func<WorkloadOptions, TimeProvider, IDocumentSource> _sourceFactory = sourceFactory ?? DocumentSourceFactory.Create;
 

@@ -89,17 +89,8 @@ public sealed record RunPlan
         // JSON accepts enum values as numbers too; one that names no choice is an error, not a crash later.
         void CheckChoice<TEnum>(TEnum value, string field)
             where TEnum : struct, Enum => Check(!Enum.IsDefined(value), field, $"Not one of {string.Join(", ", Enum.GetNames<TEnum>())}.");
-        CheckChoice(Target.Kind, "Target.Kind");
+        Check(!TargetRegistry.IsKnown(Target.Kind), "Target.Kind", $"Not one of {TargetRegistry.Names}.");
         CheckChoice(Target.Operation, "Target.Operation");
-        CheckChoice(Target.Cosmos.ConnectionMode, "Target.Cosmos.ConnectionMode");
-        CheckChoice(Target.Cosmos.Indexing, "Target.Cosmos.Indexing");
-        CheckChoice(Target.Cosmos.Throughput, "Target.Cosmos.Throughput");
-        if (Target.Cosmos.ConsistencyLevel is { } consistency)
-        {
-            CheckChoice(consistency, "Target.Cosmos.ConsistencyLevel");
-        }
-
-        CheckChoice(Target.Simulator.Indexing, "Target.Simulator.Indexing");
         CheckChoice(Workload.Shape, "Workload.Shape");
         if (Workload.PartitionKey is { } key)
         {
@@ -113,9 +104,9 @@ public sealed record RunPlan
             return errors;
         }
 
-        ValidateTarget(Check, CheckRange);
-        var itemLimit = Target.Kind is TargetKind.TableStorage or TargetKind.CosmosTable ? ItemSizeLimit.TableEntity : ItemSizeLimit.CosmosItem;
-        foreach (var (field, message) in WorkloadValidator.Validate(Workload, audience, itemLimit))
+        var target = Target.Kind.Module;
+        target.Validate(Target, new TargetChecks(errors));
+        foreach (var (field, message) in WorkloadValidator.Validate(Workload, audience, target.ItemLimit))
         {
             errors.Add(new FieldError(field, message));
         }
@@ -124,10 +115,8 @@ public sealed record RunPlan
         Check(load.Concurrency < 1, "Load.Concurrency", "Must be at least 1.");
         Check(load.Concurrency > 10_000, "Load.Concurrency", "At most 10,000: beyond that the client, not the service, is measured.");
         Check(load.BatchSize < 1, "Load.BatchSize", "Must be at least 1 (1 = point writes).");
-        Check(load.BatchSize > MaxTableBatch, "Load.BatchSize", $"An entity-group transaction holds at most {MaxTableBatch} entities.");
-        Check(load.BatchSize > 1 && Target.Kind == TargetKind.CosmosSql, "Load.BatchSize",
-            "Cosmos DB for NoSQL writes one document per request here; turn on Bulk mode to let the SDK group writes.");
-        Check(load.BatchSize > 1 && (Workload.PartitionKey?.Strategy ?? DocumentSourceFactory.DefaultPartitionKeyStrategy(Workload.Shape)) is PartitionKeyStrategy.Guid or PartitionKeyStrategy.Sequence,
+        Check(load.BatchSize > target.MaxBatchSize, "Load.BatchSize", target.BatchRefusal);
+        Check(load.BatchSize > 1 && target.BatchesSharePartitionKey && (Workload.PartitionKey?.Strategy ?? DocumentSourceFactory.DefaultPartitionKeyStrategy(Workload.Shape)) is PartitionKeyStrategy.Guid or PartitionKeyStrategy.Sequence,
             "Load.BatchSize", "A batch needs entities that share a partition key; with a new key per document every batch would hold one. Choose FieldValue, FixedKeys or HotKey.");
         if (load.Model == LoadModel.OpenLoop)
         {
@@ -213,65 +202,10 @@ public sealed record RunPlan
         }
     }
 
-    private void ValidateTarget(Action<bool, string, string> check, Action<double?, string, double, double, string, bool> checkRange)
-    {
-        const int MaxSecretName = 200;
-        const int MaxResourceName = 255;
-        var target = Target;
-        switch (target.Kind)
-        {
-            case TargetKind.CosmosSql:
-                var cosmos = target.Cosmos;
-                check(string.IsNullOrWhiteSpace(cosmos.Endpoint), "Target.Cosmos.Endpoint", "Give the account endpoint, e.g. https://myaccount.documents.azure.com:443/.");
-                var endpoint = cosmos.Endpoint is { Length: > 0 and <= 2_048 } e && Uri.TryCreate(e, UriKind.Absolute, out var parsed) ? parsed : null;
-                check(cosmos.Endpoint is { Length: > 0 } && endpoint is null, "Target.Cosmos.Endpoint", "Not an absolute URL (of at most 2,048 characters).");
-                if (endpoint is not null && EndpointPolicy.CheckScheme(endpoint) is { } refusal)
-                {
-                    check(true, "Target.Cosmos.Endpoint", refusal);
-                }
-
-                check(cosmos.AcceptAnyServerCertificate && endpoint is not null && !EndpointPolicy.IsLoopback(endpoint.Host), "Target.Cosmos.AcceptAnyServerCertificate",
-                    "Only for an endpoint on this machine (a local emulator's self-signed certificate): a remote endpoint's certificate is always checked.");
-                check(string.IsNullOrWhiteSpace(cosmos.KeySecret), "Target.Cosmos.KeySecret", "Name the secret that holds the account key.");
-                check(cosmos.KeySecret is { Length: > MaxSecretName }, "Target.Cosmos.KeySecret", $"At most {MaxSecretName} characters.");
-                check(string.IsNullOrWhiteSpace(cosmos.Database), "Target.Cosmos.Database", "Give a database name.");
-                check(cosmos.Database is { Length: > MaxResourceName }, "Target.Cosmos.Database", $"At most {MaxResourceName} characters.");
-                check(string.IsNullOrWhiteSpace(cosmos.Container), "Target.Cosmos.Container", "Give a container name.");
-                check(cosmos.Container is { Length: > MaxResourceName }, "Target.Cosmos.Container", $"At most {MaxResourceName} characters.");
-                check(!cosmos.PartitionKeyPath.StartsWith('/') || cosmos.PartitionKeyPath.Length is < 2 or > MaxResourceName, "Target.Cosmos.PartitionKeyPath", "A path such as /PartitionKey.");
-                check(cosmos.GatewayMaxConnections is < 1 or > 10_000, "Target.Cosmos.GatewayMaxConnections", "Between 1 and 10,000.");
-                check(cosmos.RequestUnits is < 400, "Target.Cosmos.RequestUnits", "At least 400 RU/s (the service's minimum for manual throughput).");
-                check(cosmos.RequestUnits is > 1_000_000, "Target.Cosmos.RequestUnits", "At most 1,000,000 RU/s (the service's own limit without a support request).");
-                check(cosmos.Throughput == ThroughputMode.Autoscale && cosmos.RequestUnits is < 1000, "Target.Cosmos.RequestUnits", "Autoscale needs a maximum of at least 1,000 RU/s.");
-                check(cosmos.RequestUnits is { } ru && ru % 100 != 0, "Target.Cosmos.RequestUnits", "RU/s come in steps of 100.");
-                check(cosmos.Indexing == IndexingMode.ExcludedPaths && cosmos.ExcludedPaths.Count == 0, "Target.Cosmos.ExcludedPaths", "List at least one path to exclude, e.g. /SomeText/?.");
-                check(cosmos.ExcludedPaths.Count > 100 || cosmos.ExcludedPaths.Any(p => p is null or { Length: > 1_000 }), "Target.Cosmos.ExcludedPaths", "At most 100 paths of at most 1,000 characters each.");
-                break;
-            case TargetKind.TableStorage or TargetKind.CosmosTable:
-                var tables = target.Tables;
-                check(string.IsNullOrWhiteSpace(tables.ConnectionStringSecret), "Target.Tables.ConnectionStringSecret", "Name the secret that holds the connection string.");
-                check(tables.ConnectionStringSecret is { Length: > MaxSecretName }, "Target.Tables.ConnectionStringSecret", $"At most {MaxSecretName} characters.");
-                check(!IsValidTableName(tables.TableName), "Target.Tables.TableName", "3–63 letters and digits, starting with a letter.");
-                break;
-            case TargetKind.Simulated:
-                var sim = target.Simulator;
-                check(sim.ProvisionedRequestUnits < 400, "Target.Simulator.ProvisionedRequestUnits", "At least 400 RU/s, as in the real service.");
-                check(sim.ProvisionedRequestUnits > 10_000_000, "Target.Simulator.ProvisionedRequestUnits", "At most 10,000,000 RU/s.");
-                check(sim.PhysicalPartitions is < 1 or > 1_000, "Target.Simulator.PhysicalPartitions", "Between 1 and 1,000.");
-                check(sim.PhysicalPartitions is { } p && sim.ProvisionedRequestUnits / (double)p > SimulatedCosmosTarget.RequestUnitsPerPartition,
-                    "Target.Simulator.PhysicalPartitions", $"A physical partition serves at most {SimulatedCosmosTarget.RequestUnitsPerPartition:N0} RU/s: use more partitions or fewer RU/s.");
-                checkRange(sim.MedianLatencyMs, "Target.Simulator.MedianLatencyMs", 0, 10_000, "Between 0 and 10,000 ms.", true);
-                break;
-        }
-    }
-
     /// <summary><paramref name="a"/> × <paramref name="b"/>, or <see cref="long.MaxValue"/> when that overflows.</summary>
     private static long SaturatingMultiply(long a, long b)
     {
         var product = (Int128)a * b;
         return product > long.MaxValue ? long.MaxValue : product < long.MinValue ? long.MinValue : (long)product;
     }
-
-    private static bool IsValidTableName(string? name) =>
-        name is not null && name.Length is >= 3 and <= 63 && char.IsAsciiLetter(name[0]) && name.All(char.IsAsciiLetterOrDigit);
 }

@@ -5,7 +5,7 @@ namespace BenchEngine.Workloads;
 /// <param name="MaxBytes">Most bytes of one item.</param>
 /// <param name="CountsAsTableEntity">Size by the Table service's formula (text 2 bytes a character) rather than as JSON.</param>
 /// <param name="MaxPropertyChars">Most characters of one text property, when the target limits it.</param>
-internal sealed record ItemSizeLimit(string Item, long MaxBytes, bool CountsAsTableEntity, int? MaxPropertyChars)
+public sealed record ItemSizeLimit(string Item, long MaxBytes, bool CountsAsTableEntity, int? MaxPropertyChars)
 {
     /// <summary>Cosmos DB for NoSQL: 2 MB of JSON an item. The simulator and the no-op target use it too.</summary>
     public static ItemSizeLimit CosmosItem { get; } = new("a Cosmos DB item", 2 * 1024 * 1024, CountsAsTableEntity: false, MaxPropertyChars: null);

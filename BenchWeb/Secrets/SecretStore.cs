@@ -1,3 +1,5 @@
+using BenchEngine.Running;
+using BenchEngine.Targets;
 using BenchWeb.Audit;
 using BenchWeb.Data;
 using BenchWeb.Extensions;
@@ -24,10 +26,18 @@ public sealed class SecretStore(IDbContextFactory<BenchDbContext> databases, IDa
     /// <summary>The name under which a profile's stored secret lives, e.g. <c>profile-3-cosmos-key</c>.</summary>
     public static string NameFor(long profileId, string purpose) => $"profile-{profileId}-{purpose}";
 
-    public async Task SetAsync(string name, string value, Actor actor, CancellationToken cancellationToken)
+    /// <summary>Stores a secret, encrypted (recorded in the audit log).</summary>
+    /// <param name="name">The store name (<see cref="NameFor"/>).</param>
+    /// <param name="value">The secret.</param>
+    /// <param name="endpointOf">Where the value points (its target's <see cref="TargetModule.EndpointOfSecret"/>), kept beside
+    /// it for the allow-list and the audit log; the value itself is never read again but by a run.</param>
+    /// <param name="actor">Who stores it.</param>
+    /// <param name="cancellationToken">Cancels the write.</param>
+    public async Task SetAsync(string name, string value, Func<string, Uri?> endpointOf, Actor actor, CancellationToken cancellationToken)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(name);
         ArgumentException.ThrowIfNullOrWhiteSpace(value);
+        ArgumentNullException.ThrowIfNull(endpointOf);
         ArgumentNullException.ThrowIfNull(actor);
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         var secret = await db.Secrets.FindAsync([name], cancellationToken);
@@ -41,7 +51,7 @@ public sealed class SecretStore(IDbContextFactory<BenchDbContext> databases, IDa
         value = value.Trim();
         secret.ProtectedValue = _protector.Protect(value);
         secret.UpdatedAt = time.GetUtcNow();
-        secret.Endpoint = TableConnectionString.EndpointOf(value)?.ToString();
+        secret.Endpoint = endpointOf(value)?.ToString();
         var host = secret.Endpoint is { } endpoint ? EndpointAllowList.HostOf(new Uri(endpoint)) : null;
         audit.Append(db, actor, AuditActions.SecretStored, $"secret “{name}”", replaced ? "replaced the stored value" : "stored a new value", host);
         await db.SaveChangesAsync(cancellationToken);
@@ -63,7 +73,29 @@ public sealed class SecretStore(IDbContextFactory<BenchDbContext> databases, IDa
         return true;
     }
 
-    /// <summary>The table endpoint of a stored connection string, read when it was stored; null when none is stored
+    /// <summary>The endpoints of the secrets a plan's target reads that are stored for the profile (read when each was
+    /// stored), by the secret's field path; a secret named from the environment is checked by the target when it connects.</summary>
+    public async Task<IReadOnlyDictionary<string, Uri>> EndpointsAsync(RunPlan plan, long? profileId, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        var endpoints = new Dictionary<string, Uri>(StringComparer.Ordinal);
+        if (profileId is not { } id)
+        {
+            return endpoints;
+        }
+
+        foreach (var field in plan.Target.Kind.Module.Fields.Where(f => f.Input == TargetInput.Secret))
+        {
+            if (TargetSettings.Text(plan.Target, field.Path) is { } name && BelongsTo(name, id) && await EndpointAsync(name, cancellationToken) is { } endpoint)
+            {
+                endpoints[field.Path] = endpoint;
+            }
+        }
+
+        return endpoints;
+    }
+
+    /// <summary>The endpoint of a stored secret (a connection string's), read when it was stored; null when none is stored
     /// under the name or it names no endpoint.</summary>
     public async Task<Uri?> EndpointAsync(string? name, CancellationToken cancellationToken)
     {

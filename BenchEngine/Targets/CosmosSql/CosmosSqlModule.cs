@@ -1,0 +1,141 @@
+using System.Globalization;
+
+namespace BenchEngine.Targets;
+
+public readonly partial record struct TargetKind
+{
+    /// <summary>Azure Cosmos DB for NoSQL (SQL API), through Microsoft.Azure.Cosmos.</summary>
+    public static TargetKind CosmosSql { get; } = new("CosmosSql");
+}
+
+public sealed partial record TargetOptions
+{
+    /// <summary>The Cosmos DB for NoSQL account, container and client settings.</summary>
+    public CosmosOptions Cosmos { get; init; } = new();
+}
+
+/// <summary>Azure Cosmos DB for NoSQL: one document per request (bulk mode groups them in the SDK), RU from every response.</summary>
+internal sealed class CosmosSqlModule : TargetModule
+{
+    private const int MaxResourceName = 255;
+
+    public override TargetKind Kind => TargetKind.CosmosSql;
+
+    public override string DisplayName => "Cosmos DB (SQL API)";
+
+    public override string Section => "Cosmos";
+
+    public override bool ReportsRequestUnits => true;
+
+    public override string BatchRefusal => "Cosmos DB for NoSQL writes one document per request here; turn on Bulk mode to let the SDK group writes.";
+
+    public override IReadOnlyList<TargetField> Fields { get; } =
+    [
+        new("Target.Cosmos.Endpoint", "Account endpoint", TargetInput.Text) { Setting = "Endpoint", Help = "e.g. https://myaccount.documents.azure.com:443/" },
+        new("Target.Cosmos.KeySecret", "Account key", TargetInput.Secret) { SecretPurpose = "cosmos-key", SecretHolds = "the account key" },
+        new("Target.Cosmos.Database", "Database", TargetInput.Text),
+        new("Target.Cosmos.Container", "Container", TargetInput.Text),
+        new("Target.Cosmos.PartitionKeyPath", "Partition key path", TargetInput.Text) { Help = "The container's partition key, e.g. /PartitionKey." },
+        new("Target.Cosmos.CreateIfMissing", "Create the database and container if missing", TargetInput.Flag) { Help = "With the indexing and throughput below. An existing container keeps its own." },
+        TargetField.Choice<IndexingMode>("Target.Cosmos.Indexing", "Indexing") with
+        {
+            Help = "Consistent indexes every property (≈ +0.2 RU per term). “Lazy” no longer exists for new containers: use None or excluded paths.",
+            AppliesWhen = o => o.Cosmos.CreateIfMissing,
+        },
+        new("Target.Cosmos.ExcludedPaths", "Excluded paths", TargetInput.Lines)
+        {
+            Help = "One per line, e.g. /SomeText/?",
+            AppliesWhen = o => o.Cosmos.CreateIfMissing && o.Cosmos.Indexing == IndexingMode.ExcludedPaths,
+        },
+        TargetField.Choice<ThroughputMode>("Target.Cosmos.Throughput", "Throughput") with
+        {
+            Setting = "Throughput mode",
+            Help = "Manual: fixed RU/s. Autoscale: scales between 10 % and the maximum.",
+            AppliesWhen = o => o.Cosmos.CreateIfMissing,
+        },
+        new("Target.Cosmos.RequestUnits", "RU/s (or autoscale maximum)", TargetInput.WholeNumber)
+        {
+            Setting = "RU/s",
+            Help = "At least 400, in steps of 100; 10,000 per physical partition.",
+            WhenEmpty = "none (serverless or shared throughput)",
+            AppliesWhen = o => o.Cosmos.CreateIfMissing,
+        },
+        TargetField.Choice<CosmosConnectionMode>("Target.Cosmos.ConnectionMode", "Connection mode") with
+        {
+            ClientSetting = true,
+            Help = "Direct (TCP) is usually faster; Gateway (HTTPS) passes firewalls.",
+        },
+        new("Target.Cosmos.Bulk", "Bulk mode", TargetInput.Flag) { ClientSetting = true, Help = "The SDK groups concurrent writes into batches per partition." },
+        TargetField.Choice<CosmosConsistency>("Target.Cosmos.ConsistencyLevel", "Consistency") with
+        {
+            Setting = "Consistency level",
+            ClientSetting = true,
+            Help = "Empty: the account's default.",
+            WhenEmpty = "Account default",
+        },
+        new("Target.Cosmos.GatewayMaxConnections", "Gateway max connections", TargetInput.WholeNumber)
+        {
+            ClientSetting = true,
+            Help = "Per endpoint, Gateway mode. App Service pre-allocates 128 SNAT ports per destination.",
+            AppliesWhen = o => o.Cosmos.ConnectionMode == CosmosConnectionMode.Gateway,
+        },
+        new("Target.Cosmos.ContentResponseOnWrite", "Return the document on write", TargetInput.Flag) { Setting = "Content response on write", ClientSetting = true, Help = "Off saves bandwidth and client CPU." },
+        new("Target.Cosmos.LimitToEndpoint", "Talk to this endpoint only", TargetInput.Flag) { ClientSetting = true, Help = "For emulators and proxies: no redirect to regional endpoints." },
+        new("Target.Cosmos.AcceptAnyServerCertificate", "Accept any server certificate", TargetInput.Flag) { ClientSetting = true, Help = "Only for a local emulator's self-signed certificate." },
+    ];
+
+    public override IInsertTarget Create(TargetOptions options, TargetContext context) => new CosmosTarget(options.Cosmos, context);
+
+    public override void Validate(TargetOptions options, TargetChecks checks)
+    {
+        var cosmos = options.Cosmos;
+        checks.CheckChoice(cosmos.ConnectionMode, "Target.Cosmos.ConnectionMode");
+        checks.CheckChoice(cosmos.Indexing, "Target.Cosmos.Indexing");
+        checks.CheckChoice(cosmos.Throughput, "Target.Cosmos.Throughput");
+        if (cosmos.ConsistencyLevel is { } consistency)
+        {
+            checks.CheckChoice(consistency, "Target.Cosmos.ConsistencyLevel");
+        }
+
+        checks.Check(string.IsNullOrWhiteSpace(cosmos.Endpoint), "Target.Cosmos.Endpoint", "Give the account endpoint, e.g. https://myaccount.documents.azure.com:443/.");
+        var endpoint = EndpointOf(cosmos);
+        checks.Check(cosmos.Endpoint is { Length: > 0 } && endpoint is null, "Target.Cosmos.Endpoint", "Not an absolute URL (of at most 2,048 characters).");
+        if (endpoint is not null && EndpointPolicy.CheckScheme(endpoint) is { } refusal)
+        {
+            checks.Check(true, "Target.Cosmos.Endpoint", refusal);
+        }
+
+        checks.Check(cosmos.AcceptAnyServerCertificate && endpoint is not null && !EndpointPolicy.IsLoopback(endpoint.Host), "Target.Cosmos.AcceptAnyServerCertificate",
+            "Only for an endpoint on this machine (a local emulator's self-signed certificate): a remote endpoint's certificate is always checked.");
+        checks.CheckSecretName(cosmos.KeySecret, "Target.Cosmos.KeySecret", "the account key");
+        checks.Check(string.IsNullOrWhiteSpace(cosmos.Database), "Target.Cosmos.Database", "Give a database name.");
+        checks.Check(cosmos.Database is { Length: > MaxResourceName }, "Target.Cosmos.Database", $"At most {MaxResourceName} characters.");
+        checks.Check(string.IsNullOrWhiteSpace(cosmos.Container), "Target.Cosmos.Container", "Give a container name.");
+        checks.Check(cosmos.Container is { Length: > MaxResourceName }, "Target.Cosmos.Container", $"At most {MaxResourceName} characters.");
+        checks.Check(!cosmos.PartitionKeyPath.StartsWith('/') || cosmos.PartitionKeyPath.Length is < 2 or > MaxResourceName, "Target.Cosmos.PartitionKeyPath", "A path such as /PartitionKey.");
+        checks.Check(cosmos.GatewayMaxConnections is < 1 or > 10_000, "Target.Cosmos.GatewayMaxConnections", "Between 1 and 10,000.");
+        checks.Check(cosmos.RequestUnits is < 400, "Target.Cosmos.RequestUnits", "At least 400 RU/s (the service's minimum for manual throughput).");
+        checks.Check(cosmos.RequestUnits is > 1_000_000, "Target.Cosmos.RequestUnits", "At most 1,000,000 RU/s (the service's own limit without a support request).");
+        checks.Check(cosmos.Throughput == ThroughputMode.Autoscale && cosmos.RequestUnits is < 1000, "Target.Cosmos.RequestUnits", "Autoscale needs a maximum of at least 1,000 RU/s.");
+        checks.Check(cosmos.RequestUnits is { } ru && ru % 100 != 0, "Target.Cosmos.RequestUnits", "RU/s come in steps of 100.");
+        checks.Check(cosmos.Indexing == IndexingMode.ExcludedPaths && cosmos.ExcludedPaths.Count == 0, "Target.Cosmos.ExcludedPaths", "List at least one path to exclude, e.g. /SomeText/?.");
+        checks.Check(cosmos.ExcludedPaths.Count > 100 || cosmos.ExcludedPaths.Any(p => p is null or { Length: > 1_000 }), "Target.Cosmos.ExcludedPaths", "At most 100 paths of at most 1,000 characters each.");
+    }
+
+    public override string Describe(TargetOptions options)
+    {
+        var cosmos = options.Cosmos;
+        return string.Create(CultureInfo.InvariantCulture,
+            $"{DisplayName}, {cosmos.ConnectionMode}{(cosmos.Bulk ? ", bulk" : "")}{(cosmos.RequestUnits is { } ru ? $", {ru:N0} RU/s" : "")}");
+    }
+
+    public override double? PlannedRequestUnits(TargetOptions options) => options.Cosmos.RequestUnits;
+
+    public override IndexingMode? PlannedIndexing(TargetOptions options) => options.Cosmos.Indexing;
+
+    public override TargetEndpoint? PlannedEndpoint(TargetOptions options) =>
+        EndpointOf(options.Cosmos) is { } endpoint ? new("Target.Cosmos.Endpoint", endpoint) : null;
+
+    private static Uri? EndpointOf(CosmosOptions cosmos) =>
+        cosmos.Endpoint is { Length: > 0 and <= 2_048 } e && Uri.TryCreate(e, UriKind.Absolute, out var parsed) ? parsed : null;
+}

@@ -1,0 +1,72 @@
+namespace BenchEngine.Targets;
+
+public readonly partial record struct TargetKind
+{
+    /// <summary>Azure Table Storage; throttles with 503/500.</summary>
+    public static TargetKind TableStorage { get; } = new("TableStorage");
+
+    /// <summary>Azure Cosmos DB for Table; throttles with 429.</summary>
+    public static TargetKind CosmosTable { get; } = new("CosmosTable");
+}
+
+public sealed partial record TargetOptions
+{
+    /// <summary>The table, for Table Storage and the Cosmos DB Table API.</summary>
+    public TableOptions Tables { get; init; } = new();
+}
+
+/// <summary>Azure Table Storage and the Cosmos DB Table API: one table client, two services (one reports RU, throttles with 429).</summary>
+internal sealed class TablesModule : TargetModule
+{
+    private TablesModule(TargetKind kind, string displayName, bool cosmos)
+    {
+        Kind = kind;
+        DisplayName = displayName;
+        ReportsRequestUnits = cosmos;
+    }
+
+    public static TablesModule TableStorage { get; } = new(TargetKind.TableStorage, "Table Storage", cosmos: false);
+
+    public static TablesModule CosmosTable { get; } = new(TargetKind.CosmosTable, "Cosmos DB Table API", cosmos: true);
+
+    public override TargetKind Kind { get; }
+
+    public override string DisplayName { get; }
+
+    public override TargetUnit Unit { get; } = new("entity", "entities");
+
+    public override string Section => "Tables";
+
+    public override bool ReportsRequestUnits { get; }
+
+    public override int MaxBatchSize => Running.RunPlan.MaxTableBatch;
+
+    public override bool BatchesSharePartitionKey => true;
+
+    public override string BatchRefusal => $"An entity-group transaction holds at most {Running.RunPlan.MaxTableBatch} entities.";
+
+    public override Workloads.ItemSizeLimit ItemLimit => Workloads.ItemSizeLimit.TableEntity;
+
+    public override IReadOnlyList<TargetField> Fields { get; } =
+    [
+        new("Target.Tables.ConnectionStringSecret", "Connection string", TargetInput.Secret) { SecretPurpose = "tables-connection-string", SecretHolds = "the connection string" },
+        new("Target.Tables.TableName", "Table", TargetInput.Text) { Help = "3–63 letters and digits, starting with a letter." },
+        new("Target.Tables.CreateIfMissing", "Create the table if missing", TargetInput.Flag),
+    ];
+
+    public override IInsertTarget Create(TargetOptions options, TargetContext context) => new TableTarget(Kind, options.Tables, context);
+
+    public override void Validate(TargetOptions options, TargetChecks checks)
+    {
+        var tables = options.Tables;
+        checks.CheckSecretName(tables.ConnectionStringSecret, "Target.Tables.ConnectionStringSecret", "the connection string");
+        checks.Check(!IsValidTableName(tables.TableName), "Target.Tables.TableName", "3–63 letters and digits, starting with a letter.");
+    }
+
+    public override string Describe(TargetOptions options) => $"{DisplayName}, table {options.Tables.TableName}";
+
+    public override Uri? EndpointOfSecret(TargetField field, string value) => StorageConnectionString.EndpointOf(value, StorageConnectionString.Tables);
+
+    private static bool IsValidTableName(string? name) =>
+        name is not null && name.Length is >= 3 and <= 63 && char.IsAsciiLetter(name[0]) && name.All(char.IsAsciiLetterOrDigit);
+}

@@ -1,0 +1,47 @@
+namespace BenchEngine.Targets;
+
+/// <summary>Every kind of target the application knows: one line per target. The profile form offers them in this order.</summary>
+public static class TargetRegistry
+{
+    /// <summary>The registered modules, the default (the simulator, which needs no account) first.</summary>
+    public static IReadOnlyList<TargetModule> All { get; } =
+    [
+        new SimulatedModule(),
+        new CosmosSqlModule(),
+        TablesModule.TableStorage,
+        TablesModule.CosmosTable,
+        new NoOpModule(),
+    ];
+
+    /// <summary>Stands for a kind no module claims (a plan from a newer version, or a typo): it opens nothing and names nothing.</summary>
+    public static TargetModule Unknown { get; } = new UnknownModule();
+
+    private static readonly Dictionary<string, TargetModule> ByName = All.ToDictionary(m => m.Kind.Name, StringComparer.Ordinal);
+
+    /// <summary>The module of <paramref name="kind"/>, or <see cref="Unknown"/>.</summary>
+    public static TargetModule Of(TargetKind kind) => ByName.GetValueOrDefault(kind.Name) ?? Unknown;
+
+    /// <summary>Whether a module claims <paramref name="kind"/>.</summary>
+    public static bool IsKnown(TargetKind kind) => ByName.ContainsKey(kind.Name);
+
+    /// <summary>The kinds' names, for "not one of …" messages.</summary>
+    public static string Names => string.Join(", ", All.Select(m => m.Kind.Name));
+
+    /// <summary>Opens the target a plan names (what <see cref="Running.BenchmarkRunner"/> does by default).</summary>
+    public static IInsertTarget Create(TargetOptions options, TargetContext context)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        ArgumentNullException.ThrowIfNull(context);
+        return options.Kind.Module.Create(options, context);
+    }
+
+    private sealed class UnknownModule : TargetModule
+    {
+        public override TargetKind Kind => new("");
+
+        public override string DisplayName => "Unknown target";
+
+        public override IInsertTarget Create(TargetOptions options, TargetContext context) =>
+            throw new TargetConfigurationException($"There is no target of kind '{options.Kind.Name}'. Choose one of {Names}.");
+    }
+}

@@ -1,0 +1,72 @@
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using BenchEngine.Running;
+
+namespace BenchEngine.Targets;
+
+/// <summary>Reads and changes one setting of <see cref="TargetOptions"/> by its field path (<c>Target.Cosmos.KeySecret</c>),
+/// through the plan's own JSON form: what lets pages and services handle any target's settings (its secrets, its editor
+/// fields) without knowing its options type.</summary>
+public static class TargetSettings
+{
+    /// <summary>The setting's JSON value; null when it is not set or the path names nothing.</summary>
+    public static JsonNode? Get(TargetOptions options, string path)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        JsonNode? node = JsonSerializer.SerializeToNode(options, RunPlan.JsonOptions);
+        foreach (var name in Names(path))
+        {
+            node = node is JsonObject section ? section[name] : null;
+        }
+
+        return node;
+    }
+
+    /// <summary>The setting's text (a secret's name, an endpoint); null when it is not text.</summary>
+    public static string? Text(TargetOptions options, string path) =>
+        Get(options, path) is JsonValue value && value.TryGetValue<string>(out var text) ? text : null;
+
+    /// <summary>A copy of <paramref name="options"/> with the setting at <paramref name="path"/> set to <paramref name="value"/>
+    /// (null removes it: its default).</summary>
+    /// <exception cref="JsonException">The value does not fit the setting.</exception>
+    public static TargetOptions With(TargetOptions options, string path, JsonNode? value) =>
+        WithAll(options, [new(path, value)]);
+
+    /// <summary>A copy of <paramref name="options"/> with every setting in <paramref name="values"/> set.</summary>
+    /// <exception cref="JsonException">A value does not fit its setting.</exception>
+    public static TargetOptions WithAll(TargetOptions options, IEnumerable<KeyValuePair<string, JsonNode?>> values)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        ArgumentNullException.ThrowIfNull(values);
+        var root = JsonSerializer.SerializeToNode(options, RunPlan.JsonOptions)!.AsObject();
+        foreach (var (path, value) in values)
+        {
+            var names = Names(path);
+            var section = root;
+            foreach (var name in names[..^1])
+            {
+                section = section[name] as JsonObject ?? throw new JsonException($"There is no setting {path}.");
+            }
+
+            if (value is null)
+            {
+                section.Remove(names[^1]);
+            }
+            else
+            {
+                section[names[^1]] = value.DeepClone();
+            }
+        }
+
+        return root.Deserialize<TargetOptions>(RunPlan.JsonOptions) ?? options;
+    }
+
+    // "Target.Cosmos.KeySecret" → ["cosmos", "keySecret"]: the JSON names (camel case) below the target.
+    private static string[] Names(string path)
+    {
+        ArgumentNullException.ThrowIfNull(path);
+        var parts = path.Split('.');
+        var start = parts.Length > 0 && string.Equals(parts[0], "Target", StringComparison.OrdinalIgnoreCase) ? 1 : 0;
+        return [.. parts[start..].Select(JsonNamingPolicy.CamelCase.ConvertName)];
+    }
+}

@@ -13,6 +13,9 @@ public static class TargetRegistry
         new NoOpModule(),
     ];
 
+    /// <summary>The kind a new profile starts with: the first registered, which needs no account.</summary>
+    public static TargetKind Default => All[0].Kind;
+
     /// <summary>Stands for a kind no module claims (a plan from a newer version, or a typo): it opens nothing and names nothing.</summary>
     public static TargetModule Unknown { get; } = new UnknownModule();
 

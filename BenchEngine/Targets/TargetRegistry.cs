@@ -10,6 +10,8 @@ public static class TargetRegistry
         new CosmosSqlModule(),
         TablesModule.TableStorage,
         TablesModule.CosmosTable,
+        new BlobsModule(),
+        new QueuesModule(),
         new NoOpModule(),
     ];
 

@@ -127,6 +127,19 @@ public sealed class BlobTargetAndQueueTargetModuleTests
         Assert.EndsWith("a Queue Storage message holds at most 65,536.", error.Message, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void Validate_AcceptsA3MBBlob_AndRefusesATemplateWhoseBlobCanExceed4MiB_ByTheTemplateField()
+    {
+        var threeMegabytes = new WorkloadOptions { Shape = DocumentShape.JsonTemplate, Template = """{"a": "{{text:1500000}}", "b": "{{text:1500000}}"}""" };
+        var sixMegabytes = new WorkloadOptions { Shape = DocumentShape.JsonTemplate, Template = """{"a": "{{text:2000000}}", "b": "{{text:2000000}}", "c": "{{text:2000000}}"}""" };
+
+        var error = Assert.Single(Validate(Options(Blob), sixMegabytes));
+
+        Assert.Empty(Validate(Options(Blob), threeMegabytes));
+        Assert.Equal("Workload.Template", error.Field);
+        Assert.EndsWith("a blob (one upload of at most 4 MiB here) holds at most 4,194,304.", error.Message, StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData(Blob, "BlobEndpoint=https://files.example.com:8443/acct;SharedAccessSignature=sv=x", "https://files.example.com:8443/")]
     [InlineData(Queue, "QueueEndpoint=https://queues.example.com/acct;SharedAccessSignature=sv=x", "https://queues.example.com/")]

@@ -168,6 +168,10 @@ public sealed class BlobTargetAndQueueTargetModuleTests
         Assert.Null(module.EndpointOfSecret(module.Fields[0], connectionString));
     }
 
+    [Fact]
+    public void DefaultSecretNames_AreEveryTargetsDefaultSecret() =>
+        Assert.Equal(["COSMOS_KEY", "TABLES_CONNECTION_STRING", "BLOBS_CONNECTION_STRING", "QUEUES_CONNECTION_STRING"], TargetRegistry.DefaultSecretNames);
+
     [Theory]
     [InlineData(Blob, "Blob Storage, container files")]
     [InlineData(Queue, "Queue Storage, queue files (create and upsert both send)")]

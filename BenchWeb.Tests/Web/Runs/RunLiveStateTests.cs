@@ -1,4 +1,4 @@
-using BenchWeb.Hubs;
+using BenchWeb.Data;
 using BenchWeb.Runs;
 
 namespace BenchWeb.Tests.Web.Runs;
@@ -29,7 +29,7 @@ public sealed class RunLiveStateTests
     public void EstimatedCost_PricesAutoscaleAtOneAndAHalfTimes_OnThePeakSecond()
     {
         var state = new RunLiveState(documentLimit: null, durationSeconds: 10, provisionedRequestUnits: 10_000) { ProvisionedAutoscale = true };
-        state.Add([Second(0, ok: 400, duration: 1) with { RequestUnits = 4_000 }, Second(1, ok: 400, duration: 1) with { RequestUnits = 2_000 }]);
+        state.Add([Second(0, ok: 400, duration: 1, requestUnits: 4_000), Second(1, ok: 400, duration: 1, requestUnits: 2_000)]);
 
         Assert.Equal(4_000 / 100.0 * 0.008 * 1.5 * 730, state.EstimatedCostPerMonth!.Value, 6);
     }
@@ -56,13 +56,14 @@ public sealed class RunLiveStateTests
         Assert.Equal(TimeSpan.FromSeconds(1), state.EstimatedTimeLeft);
     }
 
-    private static LiveSecond Second(int index, long ok, double duration, long errors = 0) => new()
+    private static RunSecondEntity Second(int index, long ok, double duration, long errors = 0, double requestUnits = 0) => new()
     {
         Index = index,
-        Elapsed = index + duration,
-        Duration = duration,
+        ElapsedSeconds = index + duration,
+        DurationSeconds = duration,
         Ok = ok,
         OkRequests = ok,
         Errors = errors,
+        RequestUnits = requestUnits,
     };
 }

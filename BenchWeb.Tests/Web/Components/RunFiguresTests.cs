@@ -1,4 +1,5 @@
 using BenchEngine.Metrics;
+using BenchEngine.Running;
 using BenchWeb.Components.Pages.Runs;
 using BenchWeb.Data;
 using BenchWeb.Runs;
@@ -124,9 +125,9 @@ public sealed class RunFiguresTests
             new RunSecondEntity { Index = 0, ElapsedSeconds = 1, DurationSeconds = 1, Ok = 1_000, OkRequests = 1_000, Throttled = 100, Issued = 1_100, Dropped = 100, RequestUnits = 6_000, ClientCpuPercent = 40 },
             new RunSecondEntity { Index = 1, ElapsedSeconds = 2, DurationSeconds = 1, Ok = 1_100, OkRequests = 1_100, Throttled = 80, Errors = 2, GivenUp = 3, Issued = 1_180, Dropped = 20, RequestUnits = 6_600, ClientCpuPercent = 93 },
         ]);
-        var texts = RunTileTexts.Of(state, BenchEngine.Running.RunStatus.Running);
+        var texts = RunTileTexts.Of(state, RunStatus.Running);
 
-        var tiles = context.Render<RunTiles>(p => p.Add(t => t.State, state).Add(t => t.Status, BenchEngine.Running.RunStatus.Running));
+        var tiles = context.Render<RunTiles>(p => p.Add(t => t.State, state).Add(t => t.Status, RunStatus.Running));
 
         var shown = typeof(RunTileTexts).GetProperties().Where(p => p.PropertyType == typeof(string)).ToList();
         Assert.Equal(14, shown.Count);

@@ -56,8 +56,6 @@ public sealed class RunLiveState
 
     public double? ProvisionedRequestUnits { get; set; }
 
-    public int Count => _seconds.Count;
-
     /// <summary>The highest second index received, or -1.</summary>
     public int LastIndex => _seconds.Count == 0 ? -1 : _seconds.Keys.Max();
 
@@ -84,11 +82,10 @@ public sealed class RunLiveState
 
     private long TotalResponses { get; set; }
 
-    /// <summary>Adds seconds; returns how many were new.</summary>
-    public int Add(IEnumerable<RunSecondEntity> seconds)
+    /// <summary>Adds seconds; one it has already is not counted again.</summary>
+    public void Add(IEnumerable<RunSecondEntity> seconds)
     {
         ArgumentNullException.ThrowIfNull(seconds);
-        var added = 0;
         foreach (var second in seconds)
         {
             if (_seconds.TryAdd(second.Index, second))
@@ -101,11 +98,8 @@ public sealed class RunLiveState
                 TotalGivenUp += second.GivenUp;
                 TotalRequestUnits += second.RequestUnits;
                 TotalResponses += second.OkRequests + second.Throttled + second.Errors;
-                added++;
             }
         }
-
-        return added;
     }
 
     /// <summary>Inserts/s in the last full second: a last, partial second is never scaled up to a rate.</summary>

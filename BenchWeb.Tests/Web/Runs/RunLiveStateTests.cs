@@ -16,6 +16,17 @@ public sealed class RunLiveStateTests
     }
 
     [Fact]
+    public void Add_ASecondItHasAlready_CountsItOnce()
+    {
+        var state = new RunLiveState(documentLimit: null, durationSeconds: 10, provisionedRequestUnits: null);
+        state.Add([Second(0, ok: 800, duration: 1), Second(1, ok: 810, duration: 1)]);
+        state.Add([Second(1, ok: 810, duration: 1), Second(2, ok: 700, duration: 1)]);
+
+        Assert.Equal(2_310, state.TotalOk);
+        Assert.Equal(2, state.LastIndex);
+    }
+
+    [Fact]
     public void CurrentRate_IsThatOfTheLastFullSecond_NeverOfAPartialOne()
     {
         // A last second of 0.6 s: 300 documents in it are not 500 inserts/s.

@@ -240,7 +240,12 @@ public sealed class ConfigurationDiff
         name.EndsWith("Secret", StringComparison.OrdinalIgnoreCase)
         || name == "isEmpty"
         // Only the settings of the run's own kind of target apply; the others are unused defaults.
-        || (path.Split('.') is ["target", var section] && !string.Equals(section, new TargetKind(kind ?? "").Module.Section, StringComparison.OrdinalIgnoreCase));
+        || (path.Split('.') is ["target", var section] && TargetSections.Contains(section)
+            && !string.Equals(section, new TargetKind(kind ?? "").Module.Section, StringComparison.OrdinalIgnoreCase));
+
+    // The settings sections the targets add to a plan's target (cosmos, tables, simulator, blobs…).
+    private static readonly HashSet<string> TargetSections = new(
+        TargetRegistry.All.Where(m => m.Section is not null).Select(m => m.Section!), StringComparer.OrdinalIgnoreCase);
 
     // Settings whose value is one of a fixed set of choices, written in the plan as the choice's identifier.
     private static readonly HashSet<string> ChoiceNames = new(StringComparer.Ordinal)

@@ -10,6 +10,7 @@ public static class TargetRegistry
         new CosmosSqlModule(),
         TablesModule.TableStorage,
         TablesModule.CosmosTable,
+        new RedisModule(),
         new NoOpModule(),
     ];
 

@@ -161,8 +161,9 @@ internal sealed class RedisTarget : IInsertTarget
         long count = 0;
         foreach (var server in connection.GetServers())
         {
-            // Every primary holds its own keys (a clustered cache has several); replicas hold copies.
-            if (server.IsReplica || !server.IsConnected)
+            // Every primary holds its own keys (a clustered cache has several); replicas hold copies. A primary that cannot
+            // be reached fails the count rather than leaving its keys out.
+            if (server.IsReplica)
             {
                 continue;
             }

@@ -2,6 +2,7 @@ using BenchEngine.Metrics;
 using BenchEngine.Presets;
 using BenchEngine.Running;
 using BenchEngine.Targets;
+using BenchEngine.Workloads;
 using StackExchange.Redis;
 
 namespace BenchWeb.Tests.Engine.Targets;
@@ -184,6 +185,24 @@ public class RedisModuleTests
 
         Assert.Equal((OutcomeKind.Error, 0, 0), (outcome.Kind, outcome.StatusCode, outcome.Documents));
         Assert.Equal("no response: RedisConnectionException (UnableToConnect)", outcome.Error);
+    }
+
+    [Theory]
+    [InlineData(false, new[] { 10, 10, 10 })]
+    [InlineData(true, new[] { 1, 1, 1 })]
+    public void WorkSource_BatchesTheNextDocuments_UnlessBatchesMustShareAPartitionKey(bool groupByPartitionKey, int[] firstBatches)
+    {
+        // A new partition key per document: grouped by key, every batch would hold one.
+        using var source = DocumentSourceFactory.Create(new WorkloadOptions { Shape = DocumentShape.SmallDto }, TimeProvider.System);
+        var work = new WorkSource(source, batchSize: 10, limit: 30, groupByPartitionKey);
+
+        var sizes = new List<int>();
+        while (sizes.Count < 3 && work.TryTake(out var batch))
+        {
+            sizes.Add(batch.Count);
+        }
+
+        Assert.Equal(firstBatches, sizes);
     }
 
     [Fact]

@@ -21,8 +21,9 @@ public readonly partial record struct TargetKind
         Name = name;
     }
 
-    /// <summary>The stable name, e.g. <c>CosmosSql</c>; never shown to a reader (see <see cref="TargetModule.DisplayName"/>).</summary>
-    public string Name => field ?? "";
+    /// <summary>The stable name, e.g. <c>CosmosSql</c>; never shown to a reader (see <see cref="TargetModule.DisplayName"/>).
+    /// An unset kind (<c>default</c>) is the simulator, the kind that needs no account, as the enum this type replaced had it.</summary>
+    public string Name => field ?? "Simulated";
 
     /// <summary>This kind's module, or <see cref="TargetRegistry.Unknown"/> when no module claims the name.</summary>
     public TargetModule Module => TargetRegistry.Of(this);

@@ -79,6 +79,12 @@ public abstract class TargetModule
     public TargetField? FieldAt(string path) =>
         Fields.FirstOrDefault(f => string.Equals(f.Path, path, StringComparison.OrdinalIgnoreCase));
 
+    /// <summary>How the client connects, for the results table's connection column ("Direct", "Gateway", "TLS"); null: not said.</summary>
+    public virtual string? ConnectionText(TargetOptions options) => null;
+
+    /// <summary>Whether the client groups concurrent writes itself (Cosmos DB's bulk mode), for the results table; null: no such mode.</summary>
+    public virtual bool? ClientGroupsWrites(TargetOptions options) => null;
+
     /// <summary>The throughput the plan provisions, when it says (for comparisons and the preset's simulated twin).</summary>
     public virtual double? PlannedRequestUnits(TargetOptions options) => null;
 

@@ -9,11 +9,22 @@ namespace BenchEngine.Targets;
 /// fields) without knowing its options type.</summary>
 public static class TargetSettings
 {
-    /// <summary>The setting's JSON value; null when it is not set or the path names nothing.</summary>
-    public static JsonNode? Get(TargetOptions options, string path)
+    /// <summary>The options' JSON form, to read several settings with <see cref="Get(JsonObject, string)"/>.</summary>
+    public static JsonObject Read(TargetOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
-        JsonNode? node = JsonSerializer.SerializeToNode(options, RunPlan.JsonOptions);
+        return JsonSerializer.SerializeToNode(options, RunPlan.JsonOptions)!.AsObject();
+    }
+
+    /// <summary>The setting's JSON value; null when it is not set or the path names nothing.</summary>
+    public static JsonNode? Get(TargetOptions options, string path) => Get(Read(options), path);
+
+    /// <summary>The setting's JSON value in the options' JSON form (<see cref="Read"/>); null when it is not set or the path
+    /// names nothing.</summary>
+    public static JsonNode? Get(JsonObject settings, string path)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        JsonNode? node = settings;
         foreach (var name in Names(path))
         {
             node = node is JsonObject section ? section[name] : null;
@@ -36,9 +47,8 @@ public static class TargetSettings
     /// <exception cref="JsonException">A value does not fit its setting.</exception>
     public static TargetOptions WithAll(TargetOptions options, IEnumerable<KeyValuePair<string, JsonNode?>> values)
     {
-        ArgumentNullException.ThrowIfNull(options);
         ArgumentNullException.ThrowIfNull(values);
-        var root = JsonSerializer.SerializeToNode(options, RunPlan.JsonOptions)!.AsObject();
+        var root = Read(options);
         foreach (var (path, value) in values)
         {
             var names = Names(path);

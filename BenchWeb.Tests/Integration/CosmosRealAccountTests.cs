@@ -45,7 +45,7 @@ public class CosmosRealAccountTests(ITestOutputHelper output)
         var runner = new BenchmarkRunner();
 
         var result = await runner.RunAsync(plan, TargetContext.FromEnvironment());
-        await using var target = TargetFactory.Create(plan.Target, TargetContext.FromEnvironment());
+        await using var target = TargetRegistry.Create(plan.Target, TargetContext.FromEnvironment());
         await target.InitializeAsync(CancellationToken.None);
 
         output.WriteLine($"{result.Status}: {result.Summary.TotalOk} ok, {result.Summary.TotalThrottled} throttled, {result.Summary.RequestUnitsPerInsert:F2} RU/insert");

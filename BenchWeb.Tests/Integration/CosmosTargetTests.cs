@@ -35,7 +35,7 @@ public class CosmosTargetTests(CosmosApiServer server)
         var runner = new BenchmarkRunner();
 
         var result = await runner.RunAsync(plan, Context);
-        await using var target = TargetFactory.Create(plan.Target, Context);
+        await using var target = TargetRegistry.Create(plan.Target, Context);
         await target.InitializeAsync(CancellationToken.None);
 
         Assert.Equal(RunStatus.Completed, result.Status);
@@ -47,7 +47,7 @@ public class CosmosTargetTests(CosmosApiServer server)
     [Fact]
     public async Task Create_OfAnExistingId_IsACounted409_NotAnException()
     {
-        await using var target = TargetFactory.Create(new TargetOptions { Kind = TargetKind.CosmosSql, Cosmos = Local("conflicts") }, Context);
+        await using var target = TargetRegistry.Create(new TargetOptions { Kind = TargetKind.CosmosSql, Cosmos = Local("conflicts") }, Context);
         await target.InitializeAsync(CancellationToken.None);
         var document = new Document(Guid.NewGuid().ToString(), "pk", [new("PartitionKey", "pk")]);
 

@@ -214,7 +214,7 @@ public class DashboardRunTests(AzuriteServer azurite)
             Load = load,
             Stop = stop,
         });
-        form.NewTablesConnectionString = azurite.ConnectionString;
+        form.WithNewSecret(ProfileForms.TablesConnectionString, azurite.ConnectionString);
         var profiles = host.Get<ProfileService>();
         var id = await profiles.SaveAsync(0, form, TestActors.Admin, CancellationToken.None);
         return (RunPlan.FromJson((await profiles.FindAsync(id, CancellationToken.None))!.PlanJson), id);

@@ -18,12 +18,13 @@ public sealed class RemoteErrorTextTests(CosmosApiServer cosmos)
     private static Document OneDocument() => new(Guid.NewGuid().ToString(), "pk", [new("PartitionKey", "pk"), new("Value", 1)]);
 
     [Theory]
-    [InlineData(TargetKind.TableStorage)]
-    [InlineData(TargetKind.CosmosTable)]
-    public async Task TableWrite_ReportsStatusAndErrorCode_NeverTheRemoteText(TargetKind kind)
+    [InlineData("TableStorage")]
+    [InlineData("CosmosTable")]
+    public async Task TableWrite_ReportsStatusAndErrorCode_NeverTheRemoteText(string kindName)
     {
+        var kind = new TargetKind(kindName);
         await using var server = await StubTableServer.StartAsync(400, "InvalidInput", message: $"{Marker} in the body", reasonPhrase: Marker);
-        await using var target = TargetFactory.Create(new TargetOptions { Kind = kind }, TableContext(server));
+        await using var target = TargetRegistry.Create(new TargetOptions { Kind = kind }, TableContext(server));
         await target.InitializeAsync(CancellationToken.None);
 
         var outcome = await target.WriteAsync([OneDocument()], WriteOperation.Create, CancellationToken.None);
@@ -64,7 +65,7 @@ public sealed class RemoteErrorTextTests(CosmosApiServer cosmos)
         await using var proxy = await CosmosFaultProxy.StartAsync(
             cosmos.Endpoint, r => r.Method == "POST" && r.Path.Value!.EndsWith("/docs", StringComparison.Ordinal), 400, CosmosBody, Marker,
             new Dictionary<string, string> { ["x-ms-substatus"] = "1001" });
-        await using var target = TargetFactory.Create(CosmosTarget(proxy, "remote" + Guid.NewGuid().ToString("N")[..8]), CosmosContext);
+        await using var target = TargetRegistry.Create(CosmosTarget(proxy, "remote" + Guid.NewGuid().ToString("N")[..8]), CosmosContext);
         await target.InitializeAsync(CancellationToken.None);
 
         var outcome = await target.WriteAsync([OneDocument()], WriteOperation.Create, CancellationToken.None);

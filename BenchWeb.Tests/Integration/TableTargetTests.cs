@@ -32,7 +32,7 @@ public class TableTargetTests(AzuriteServer azurite)
 
     private static async Task<IInsertTarget> OpenAsync(TargetOptions options, TargetContext context)
     {
-        var target = TargetFactory.Create(options, context);
+        var target = TargetRegistry.Create(options, context);
         await target.InitializeAsync(CancellationToken.None);
         return target;
     }
@@ -302,7 +302,7 @@ public class TableTargetTests(AzuriteServer azurite)
     public async Task InitializeAsync_FailsNamingTheTable_WhenItIsMissingAndCreatingIsOff()
     {
         var table = NewTableName();
-        await using var target = TargetFactory.Create(TableStorage(table, createIfMissing: false), Context);
+        await using var target = TargetRegistry.Create(TableStorage(table, createIfMissing: false), Context);
 
         var ex = await Assert.ThrowsAsync<TargetConfigurationException>(() => target.InitializeAsync(CancellationToken.None));
 
@@ -316,7 +316,7 @@ public class TableTargetTests(AzuriteServer azurite)
     [InlineData("AccountName=a;AccountKey=U0VDUkVU;TableEndpoint=not a uri SECRET")]
     public async Task InitializeAsync_FailsNamingTheSecretNotItsValue_WhenTheConnectionStringIsInvalid(string connectionString)
     {
-        await using var target = TargetFactory.Create(TableStorage(NewTableName()), ContextFor(connectionString));
+        await using var target = TargetRegistry.Create(TableStorage(NewTableName()), ContextFor(connectionString));
 
         var ex = await Assert.ThrowsAsync<TargetConfigurationException>(() => target.InitializeAsync(CancellationToken.None));
 

@@ -15,7 +15,7 @@ public class TableTargetThrottleTests
     private static async Task<IInsertTarget> OpenAsync(TargetKind kind, StubTableServer server)
     {
         var options = new TargetOptions { Kind = kind, Tables = new TableOptions { TableName = "stubbed" } };
-        var target = TargetFactory.Create(options, new TargetContext(TimeProvider.System, _ => server.ConnectionString));
+        var target = TargetRegistry.Create(options, new TargetContext(TimeProvider.System, _ => server.ConnectionString));
         await target.InitializeAsync(CancellationToken.None);
         return target;
     }

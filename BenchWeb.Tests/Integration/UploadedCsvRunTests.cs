@@ -35,7 +35,7 @@ public sealed class UploadedCsvRunTests(AzuriteServer azurite) : IDisposable
             // No stop rule: the run ends with the file.
             Stop = new StopOptions(),
         });
-        form.NewTablesConnectionString = azurite.ConnectionString;
+        form.WithNewSecret(ProfileForms.TablesConnectionString, azurite.ConnectionString);
         var profiles = host.Get<ProfileService>();
         var profileId = await profiles.SaveAsync(0, form, TestActors.Runner, CancellationToken.None);
         var plan = RunPlan.FromJson((await profiles.FindAsync(profileId, CancellationToken.None))!.PlanJson);

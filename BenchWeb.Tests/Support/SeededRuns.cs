@@ -19,9 +19,9 @@ internal static class SeededRuns
     public static IDbContextFactory<BenchDbContext> Databases(string databasePath) => new FileDatabases(databasePath);
 
     /// <summary>A plan of this kind of target, with the settings a real profile of that kind has.</summary>
-    public static RunPlan Plan(TargetKind kind, string name) => kind switch
+    public static RunPlan Plan(TargetKind kind, string name) => kind.Name switch
     {
-        TargetKind.CosmosSql => new RunPlan
+        "CosmosSql" => new RunPlan
         {
             Name = name,
             Target = new TargetOptions
@@ -33,7 +33,7 @@ internal static class SeededRuns
             Load = new LoadOptions { Concurrency = 100 },
             Stop = new StopOptions { DocumentsPerWorker = 10_000 },
         },
-        TargetKind.TableStorage or TargetKind.CosmosTable => new RunPlan
+        "TableStorage" or "CosmosTable" => new RunPlan
         {
             Name = name,
             Target = new TargetOptions { Kind = kind, Tables = new TableOptions { TableName = "flights" } },
@@ -46,7 +46,7 @@ internal static class SeededRuns
             Load = new LoadOptions { Model = LoadModel.Waves, Concurrency = 10, BatchSize = 100 },
             Stop = new StopOptions { TotalDocuments = 20_000 },
         },
-        TargetKind.NoOp => new RunPlan
+        "NoOp" => new RunPlan
         {
             Name = name,
             Target = new TargetOptions { Kind = kind },
@@ -105,12 +105,7 @@ internal static class SeededRuns
         string? targetDescription = null)
     {
         var kind = plan.Target.Kind;
-        double? provisioned = kind switch
-        {
-            TargetKind.Simulated => plan.Target.Simulator.ProvisionedRequestUnits,
-            TargetKind.CosmosSql => plan.Target.Cosmos.RequestUnits,
-            _ => null,
-        };
+        var provisioned = kind.Module.PlannedRequestUnits(plan.Target);
         var latency = new LatencyDistribution();
         foreach (var second in seconds)
         {

@@ -11,23 +11,27 @@ public sealed record LaunchRules(InstallationLimits Limits, IReadOnlyList<string
 {
     /// <summary>Every setting the installation refuses, by field path.</summary>
     /// <param name="plan">The plan to launch.</param>
-    /// <param name="tableEndpoint">A table target's endpoint when known without decrypting its connection string (read
-    /// when the string was stored); a string named from the environment is checked by the target when it connects.</param>
-    public IReadOnlyList<FieldError> Check(RunPlan plan, Uri? tableEndpoint = null)
+    /// <param name="secretEndpoints">Where the target's secrets point when known without decrypting them (read when each was
+    /// stored), by field path (<see cref="Secrets.SecretStore.EndpointsAsync"/>); a secret named from the environment is checked
+    /// by the target when it connects.</param>
+    public IReadOnlyList<FieldError> Check(RunPlan plan, IReadOnlyDictionary<string, Uri>? secretEndpoints = null)
     {
         ArgumentNullException.ThrowIfNull(plan);
         var errors = Limits.Check(plan).ToList();
-        var target = plan.Target;
-        if (target.Kind == TargetKind.CosmosSql && Uri.TryCreate(target.Cosmos.Endpoint, UriKind.Absolute, out var cosmos)
-            && EndpointAllowList.Check(cosmos, EndpointPatterns, AllowLoopbackEndpoints) is { } refused)
+        var module = plan.Target.Kind.Module;
+        if (module.PlannedEndpoint(plan.Target) is { } planned
+            && EndpointAllowList.Check(planned.Endpoint, EndpointPatterns, AllowLoopbackEndpoints) is { } refused)
         {
-            errors.Add(new("Target.Cosmos.Endpoint", refused));
+            errors.Add(new(planned.Field, refused));
         }
 
-        if (target.Kind is TargetKind.TableStorage or TargetKind.CosmosTable && tableEndpoint is not null
-            && EndpointAllowList.Check(tableEndpoint, EndpointPatterns, AllowLoopbackEndpoints) is { } tableRefused)
+        foreach (var (field, endpoint) in secretEndpoints ?? new Dictionary<string, Uri>())
         {
-            errors.Add(new("Target.Tables.ConnectionStringSecret", $"The stored connection string's table endpoint: {tableRefused}"));
+            if (EndpointAllowList.Check(endpoint, EndpointPatterns, AllowLoopbackEndpoints) is { } secretRefused)
+            {
+                var label = module.FieldAt(field)?.Label.ToLowerInvariant() ?? "secret";
+                errors.Add(new(field, $"The stored {label}'s {module.DisplayName} endpoint: {secretRefused}"));
+            }
         }
 
         return errors;

@@ -99,18 +99,14 @@ public sealed class AuditLog(IDbContextFactory<BenchDbContext> databases, TimePr
         await csv.FlushAsync();
     }
 
-    /// <summary>The endpoint host a plan writes to, as the log records it: the Cosmos DB account's host; for a table
-    /// target the host of its stored connection string, read when it was stored (a connection string named from the
-    /// environment is not read for this: null); none for the simulator and the no-op target.</summary>
-    public static string? EndpointOf(RunPlan plan, Uri? tableEndpoint)
+    /// <summary>The endpoint host a plan writes to, as the log records it: the one its settings name (a Cosmos DB account's),
+    /// else the one of a secret stored for it (a connection string's, read when it was stored; one named from the environment
+    /// is not read for this: null); none for the simulator and the no-op target.</summary>
+    public static string? EndpointOf(RunPlan plan, IReadOnlyDictionary<string, Uri>? secretEndpoints)
     {
         ArgumentNullException.ThrowIfNull(plan);
-        return plan.Target.Kind switch
-        {
-            TargetKind.CosmosSql when Uri.TryCreate(plan.Target.Cosmos.Endpoint, UriKind.Absolute, out var cosmos) => EndpointAllowList.HostOf(cosmos),
-            TargetKind.TableStorage or TargetKind.CosmosTable when tableEndpoint is not null => EndpointAllowList.HostOf(tableEndpoint),
-            _ => null,
-        };
+        var endpoint = plan.Target.Kind.Module.PlannedEndpoint(plan.Target)?.Endpoint ?? secretEndpoints?.Values.FirstOrDefault();
+        return endpoint is null ? null : EndpointAllowList.HostOf(endpoint);
     }
 
     private static IQueryable<AuditEntryEntity> Filter(IQueryable<AuditEntryEntity> entries, AuditFilter filter)

@@ -1,3 +1,4 @@
+using BenchEngine.Targets;
 using BenchEngine.Running;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Storage.ValueConversion;
@@ -67,7 +68,7 @@ public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : D
         {
             run.Property(r => r.Status).HasConversion<string>().HasMaxLength(20);
             run.Property(r => r.ProfileName).HasMaxLength(200);
-            run.Property(r => r.TargetKind).HasConversion<string>().HasMaxLength(20);
+            run.Property(r => r.TargetKind).HasConversion(kind => kind.Name, name => new TargetKind(name)).HasMaxLength(TargetKind.MaxNameLength);
             run.Property(r => r.Verdict).HasMaxLength(10);
             run.HasIndex(r => r.ProfileName);
             run.HasIndex(r => r.TargetKind);

@@ -12,14 +12,7 @@ public static class PlanText
     {
         ArgumentNullException.ThrowIfNull(plan);
         var target = plan.Target;
-        var name = target.Kind.DisplayName();
-        return target.Kind switch
-        {
-            TargetKind.Simulated => Invariant($"{name} (model), {target.Simulator.ProvisionedRequestUnits:N0} RU/s"),
-            TargetKind.CosmosSql => Invariant($"{name}, {target.Cosmos.ConnectionMode}{(target.Cosmos.Bulk ? ", bulk" : "")}{(target.Cosmos.RequestUnits is { } ru ? $", {ru:N0} RU/s" : "")}"),
-            TargetKind.TableStorage or TargetKind.CosmosTable => $"{name}, table {target.Tables.TableName}",
-            _ => $"{name} (measures the client alone)",
-        } + $" · {target.Operation.ToString().ToLowerInvariant()}";
+        return target.Kind.Module.Describe(target) + $" · {target.Operation.ToString().ToLowerInvariant()}";
     }
 
     public static string Workload(RunPlan plan)

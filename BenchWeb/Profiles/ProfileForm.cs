@@ -23,60 +23,28 @@ public sealed partial class ProfileForm
 
     public WriteOperation Operation { get; set; } = WriteOperation.Create;
 
-    public string? CosmosEndpoint { get; set; }
+    /// <summary>The target kind by its name, for the form's choice.</summary>
+    public string TargetKindName
+    {
+        get => TargetKind.Name;
+        set => TargetKind = new TargetKind(value ?? "");
+    }
 
-    public string CosmosKeySecret { get; set; } = "COSMOS_KEY";
+    /// <summary>Every registered target's settings, by field path (<c>Target.Cosmos.Endpoint</c>): what a user typed for one
+    /// kind stays while another is chosen, and only the chosen kind's settings are checked.</summary>
+    public IReadOnlyDictionary<string, TargetFieldValue> TargetFields { get; } = NewTargetFields(new TargetOptions());
 
-    public string? NewCosmosKey { get; set; }
+    /// <summary>Drops every secret typed into the form (once stored, or when the user may not store secrets).</summary>
+    public void ForgetTypedSecrets()
+    {
+        foreach (var value in TargetFields.Values)
+        {
+            value.NewSecret = null;
+        }
+    }
 
-    public string CosmosDatabase { get; set; } = "benchweb";
-
-    public string CosmosContainer { get; set; } = "inserts";
-
-    public string CosmosPartitionKeyPath { get; set; } = "/PartitionKey";
-
-    public CosmosConnectionMode ConnectionMode { get; set; } = CosmosConnectionMode.Direct;
-
-    public bool LimitToEndpoint { get; set; }
-
-    public bool AcceptAnyServerCertificate { get; set; }
-
-    public bool Bulk { get; set; }
-
-    public CosmosConsistency? ConsistencyLevel { get; set; }
-
-    public int GatewayMaxConnections { get; set; } = 50;
-
-    public bool ContentResponseOnWrite { get; set; }
-
-    public bool CosmosCreateIfMissing { get; set; } = true;
-
-    public IndexingMode CosmosIndexing { get; set; } = IndexingMode.Consistent;
-
-    /// <summary>One path per line or separated by commas.</summary>
-    public string? ExcludedPaths { get; set; }
-
-    public ThroughputMode Throughput { get; set; } = ThroughputMode.Manual;
-
-    public int? CosmosRequestUnits { get; set; } = 10_000;
-
-    public string TablesConnectionStringSecret { get; set; } = "TABLES_CONNECTION_STRING";
-
-    public string? NewTablesConnectionString { get; set; }
-
-    public string TableName { get; set; } = "benchweb";
-
-    public bool TableCreateIfMissing { get; set; } = true;
-
-    public int SimulatorRequestUnits { get; set; } = 10_000;
-
-    public int? SimulatorPartitions { get; set; }
-
-    public IndexingMode SimulatorIndexing { get; set; } = IndexingMode.Consistent;
-
-    public double SimulatorMedianLatencyMs { get; set; } = 5;
-
-    public int SimulatorSeed { get; set; } = 7;
+    /// <summary>The chosen kind's settings, in its module's order.</summary>
+    public IEnumerable<TargetFieldValue> ChosenTargetFields => TargetKind.Module.Fields.Select(f => TargetFields[f.Path]);
 
     // Workload
     public DocumentShape Shape { get; set; } = DocumentShape.SmallDto;
@@ -155,44 +123,16 @@ public sealed partial class ProfileForm
     {
         ArgumentNullException.ThrowIfNull(plan);
         var target = plan.Target;
-        var cosmos = target.Cosmos;
-        var tables = target.Tables;
-        var sim = target.Simulator;
         var workload = plan.Workload;
         var load = plan.Load;
         var stop = plan.Stop;
-        return new ProfileForm
+        var form = new ProfileForm
         {
             Name = plan.Name,
             Description = description,
             PresetId = presetId,
             TargetKind = target.Kind,
             Operation = target.Operation,
-            CosmosEndpoint = cosmos.Endpoint,
-            CosmosKeySecret = cosmos.KeySecret,
-            CosmosDatabase = cosmos.Database,
-            CosmosContainer = cosmos.Container,
-            CosmosPartitionKeyPath = cosmos.PartitionKeyPath,
-            ConnectionMode = cosmos.ConnectionMode,
-            LimitToEndpoint = cosmos.LimitToEndpoint,
-            AcceptAnyServerCertificate = cosmos.AcceptAnyServerCertificate,
-            Bulk = cosmos.Bulk,
-            ConsistencyLevel = cosmos.ConsistencyLevel,
-            GatewayMaxConnections = cosmos.GatewayMaxConnections,
-            ContentResponseOnWrite = cosmos.ContentResponseOnWrite,
-            CosmosCreateIfMissing = cosmos.CreateIfMissing,
-            CosmosIndexing = cosmos.Indexing,
-            ExcludedPaths = cosmos.ExcludedPaths.Count == 0 ? null : string.Join('\n', cosmos.ExcludedPaths),
-            Throughput = cosmos.Throughput,
-            CosmosRequestUnits = cosmos.RequestUnits,
-            TablesConnectionStringSecret = tables.ConnectionStringSecret,
-            TableName = tables.TableName,
-            TableCreateIfMissing = tables.CreateIfMissing,
-            SimulatorRequestUnits = sim.ProvisionedRequestUnits,
-            SimulatorPartitions = sim.PhysicalPartitions,
-            SimulatorIndexing = sim.Indexing,
-            SimulatorMedianLatencyMs = sim.MedianLatencyMs,
-            SimulatorSeed = sim.Seed,
             Shape = workload.Shape,
             Template = workload.Template,
             TargetSizeBytes = workload.TargetSizeBytes,
@@ -225,50 +165,19 @@ public sealed partial class ProfileForm
             BaselineRunId = plan.Thresholds?.BaselineRunId,
             MinPercentOfBaseline = plan.Thresholds?.MinShareOfBaseline * 100,
         };
+        var settings = TargetSettings.Read(target);
+        foreach (var (path, value) in form.TargetFields)
+        {
+            value.Read(TargetSettings.Get(settings, path));
+        }
+
+        return form;
     }
 
     public RunPlan ToPlan() => new()
     {
         Name = Name.Trim(),
-        Target = new TargetOptions
-        {
-            Kind = TargetKind,
-            Operation = Operation,
-            Cosmos = new CosmosOptions
-            {
-                Endpoint = Blank(CosmosEndpoint),
-                KeySecret = SecretName(CosmosKeySecret, NewCosmosKey),
-                Database = CosmosDatabase.Trim(),
-                Container = CosmosContainer.Trim(),
-                PartitionKeyPath = CosmosPartitionKeyPath.Trim(),
-                ConnectionMode = ConnectionMode,
-                LimitToEndpoint = LimitToEndpoint,
-                AcceptAnyServerCertificate = AcceptAnyServerCertificate,
-                Bulk = Bulk,
-                ConsistencyLevel = ConsistencyLevel,
-                GatewayMaxConnections = GatewayMaxConnections,
-                ContentResponseOnWrite = ContentResponseOnWrite,
-                CreateIfMissing = CosmosCreateIfMissing,
-                Indexing = CosmosIndexing,
-                ExcludedPaths = (ExcludedPaths ?? "").Split([',', '\n', '\r'], StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries),
-                Throughput = Throughput,
-                RequestUnits = CosmosRequestUnits,
-            },
-            Tables = new TableOptions
-            {
-                ConnectionStringSecret = SecretName(TablesConnectionStringSecret, NewTablesConnectionString),
-                TableName = TableName.Trim(),
-                CreateIfMissing = TableCreateIfMissing,
-            },
-            Simulator = new SimulatorOptions
-            {
-                ProvisionedRequestUnits = SimulatorRequestUnits,
-                PhysicalPartitions = SimulatorPartitions,
-                Indexing = SimulatorIndexing,
-                MedianLatencyMs = SimulatorMedianLatencyMs,
-                Seed = SimulatorSeed,
-            },
-        },
+        Target = BuildTarget(out _),
         Workload = new WorkloadOptions
         {
             Shape = Shape,
@@ -309,6 +218,46 @@ public sealed partial class ProfileForm
         Thresholds = BuildThresholds(),
     };
 
+    // Every kind's settings go to the plan (as a profile keeps them); a value that cannot be its setting leaves the default
+    // there and is reported, for the chosen kind, by ValidateAll.
+    private TargetOptions BuildTarget(out List<FieldError> problems)
+    {
+        problems = [];
+        var values = new List<KeyValuePair<string, System.Text.Json.Nodes.JsonNode?>>();
+        foreach (var (path, value) in TargetFields)
+        {
+            var json = value.Write(out var problem);
+            if (problem is not null)
+            {
+                problems.Add(new FieldError(path, problem));
+            }
+
+            if (json is not null)
+            {
+                values.Add(new(path, json));
+            }
+        }
+
+        return TargetSettings.WithAll(new TargetOptions { Kind = TargetKind, Operation = Operation }, values);
+    }
+
+    private static Dictionary<string, TargetFieldValue> NewTargetFields(TargetOptions defaults)
+    {
+        var settings = TargetSettings.Read(defaults);
+        var fields = new Dictionary<string, TargetFieldValue>(StringComparer.Ordinal);
+        foreach (var field in TargetRegistry.All.SelectMany(m => m.Fields))
+        {
+            if (!fields.ContainsKey(field.Path))
+            {
+                var value = new TargetFieldValue(field);
+                value.Read(TargetSettings.Get(settings, field.Path));
+                fields[field.Path] = value;
+            }
+        }
+
+        return fields;
+    }
+
     private ThresholdOptions? BuildThresholds()
     {
         var thresholds = new ThresholdOptions
@@ -346,7 +295,11 @@ public sealed partial class ProfileForm
     /// <param name="uploadedFile">An uploaded file's stored path by number (null: no such file).</param>
     public IReadOnlyList<FieldError> ValidateAll(Func<long, string?> uploadedFile)
     {
-        var errors = WebPlanRules.Validate(ToPlan(), uploadedFile).ToList();
+        BuildTarget(out var problems);
+        var chosen = TargetKind.Module;
+        var unreadable = problems.Where(p => chosen.FieldAt(p.Field) is not null).ToList();
+        var errors = WebPlanRules.Validate(ToPlan(), uploadedFile).Where(e => !unreadable.Exists(p => p.Field == e.Field)).ToList();
+        errors.AddRange(unreadable);
         if (Description?.Trim().Length > MaxDescriptionLength)
         {
             errors.Add(new FieldError("Description", $"At most {MaxDescriptionLength:N0} characters."));
@@ -360,6 +313,13 @@ public sealed partial class ProfileForm
     /// (<c>Stop</c>: say when to stop).</summary>
     public static string? PropertyOf(string field) => Properties.GetValueOrDefault(field);
 
+    /// <summary>The model and property of the input that edits the setting at a field path: the form's own property, or a
+    /// target setting's value; null for a rule about several settings.</summary>
+    public (object Model, string Property)? InputOf(string field) =>
+        PropertyOf(field) is { } property ? (this, property)
+        : TargetFields.TryGetValue(field, out var value) ? (value, value.Property)
+        : null;
+
     /// <summary>A rule's message as the form says it: the engine speaks of plans, a person filling in this form is
     /// editing a profile.</summary>
     public static string InProfileWords(string message) =>
@@ -372,33 +332,8 @@ public sealed partial class ProfileForm
     {
         ["Name"] = nameof(Name),
         ["Description"] = nameof(Description),
-        ["Target.Kind"] = nameof(TargetKind),
+        ["Target.Kind"] = nameof(TargetKindName),
         ["Target.Operation"] = nameof(Operation),
-        ["Target.Cosmos.Endpoint"] = nameof(CosmosEndpoint),
-        ["Target.Cosmos.KeySecret"] = nameof(CosmosKeySecret),
-        ["Target.Cosmos.Database"] = nameof(CosmosDatabase),
-        ["Target.Cosmos.Container"] = nameof(CosmosContainer),
-        ["Target.Cosmos.PartitionKeyPath"] = nameof(CosmosPartitionKeyPath),
-        ["Target.Cosmos.ConnectionMode"] = nameof(ConnectionMode),
-        ["Target.Cosmos.LimitToEndpoint"] = nameof(LimitToEndpoint),
-        ["Target.Cosmos.AcceptAnyServerCertificate"] = nameof(AcceptAnyServerCertificate),
-        ["Target.Cosmos.Bulk"] = nameof(Bulk),
-        ["Target.Cosmos.ConsistencyLevel"] = nameof(ConsistencyLevel),
-        ["Target.Cosmos.GatewayMaxConnections"] = nameof(GatewayMaxConnections),
-        ["Target.Cosmos.ContentResponseOnWrite"] = nameof(ContentResponseOnWrite),
-        ["Target.Cosmos.CreateIfMissing"] = nameof(CosmosCreateIfMissing),
-        ["Target.Cosmos.Indexing"] = nameof(CosmosIndexing),
-        ["Target.Cosmos.ExcludedPaths"] = nameof(ExcludedPaths),
-        ["Target.Cosmos.Throughput"] = nameof(Throughput),
-        ["Target.Cosmos.RequestUnits"] = nameof(CosmosRequestUnits),
-        ["Target.Tables.ConnectionStringSecret"] = nameof(TablesConnectionStringSecret),
-        ["Target.Tables.TableName"] = nameof(TableName),
-        ["Target.Tables.CreateIfMissing"] = nameof(TableCreateIfMissing),
-        ["Target.Simulator.ProvisionedRequestUnits"] = nameof(SimulatorRequestUnits),
-        ["Target.Simulator.PhysicalPartitions"] = nameof(SimulatorPartitions),
-        ["Target.Simulator.Indexing"] = nameof(SimulatorIndexing),
-        ["Target.Simulator.MedianLatencyMs"] = nameof(SimulatorMedianLatencyMs),
-        ["Target.Simulator.Seed"] = nameof(SimulatorSeed),
         ["Workload.Shape"] = nameof(Shape),
         ["Workload.Template"] = nameof(Template),
         ["Workload.TargetSizeBytes"] = nameof(TargetSizeBytes),
@@ -441,7 +376,4 @@ public sealed partial class ProfileForm
 
     private static string? Blank(string? value) => string.IsNullOrWhiteSpace(value) ? null : value.Trim();
 
-    // A secret typed into the form but not stored yet counts as named: it gets its name when saved.
-    private static string SecretName(string name, string? typed) =>
-        string.IsNullOrWhiteSpace(name) && !string.IsNullOrWhiteSpace(typed) ? "(stored with this profile)" : name.Trim();
 }

@@ -66,7 +66,7 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
         profile.Description = string.IsNullOrWhiteSpace(form.Description) ? null : form.Description.Trim();
         profile.PlanJson = plan.ToJson();
         profile.UpdatedAt = now;
-        var endpoint = AuditLog.EndpointOf(plan, await TableEndpointAsync(profile.Id, plan, cancellationToken));
+        var endpoint = AuditLog.EndpointOf(plan, await secrets.EndpointsAsync(plan, profile.Id, cancellationToken));
         if (before is null)
         {
             audit.Append(db, actor, AuditActions.ProfileCreated, Subject(profile), Summary(plan), endpoint);
@@ -151,22 +151,17 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
         var renamed = await secrets.CopyAsync(id, copy.Id, cancellationToken);
         if (renamed.Count > 0)
         {
-            var target = plan.Target;
-            plan = plan with
-            {
-                Name = copy.Name,
-                Target = target with
-                {
-                    Cosmos = target.Cosmos with { KeySecret = renamed.GetValueOrDefault(target.Cosmos.KeySecret, target.Cosmos.KeySecret) },
-                    Tables = target.Tables with { ConnectionStringSecret = renamed.GetValueOrDefault(target.Tables.ConnectionStringSecret, target.Tables.ConnectionStringSecret) },
-                },
-            };
+            var secretNames = TargetRegistry.All.SelectMany(m => m.Fields).Where(f => f.Input == TargetInput.Secret)
+                .Select(f => (f.Path, Name: TargetSettings.Text(plan.Target, f.Path)))
+                .Where(s => s.Name is not null && renamed.ContainsKey(s.Name))
+                .Select(s => new KeyValuePair<string, System.Text.Json.Nodes.JsonNode?>(s.Path, renamed[s.Name!]));
+            plan = plan with { Name = copy.Name, Target = TargetSettings.WithAll(plan.Target, secretNames) };
             copy.PlanJson = plan.ToJson();
         }
 
         var copied = renamed.Count == 0 ? "" : $" with its {renamed.Count} stored secret{(renamed.Count == 1 ? "" : "s")}";
         audit.Append(db, actor, AuditActions.ProfileCloned, Subject(copy), $"copy of {Subject(source)}{copied}",
-            AuditLog.EndpointOf(plan, await TableEndpointAsync(copy.Id, plan, cancellationToken)));
+            AuditLog.EndpointOf(plan, await secrets.EndpointsAsync(plan, copy.Id, cancellationToken)));
         await db.SaveChangesAsync(cancellationToken);
         return copy.Id;
     }
@@ -191,10 +186,11 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
         var stored = await db.Secrets.Where(s => s.Name.StartsWith(prefix)).ToListAsync(cancellationToken);
         db.Secrets.RemoveRange(stored);
         var plan = TryRead(profile.PlanJson);
-        var tableEndpoint = plan is not null && stored.FirstOrDefault(s => s.Name == plan.Target.Tables.ConnectionStringSecret)?.Endpoint is { } endpoint ? new Uri(endpoint) : null;
+        // Read before the secrets go: where the profile's stored secrets pointed.
+        var secretEndpoints = plan is null ? null : await secrets.EndpointsAsync(plan, id, cancellationToken);
         audit.Append(db, actor, AuditActions.ProfileDeleted, Subject(profile),
             stored.Count == 0 ? "its runs stay" : $"its runs stay; its {stored.Count} stored secret{(stored.Count == 1 ? " was" : "s were")} removed with it",
-            plan is null ? null : AuditLog.EndpointOf(plan, tableEndpoint));
+            plan is null ? null : AuditLog.EndpointOf(plan, secretEndpoints));
         await db.SaveChangesAsync(cancellationToken);
         return true;
     }
@@ -220,27 +216,16 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
         }
     }
 
-    private async Task<Uri?> TableEndpointAsync(long profileId, RunPlan plan, CancellationToken cancellationToken) =>
-        plan.Target.Kind is TargetKind.TableStorage or TargetKind.CosmosTable && SecretStore.BelongsTo(plan.Target.Tables.ConnectionStringSecret, profileId)
-            ? await secrets.EndpointAsync(plan.Target.Tables.ConnectionStringSecret, cancellationToken)
-            : null;
-
     private async Task StoreNewSecretsAsync(long profileId, ProfileForm form, Actor actor, CancellationToken cancellationToken)
     {
-        if (!string.IsNullOrWhiteSpace(form.NewCosmosKey))
+        foreach (var value in form.TargetFields.Values.Where(v => v.Field.Input == TargetInput.Secret && !string.IsNullOrWhiteSpace(v.NewSecret)))
         {
-            form.CosmosKeySecret = SecretStore.NameFor(profileId, "cosmos-key");
-            await secrets.SetAsync(form.CosmosKeySecret, form.NewCosmosKey, actor, cancellationToken);
-        }
-
-        if (!string.IsNullOrWhiteSpace(form.NewTablesConnectionString))
-        {
-            form.TablesConnectionStringSecret = SecretStore.NameFor(profileId, "tables-connection-string");
-            await secrets.SetAsync(form.TablesConnectionStringSecret, form.NewTablesConnectionString, actor, cancellationToken);
+            var module = TargetRegistry.All.First(m => m.FieldAt(value.Field.Path) is not null);
+            value.Text = SecretStore.NameFor(profileId, value.Field.SecretPurpose ?? value.Field.Path);
+            await secrets.SetAsync(value.Text, value.NewSecret!, typed => module.EndpointOfSecret(value.Field, typed), actor, cancellationToken);
         }
 
         // Typed secrets leave the form's memory as soon as they are stored.
-        form.NewCosmosKey = null;
-        form.NewTablesConnectionString = null;
+        form.ForgetTypedSecrets();
     }
 }

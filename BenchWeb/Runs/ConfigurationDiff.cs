@@ -25,15 +25,6 @@ public sealed class ConfigurationDiff
     {
         ["target.kind"] = "Target",
         ["target.operation"] = "Write operation",
-        ["target.cosmos.endpoint"] = "Endpoint",
-        ["target.cosmos.bulk"] = "Bulk mode",
-        ["target.cosmos.consistencyLevel"] = "Consistency level",
-        ["target.cosmos.contentResponseOnWrite"] = "Content response on write",
-        ["target.cosmos.throughput"] = "Throughput mode",
-        ["target.cosmos.requestUnits"] = "RU/s",
-        ["target.simulator.provisionedRequestUnits"] = "RU/s",
-        ["target.simulator.medianLatencyMs"] = "Median latency (ms)",
-        ["target.simulator.seed"] = "Latency model seed",
         ["workload.shape"] = "Document shape",
         ["workload.targetSizeBytes"] = "Document size (bytes)",
         ["workload.csvPath"] = "CSV file",
@@ -57,6 +48,11 @@ public sealed class ConfigurationDiff
         ["environment.runtime"] = ".NET runtime",
         ["environment.processArchitecture"] = "Architecture",
     };
+
+    // Each target's settings are named by its module's fields (two kinds' "RU/s" share a row).
+    private static readonly Dictionary<string, TargetField> TargetFields = TargetRegistry.All.SelectMany(m => m.Fields)
+        .DistinctBy(f => f.Path)
+        .ToDictionary(f => PlanSettings.FlatPath(f.Path), StringComparer.Ordinal);
 
     private ConfigurationDiff(IReadOnlyList<ConfigurationDiffRow> rows) => Rows = rows;
 
@@ -230,7 +226,7 @@ public sealed class ConfigurationDiff
             default:
                 values[path] = path == "environment.totalMemoryBytes" && element.TryGetInt64(out var bytes)
                     ? (bytes / (1024.0 * 1024 * 1024)).ToString("N1", CultureInfo.InvariantCulture) + " GiB"
-                    : element.ValueKind == JsonValueKind.String && ChoiceNames.Contains(path[(path.LastIndexOf('.') + 1)..])
+                    : element.ValueKind == JsonValueKind.String && (ChoiceNames.Contains(path[(path.LastIndexOf('.') + 1)..]) || TargetFields.GetValueOrDefault(path)?.Input == TargetInput.Choice)
                         ? ChoiceText(element.GetString() ?? "")
                     : element.ValueKind == JsonValueKind.Number && element.TryGetInt64(out var whole) && !path.StartsWith(EnvironmentPrefix, StringComparison.Ordinal)
                         ? whole.ToString("N0", CultureInfo.InvariantCulture)
@@ -244,18 +240,12 @@ public sealed class ConfigurationDiff
         name.EndsWith("Secret", StringComparison.OrdinalIgnoreCase)
         || name == "isEmpty"
         // Only the settings of the run's own kind of target apply; the others are unused defaults.
-        || path switch
-        {
-            "target.cosmos" => kind != "CosmosSql",
-            "target.tables" => kind is not ("TableStorage" or "CosmosTable"),
-            "target.simulator" => kind != "Simulated",
-            _ => false,
-        };
+        || (path.Split('.') is ["target", var section] && !string.Equals(section, new TargetKind(kind ?? "").Module.Section, StringComparison.OrdinalIgnoreCase));
 
     // Settings whose value is one of a fixed set of choices, written in the plan as the choice's identifier.
     private static readonly HashSet<string> ChoiceNames = new(StringComparer.Ordinal)
     {
-        "model", "shape", "strategy", "writeOperation", "connectionMode", "consistencyLevel", "consistency", "indexing", "indexingMode", "throughputMode",
+        "model", "shape", "strategy", "writeOperation",
     };
 
     // Well-known abbreviations a choice's identifier spells in mixed case.
@@ -296,6 +286,11 @@ public sealed class ConfigurationDiff
         if (Labels.TryGetValue(path, out var label))
         {
             return label;
+        }
+
+        if (TargetFields.TryGetValue(path, out var field))
+        {
+            return field.Setting;
         }
 
         if (path.StartsWith("environment.appService.", StringComparison.Ordinal))

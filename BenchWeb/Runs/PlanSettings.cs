@@ -23,12 +23,15 @@ public static class PlanSettings
     /// <summary>The sections in the editor's order, then the client environment.</summary>
     public static IReadOnlyList<string> SectionOrder { get; } = [Target, Workload, Load, Client, Stop, PassFail, Environment];
 
-    // The settings of the client (SDK connection, retries) that the plan keeps under the target or the load.
-    private static readonly HashSet<string> ClientPaths = new(StringComparer.Ordinal)
-    {
-        "target.cosmos.connectionMode", "target.cosmos.bulk", "target.cosmos.consistencyLevel", "target.cosmos.gatewayMaxConnections",
-        "target.cosmos.contentResponseOnWrite", "target.cosmos.limitToEndpoint", "target.cosmos.acceptAnyServerCertificate",
-    };
+    // The settings of the client (SDK connection, retries) that the plan keeps under the target or the load: the targets'
+    // fields say which of theirs are.
+    private static readonly HashSet<string> ClientPaths = new(
+        TargetRegistry.All.SelectMany(m => m.Fields).Where(f => f.ClientSetting).Select(f => FlatPath(f.Path)),
+        StringComparer.Ordinal);
+
+    /// <summary>A field path as a flattened plan path: <c>Target.Cosmos.Bulk</c> → <c>target.cosmos.bulk</c>.</summary>
+    public static string FlatPath(string fieldPath) =>
+        string.Join('.', fieldPath.Split('.').Select(System.Text.Json.JsonNamingPolicy.CamelCase.ConvertName));
 
     /// <summary>The section of a flattened path (<c>target.cosmos.bulk</c> → "Client settings").</summary>
     public static string SectionOf(string path)
@@ -56,29 +59,32 @@ public static class PlanSettings
     {
         ArgumentNullException.ThrowIfNull(path);
         ArgumentNullException.ThrowIfNull(plan);
-        var kind = plan.Target.Kind;
+        var module = plan.Target.Kind.Module;
         var workload = plan.Workload;
         var strategy = workload.PartitionKey?.Strategy ?? DocumentSourceFactory.DefaultPartitionKeyStrategy(workload.Shape);
-        var cosmos = plan.Target.Cosmos;
         return path switch
         {
-            _ when path.StartsWith("target.cosmos.", StringComparison.Ordinal) && kind != TargetKind.CosmosSql => false,
-            _ when path.StartsWith("target.tables.", StringComparison.Ordinal) && kind is not (TargetKind.TableStorage or TargetKind.CosmosTable) => false,
-            _ when path.StartsWith("target.simulator.", StringComparison.Ordinal) && kind != TargetKind.Simulated => false,
-            "target.cosmos.gatewayMaxConnections" => cosmos.ConnectionMode == CosmosConnectionMode.Gateway,
-            // How a new container is made: read only when the run creates it.
-            "target.cosmos.indexing" or "target.cosmos.throughput" or "target.cosmos.requestUnits" => cosmos.CreateIfMissing,
-            "target.cosmos.excludedPaths" => cosmos.CreateIfMissing && cosmos.Indexing == IndexingMode.ExcludedPaths,
+            // A target's section: only the run's own kind's applies, and of it what its module says.
+            _ when TargetSection(path) is { } section => string.Equals(section, module.Section, StringComparison.OrdinalIgnoreCase) && module.Applies(path, plan.Target),
             "workload.template" => workload.Shape == DocumentShape.JsonTemplate,
             "workload.csvFileId" or "workload.csvPath" => workload.Shape == DocumentShape.CsvFile,
             "workload.partitionKey.field" => strategy == PartitionKeyStrategy.FieldValue,
             "workload.partitionKey.keyCount" => strategy is PartitionKeyStrategy.FixedKeys or PartitionKeyStrategy.HotKey,
             "workload.partitionKey.hotKeyFraction" => strategy == PartitionKeyStrategy.HotKey,
             "load.ratePerSecond" => plan.Load.Model == LoadModel.OpenLoop,
-            "load.batchSize" => kind.TakesBatches(),
+            "load.batchSize" => module.MaxBatchSize > 1,
             "stop.documentsPerWorker" => plan.Load.Model == LoadModel.ClosedLoop,
             _ => true,
         };
+    }
+
+    /// <summary>The target section a flattened path is in (<c>target.cosmos.bulk</c> → <c>cosmos</c>); null for the target's own
+    /// settings (kind, operation) and every other part of the plan.</summary>
+    public static string? TargetSection(string path)
+    {
+        ArgumentNullException.ThrowIfNull(path);
+        var parts = path.Split('.');
+        return parts.Length > 2 && parts[0] == "target" ? parts[1] : null;
     }
 
     /// <summary>A run's settings as labelled sections of those that apply, in the editor's order (for the run page).</summary>

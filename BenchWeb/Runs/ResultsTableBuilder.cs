@@ -161,14 +161,13 @@ public sealed class ResultsTableBuilder
         var plan = run.Plan;
         var summary = run.Summary;
         var kind = plan?.Target.Kind ?? run.Run.TargetKind;
-        var cosmos = kind == TargetKind.CosmosSql ? plan?.Target.Cosmos : null;
         return new ResultsRow
         {
             RunId = run.Id,
             Profile = run.Run.ProfileName,
             Target = kind.DisplayName(),
-            ConnectionMode = cosmos?.ConnectionMode.ToString(),
-            Bulk = cosmos?.Bulk,
+            ConnectionMode = plan is null ? null : kind.Module.ConnectionText(plan.Target),
+            Bulk = plan is null ? null : kind.Module.ClientGroupsWrites(plan.Target),
             Concurrency = plan?.Load.Concurrency,
             LoadModel = plan is null ? null : PlanText.LoadModelName(plan.Load),
             Load = plan is null ? null : PlanText.Load(plan),

@@ -48,7 +48,7 @@ public sealed class RunService(
             throw new RunPlanValidationException(errors);
         }
 
-        var tableEndpoint = await TableEndpointAsync(plan, profileId, cancellationToken);
+        var tableEndpoint = await secrets.EndpointsAsync(plan, profileId, cancellationToken);
         var rules = await settings.RulesAsync(cancellationToken);
         if (rules.Check(plan, tableEndpoint) is { Count: > 0 } refused)
         {
@@ -155,7 +155,7 @@ public sealed class RunService(
         var plan = TryRead(run.PlanJson);
         audit.Append(db, actor, AuditActions.RunCancelled, $"run #{runId}",
             $"{(wasRunning ? "while running" : "while queued")}{(why is null ? "" : $", {why}")}; {Origin(run.ProfileId, run.PresetId, run.ProfileName)}",
-            plan is null ? null : AuditLog.EndpointOf(plan, await TableEndpointAsync(plan, run.ProfileId, cancellationToken)));
+            plan is null ? null : AuditLog.EndpointOf(plan, await secrets.EndpointsAsync(plan, run.ProfileId, cancellationToken)));
         await db.SaveChangesAsync(cancellationToken);
 
         var dequeued = await db.Database.ExecuteSqlInterpolatedAsync(
@@ -183,12 +183,6 @@ public sealed class RunService(
         return true;
     }
 
-    /// <summary>A table target's endpoint when its connection string is stored for the profile (read when it was
-    /// stored); null otherwise.</summary>
-    private async Task<Uri?> TableEndpointAsync(RunPlan plan, long? profileId, CancellationToken cancellationToken) =>
-        plan.Target.Kind is TargetKind.TableStorage or TargetKind.CosmosTable && profileId is { } id && SecretStore.BelongsTo(plan.Target.Tables.ConnectionStringSecret, id)
-            ? await secrets.EndpointAsync(plan.Target.Tables.ConnectionStringSecret, cancellationToken)
-            : null;
 
     private static string Describe(RunPlan plan, long? profileId, string? presetId, double? durationCap, long? documentCap)
     {
@@ -203,7 +197,9 @@ public sealed class RunService(
             caps.Add($"stops at the installation's maximum of {documents:N0} documents");
         }
 
-        var secret = plan.Target.Kind is TargetKind.TableStorage or TargetKind.CosmosTable ? $"; connection string “{plan.Target.Tables.ConnectionStringSecret}”" : "";
+        var module = plan.Target.Kind.Module;
+        var secret = string.Concat(module.Fields.Where(f => f.Input == TargetInput.Secret)
+            .Select(f => $"; {f.Label.ToLowerInvariant()} “{TargetSettings.Text(plan.Target, f.Path)}”"));
         return $"{Origin(profileId, presetId, plan.Name)}; {plan.Target.Kind}{secret}{(caps.Count == 0 ? "" : "; " + string.Join("; ", caps))}";
     }
 

@@ -129,6 +129,10 @@ internal sealed class CosmosSqlModule : TargetModule
             $"{DisplayName}, {cosmos.ConnectionMode}{(cosmos.Bulk ? ", bulk" : "")}{(cosmos.RequestUnits is { } ru ? $", {ru:N0} RU/s" : "")}");
     }
 
+    public override string ConnectionText(TargetOptions options) => options.Cosmos.ConnectionMode.ToString();
+
+    public override bool? ClientGroupsWrites(TargetOptions options) => options.Cosmos.Bulk;
+
     public override double? PlannedRequestUnits(TargetOptions options) => options.Cosmos.RequestUnits;
 
     public override IndexingMode? PlannedIndexing(TargetOptions options) => options.Cosmos.Indexing;

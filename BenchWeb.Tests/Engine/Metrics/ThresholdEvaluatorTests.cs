@@ -1,3 +1,4 @@
+using BenchWeb.Tests.Support;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
 
@@ -81,7 +82,7 @@ public sealed class ThresholdEvaluatorTests
     [Fact]
     public void Validate_UndefinedChoice_IsAnErrorNotACrash()
     {
-        var plan = new RunPlan { Target = new BenchEngine.Targets.TargetOptions { Kind = (BenchEngine.Targets.TargetKind)99 } };
+        var plan = new RunPlan { Target = new BenchEngine.Targets.TargetOptions { Kind = new BenchEngine.Targets.TargetKind("Mainframe") } };
 
         var error = Assert.Single(plan.Validate());
         Assert.Equal("Target.Kind", error.Field);

@@ -13,7 +13,7 @@ public partial class BenchmarkRunnerTests
     private static (BenchmarkRunner Runner, Func<IInsertTarget> Target) RunnerWith(Func<IInsertTarget>? make = null)
     {
         IInsertTarget? created = null;
-        var runner = new BenchmarkRunner(TimeProvider.System, (options, context) => created = make?.Invoke() ?? TargetFactory.Create(options, context));
+        var runner = new BenchmarkRunner(TimeProvider.System, (options, context) => created = make?.Invoke() ?? TargetRegistry.Create(options, context));
         return (runner, () => created!);
     }
 

@@ -10,14 +10,15 @@ public sealed class EndpointPolicyTests
     private const string Refusal = "not on the allow-list";
 
     [Theory]
-    [InlineData(TargetKind.CosmosSql)]
-    [InlineData(TargetKind.TableStorage)]
-    [InlineData(TargetKind.CosmosTable)]
-    public async Task InitializeAsync_RefusesBeforeAnyRequest_WhenThePolicyRefusesTheEndpoint(TargetKind kind)
+    [InlineData("CosmosSql")]
+    [InlineData("TableStorage")]
+    [InlineData("CosmosTable")]
+    public async Task InitializeAsync_RefusesBeforeAnyRequest_WhenThePolicyRefusesTheEndpoint(string kindName)
     {
+        var kind = new TargetKind(kindName);
         await using var silent = new SilentServer();
         var context = TargetStartupTests.Context(silent) with { Endpoints = new EndpointPolicy(uri => uri.Port == silent.Port ? Refusal : null) };
-        await using var target = TargetFactory.Create(TargetStartupTests.Target(kind, silent.Endpoint), context);
+        await using var target = TargetRegistry.Create(TargetStartupTests.Target(kind, silent.Endpoint), context);
 
         var ex = await Assert.ThrowsAsync<TargetConfigurationException>(() => target.InitializeAsync(CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(60)));
 
@@ -27,10 +28,11 @@ public sealed class EndpointPolicyTests
     }
 
     [Theory]
-    [InlineData(TargetKind.CosmosSql)]
-    [InlineData(TargetKind.TableStorage)]
-    public async Task InitializeAsync_RefusesPlainHttpToAnotherMachine_WithTheDefaultPolicy(TargetKind kind)
+    [InlineData("CosmosSql")]
+    [InlineData("TableStorage")]
+    public async Task InitializeAsync_RefusesPlainHttpToAnotherMachine_WithTheDefaultPolicy(string kindName)
     {
+        var kind = new TargetKind(kindName);
         const string Remote = "http://acct.example.invalid/";
         var context = new TargetContext(TimeProvider.System, name => name switch
         {
@@ -38,7 +40,7 @@ public sealed class EndpointPolicyTests
             "TABLES_CONNECTION_STRING" => $"DefaultEndpointsProtocol=http;AccountName=acct;AccountKey={AzuriteServer.DevelopmentKey};TableEndpoint={Remote}acct;",
             _ => null,
         });
-        await using var target = TargetFactory.Create(TargetStartupTests.Target(kind, Remote), context);
+        await using var target = TargetRegistry.Create(TargetStartupTests.Target(kind, Remote), context);
 
         var ex = await Assert.ThrowsAsync<TargetConfigurationException>(() => target.InitializeAsync(CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(60)));
 
@@ -51,7 +53,7 @@ public sealed class EndpointPolicyTests
         await using var silent = new SilentServer();
         var context = TargetStartupTests.Context(silent) with { Endpoints = new EndpointPolicy(_ => null, allowDirectMode: false) };
         var options = TargetStartupTests.Target(TargetKind.CosmosSql, silent.Endpoint);
-        await using var target = TargetFactory.Create(options with { Cosmos = options.Cosmos with { ConnectionMode = CosmosConnectionMode.Direct } }, context);
+        await using var target = TargetRegistry.Create(options with { Cosmos = options.Cosmos with { ConnectionMode = CosmosConnectionMode.Direct } }, context);
 
         var ex = await Assert.ThrowsAsync<TargetConfigurationException>(() => target.InitializeAsync(CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(60)));
 

@@ -13,10 +13,11 @@ public sealed class TargetStartupTests
     private const string ConnectionStringSecret = "TABLES_CONNECTION_STRING";
 
     [Theory]
-    [InlineData(TargetKind.CosmosSql)]
-    [InlineData(TargetKind.TableStorage)]
-    public async Task RunAsync_EndsCancelledWithin2Seconds_WhenCancelledWhileTheTargetOpens(TargetKind kind)
+    [InlineData("CosmosSql")]
+    [InlineData("TableStorage")]
+    public async Task RunAsync_EndsCancelledWithin2Seconds_WhenCancelledWhileTheTargetOpens(string kindName)
     {
+        var kind = new TargetKind(kindName);
         await using var silent = new SilentServer();
         var plan = new RunPlan { Name = "hangs", Target = Target(kind, silent.Endpoint), Stop = new StopOptions { TotalDocuments = 10 } };
         using var cancel = new CancellationTokenSource(TimeSpan.FromSeconds(1));
@@ -36,7 +37,7 @@ public sealed class TargetStartupTests
         await using var silent = new SilentServer();
         const string Key = "not*base64-secret-value";
         var context = new TargetContext(TimeProvider.System, name => name == KeySecret ? Key : null);
-        await using var target = TargetFactory.Create(Target(TargetKind.CosmosSql, silent.Endpoint), context);
+        await using var target = TargetRegistry.Create(Target(TargetKind.CosmosSql, silent.Endpoint), context);
 
         var ex = await Assert.ThrowsAsync<TargetConfigurationException>(() => target.InitializeAsync(CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(60)));
 

@@ -47,8 +47,7 @@ public sealed class LaunchGuardTests
         {
             Name = "Tables elsewhere",
             TargetKind = TargetKind.TableStorage,
-            NewTablesConnectionString = "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=c2VjcmV0;TableEndpoint=https://tables.example.net/;",
-        };
+        }.WithNewSecret(ProfileForms.TablesConnectionString, "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=c2VjcmV0;TableEndpoint=https://tables.example.net/;");
         await context.Services.GetRequiredService<ProfileService>().SaveAsync(0, form, TestActors.Admin, CancellationToken.None);
         var page = context.Render<ProfileList>();
         page.WaitForElement(".run-profile");
@@ -56,7 +55,7 @@ public sealed class LaunchGuardTests
         await page.Find(".run-profile").ClickAsync(new MouseEventArgs());
 
         var error = page.WaitForElement("#profile-error").TextContent;
-        Assert.Contains("Target.Tables.ConnectionStringSecret: The stored connection string's table endpoint: The endpoint host 'tables.example.net' is not on this installation's endpoint allow-list", error, StringComparison.Ordinal);
+        Assert.Contains("Target.Tables.ConnectionStringSecret: The stored connection string's Table Storage endpoint: The endpoint host 'tables.example.net' is not on this installation's endpoint allow-list", error, StringComparison.Ordinal);
         Assert.DoesNotContain("c2VjcmV0", page.Markup, StringComparison.Ordinal);
         Assert.Empty(context.Jobs.Enqueued);
     }
@@ -131,7 +130,7 @@ public sealed class LaunchGuardTests
 
         await page.Find("[id='Target.Cosmos.Endpoint']").ChangeAsync("http://127.0.0.1:8081/");
 
-        Assert.Empty(page.FindAll(".validation-message[data-field='Target.Cosmos.Endpoint']"));
+        Assert.Empty(page.FindAll(".validation-message[data-field='Target.Cosmos.Endpoint']").Select(e => e.TextContent));
     }
 
     [Fact]

@@ -123,7 +123,7 @@ public sealed class ProfileEditTests
     public async Task Edit_StoredConnectionString_IsNeverRenderedOnlyThatOneIsSet()
     {
         await using var context = new BenchWebComponentContext();
-        var form = new ProfileForm { Name = "Tables", TargetKind = TargetKind.TableStorage, NewTablesConnectionString = ConnectionStringWithKey };
+        var form = new ProfileForm { Name = "Tables", TargetKind = TargetKind.TableStorage }.WithNewSecret(ProfileForms.TablesConnectionString, ConnectionStringWithKey);
         var id = await context.Services.GetRequiredService<ProfileService>().SaveAsync(0, form, TestActors.Admin, CancellationToken.None);
 
         var page = context.Render<ProfileEdit>(parameters => parameters.Add(p => p.Id, id));
@@ -133,7 +133,7 @@ public sealed class ProfileEditTests
         Assert.DoesNotContain("VGhpcyBpcyBhIHNlY3JldCBrZXkgZm9yIHRlc3Rz", markup, StringComparison.Ordinal);
         Assert.DoesNotContain("AccountKey", markup, StringComparison.Ordinal);
         Assert.Contains("data-secret-stored=\"true\"", markup, StringComparison.Ordinal);
-        Assert.Contains("Paste a new one to replace it", markup, StringComparison.Ordinal);
+        Assert.Contains("Paste a new connection string to replace it", markup, StringComparison.Ordinal);
         await using var db = await context.Databases.CreateDbContextAsync();
         var stored = await db.Secrets.SingleAsync();
         Assert.DoesNotContain("VGhpcyBpcyBhIHNlY3JldCBrZXkgZm9yIHRlc3Rz", stored.ProtectedValue, StringComparison.Ordinal);
@@ -145,7 +145,7 @@ public sealed class ProfileEditTests
     {
         await using var context = new BenchWebComponentContext();
         var profiles = context.Services.GetRequiredService<ProfileService>();
-        var id = await profiles.SaveAsync(0, new ProfileForm { Name = "Cosmos", TargetKind = TargetKind.CosmosSql, CosmosEndpoint = "https://acme.documents.azure.com:443/" }, TestActors.Admin, CancellationToken.None);
+        var id = await profiles.SaveAsync(0, new ProfileForm { Name = "Cosmos", TargetKind = TargetKind.CosmosSql }.WithText(ProfileForms.CosmosEndpoint, "https://acme.documents.azure.com:443/"), TestActors.Admin, CancellationToken.None);
         var page = context.Render<ProfileEdit>(parameters => parameters.Add(p => p.Id, id));
         page.WaitForElement("#save-profile");
         Assert.Contains("data-secret-stored=\"false\"", page.Markup, StringComparison.Ordinal);

@@ -218,8 +218,7 @@ public sealed class RunLiveTests
         {
             Name = "Tables",
             TargetKind = TargetKind.TableStorage,
-            NewTablesConnectionString = $"DefaultEndpointsProtocol=https;AccountName=acme;AccountKey={Key}==;EndpointSuffix=core.windows.net",
-        };
+        }.WithNewSecret(ProfileForms.TablesConnectionString, $"DefaultEndpointsProtocol=https;AccountName=acme;AccountKey={Key}==;EndpointSuffix=core.windows.net");
         var profiles = context.Services.GetRequiredService<BenchWeb.Profiles.ProfileService>();
         var profileId = await profiles.SaveAsync(0, form, TestActors.Admin, CancellationToken.None);
         var plan = RunPlan.FromJson((await profiles.FindAsync(profileId, CancellationToken.None))!.PlanJson);

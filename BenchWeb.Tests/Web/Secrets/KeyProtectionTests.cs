@@ -27,7 +27,7 @@ public sealed class KeyProtectionTests
         {
             await using (var first = await DashboardHost.StartAsync(dataDirectory, settings))
             {
-                await first.Get<SecretStore>().SetAsync("profile-1-cosmos-key", "the stored value", TestActors.Admin, CancellationToken.None);
+                await first.Get<SecretStore>().SetAsync("profile-1-cosmos-key", "the stored value", _ => null, TestActors.Admin, CancellationToken.None);
                 Assert.Equal(KeyProtection.Certificate, first.Get<KeyProtectionInfo>().Protection);
             }
 

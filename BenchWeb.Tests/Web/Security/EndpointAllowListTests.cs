@@ -1,3 +1,5 @@
+using BenchEngine.Targets;
+using BenchWeb.Tests.Support;
 using BenchWeb.Secrets;
 using BenchWeb.Security;
 
@@ -116,7 +118,7 @@ public sealed class EndpointAllowListTests
     [InlineData("c2VjcmV0LWNvc21vcy1rZXk=", null)]
     public void TableConnectionString_EndpointOf_KeepsSchemeHostAndPortOnly_WhenTheStringNamesAnEndpoint(string connectionString, string? expected)
     {
-        var endpoint = TableConnectionString.EndpointOf(connectionString);
+        var endpoint = StorageConnectionString.EndpointOf(connectionString, StorageConnectionString.Tables);
 
         Assert.Equal(expected, endpoint?.ToString());
         Assert.DoesNotContain("c2VjcmV0", endpoint?.ToString() ?? "", StringComparison.Ordinal);

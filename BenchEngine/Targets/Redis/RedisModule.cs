@@ -138,6 +138,8 @@ internal sealed class RedisModule : TargetModule
             $"{DisplayName}, {(redis.UseTls ? "TLS" : "no TLS")}, database {redis.Database}, keys {redis.KeyPrefix}*");
     }
 
+    public override string ConnectionText(TargetOptions options) => options.Redis.UseTls ? "TLS" : "no TLS";
+
     public override TargetEndpoint? PlannedEndpoint(TargetOptions options) =>
         options.Redis is { Host: { } host } redis && IsHostName(host) && redis.Port is >= 1 and <= 65_535
             ? new("Target.Redis.Host", EndpointOf(host, redis.Port, redis.UseTls))

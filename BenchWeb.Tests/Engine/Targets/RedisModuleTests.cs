@@ -116,6 +116,12 @@ public class RedisModuleTests
         Assert.Null(module.PlannedEndpoint(new TargetOptions { Kind = TargetKind.Redis, Redis = Azure with { Host = "a b" } }));
     }
 
+    [Theory]
+    [InlineData(true, "TLS")]
+    [InlineData(false, "no TLS")]
+    public void ConnectionText_SaysWhetherTlsIsUsed(bool useTls, string expected) =>
+        Assert.Equal(expected, TargetRegistry.Of(TargetKind.Redis).ConnectionText(new TargetOptions { Kind = TargetKind.Redis, Redis = Azure with { UseTls = useTls } }));
+
     [Fact]
     public void Describe_SaysTlsDatabaseAndPrefix_WithoutTheHost() =>
         Assert.Equal("Azure Cache for Redis, TLS, database 0, keys benchweb:*",

@@ -248,6 +248,24 @@ public class RedisTargetTests(RedisServer redis)
         Assert.True(result.Seconds.Count < 30, $"the run went on for {result.Seconds.Count} s against a stopped server");
     }
 
+    /// <summary>The client's default would hold a write issued while disconnected in a queue for up to its 5 s timeout and
+    /// send it after a reconnect; here it fails at once, as what it is.</summary>
+    [Fact]
+    public async Task WriteAsync_FailsAtOnceRatherThanWaitingInAQueue_WhenTheConnectionIsDown()
+    {
+        await using var server = await RedisServer.StartAsync();
+        await using var target = await OpenAsync(Local(server, NewPrefix()), NoSecrets);
+        server.Kill();
+        await Task.Delay(200);
+
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        var outcome = await target.WriteAsync(Batch(10), WriteOperation.Create, CancellationToken.None);
+
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(2), $"the write took {clock.Elapsed.TotalSeconds:F1} s to fail");
+        Assert.Equal((OutcomeKind.Error, 0, 0), (outcome.Kind, outcome.StatusCode, outcome.Documents));
+        Assert.StartsWith("no response: RedisConnectionException", outcome.Error, StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task RunAsync_SignsInWithTheAccessKey_WhenTheServerHasAPassword()
     {

@@ -120,20 +120,29 @@ internal sealed class RedisTarget : IInsertTarget
         var when = operation == WriteOperation.Create ? When.NotExists : When.Always;
         var writes = new Task<bool>[documents.Count];
         var sizes = new int[documents.Count];
-        if (documents.Count == 1)
+        try
         {
-            writes[0] = database.StringSetAsync(Key(documents[0]), Value(documents[0], out sizes[0]), when: when);
-        }
-        else
-        {
-            // One pipeline: every SET is written to the connection together, and the answers come back in order.
-            var batch = database.CreateBatch();
-            for (var i = 0; i < documents.Count; i++)
+            if (documents.Count == 1)
             {
-                writes[i] = batch.StringSetAsync(Key(documents[i]), Value(documents[i], out sizes[i]), when: when);
+                writes[0] = database.StringSetAsync(Key(documents[0]), Value(documents[0], out sizes[0]), when: when);
             }
+            else
+            {
+                // One pipeline: every SET is written to the connection together, and the answers come back in order.
+                var batch = database.CreateBatch();
+                for (var i = 0; i < documents.Count; i++)
+                {
+                    writes[i] = batch.StringSetAsync(Key(documents[i]), Value(documents[i], out sizes[i]), when: when);
+                }
 
-            batch.Execute();
+                batch.Execute();
+            }
+        }
+        catch (RedisException ex)
+        {
+            // No connection to send on: the client refuses the whole pipeline (it groups the SETs by connection first) and
+            // fails at once rather than queue it, so nothing was sent.
+            return OperationOutcome.Failed(0, 0, Describe(ex));
         }
 
         var all = Task.WhenAll(writes);

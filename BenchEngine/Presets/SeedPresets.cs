@@ -192,7 +192,7 @@ public static class SeedPresets
     {
         ArgumentNullException.ThrowIfNull(plan);
         var target = plan.Target;
-        if (target.Kind == TargetKind.Simulated)
+        if (target.Kind.Module.IsModel)
         {
             return plan;
         }

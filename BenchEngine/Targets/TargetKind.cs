@@ -28,6 +28,11 @@ public readonly partial record struct TargetKind
     /// <summary>This kind's module, or <see cref="TargetRegistry.Unknown"/> when no module claims the name.</summary>
     public TargetModule Module => TargetRegistry.Of(this);
 
+    /// <summary>Kinds are equal by name (an unset kind equals the simulator's).</summary>
+    public bool Equals(TargetKind other) => string.Equals(Name, other.Name, StringComparison.Ordinal);
+
+    public override int GetHashCode() => StringComparer.Ordinal.GetHashCode(Name);
+
     public override string ToString() => Name;
 }
 

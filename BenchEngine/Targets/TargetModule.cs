@@ -85,6 +85,11 @@ public abstract class TargetModule
     /// <summary>Whether the client groups concurrent writes itself (Cosmos DB's bulk mode), for the results table; null: no such mode.</summary>
     public virtual bool? ClientGroupsWrites(TargetOptions options) => null;
 
+    /// <summary>The throughput a run would buy: what it provisions on a real service when it creates its container (the
+    /// installation's limit applies to it), with the field that sets it; null when it provisions nothing (a model, an
+    /// existing container).</summary>
+    public virtual ProvisionedThroughput? ProvisionsOnCreate(TargetOptions options) => null;
+
     /// <summary>The throughput the plan provisions, when it says (for comparisons and the preset's simulated twin).</summary>
     public virtual double? PlannedRequestUnits(TargetOptions options) => null;
 
@@ -100,6 +105,9 @@ public abstract class TargetModule
     /// <param name="value">The secret's value.</param>
     public virtual Uri? EndpointOfSecret(TargetField field, string value) => null;
 }
+
+/// <summary>Request units per second a run provisions, and the field that sets them.</summary>
+public sealed record ProvisionedThroughput(string Field, double RequestUnits);
 
 /// <summary>An endpoint a plan names, and the field that names it (where an error about it belongs).</summary>
 public sealed record TargetEndpoint(string Field, Uri Endpoint);

@@ -9,7 +9,7 @@ public sealed partial record TargetOptions
 {
     [Description("The service to write to. The simulator is a model of Cosmos DB that needs no account.")]
     [JsonPropertyOrder(-2)]
-    public TargetKind Kind { get; init; } = TargetKind.Simulated;
+    public TargetKind Kind { get; init; } = TargetRegistry.Default;
 
     /// <summary>Create fails on an existing id; upsert replaces (Tables: insert or insert-or-replace).</summary>
     [JsonPropertyOrder(-1)]

@@ -10,9 +10,14 @@ public static class TargetRegistry
         new CosmosSqlModule(),
         TablesModule.TableStorage,
         TablesModule.CosmosTable,
+        new BlobsModule(),
+        new QueuesModule(),
         new RedisModule(),
         new NoOpModule(),
     ];
+
+    /// <summary>The kind a new profile starts with: the first registered, which needs no account.</summary>
+    public static TargetKind Default => All[0].Kind;
 
     /// <summary>Stands for a kind no module claims (a plan from a newer version, or a typo): it opens nothing and names nothing.</summary>
     public static TargetModule Unknown { get; } = new UnknownModule();
@@ -27,6 +32,17 @@ public static class TargetRegistry
 
     /// <summary>The kinds' names, for "not one of …" messages.</summary>
     public static string Names => string.Join(", ", All.Select(m => m.Kind.Name));
+
+    /// <summary>The secret names the kinds' settings default to (<c>COSMOS_KEY</c>, <c>TABLES_CONNECTION_STRING</c>,
+    /// <c>BLOBS_CONNECTION_STRING</c>…): the environment variables a host lets profiles name unless it says otherwise.</summary>
+    public static IReadOnlyList<string> DefaultSecretNames => field ??=
+    [
+        .. All.SelectMany(m => m.Fields)
+            .Where(f => f.Input == TargetInput.Secret)
+            .Select(f => TargetSettings.Text(new TargetOptions(), f.Path))
+            .OfType<string>()
+            .Distinct(StringComparer.Ordinal),
+    ];
 
     /// <summary>Opens the target a plan names (what <see cref="Running.BenchmarkRunner"/> does by default).</summary>
     public static IInsertTarget Create(TargetOptions options, TargetContext context)

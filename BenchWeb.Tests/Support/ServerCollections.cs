@@ -6,6 +6,13 @@ public sealed class AzuriteCollection : ICollectionFixture<AzuriteServer>
     public const string Name = "Azurite";
 }
 
+/// <summary>Azurite's blob and queue services, for the Blob Storage and Queue Storage targets.</summary>
+[CollectionDefinition(Name)]
+public sealed class AzuriteBlobsAndQueuesCollection : ICollectionFixture<AzuriteBlobServer>, ICollectionFixture<AzuriteQueueServer>
+{
+    public const string Name = "Azurite blobs and queues";
+}
+
 [CollectionDefinition(Name)]
 public sealed class CosmosApiCollection : ICollectionFixture<CosmosApiServer>
 {

@@ -56,10 +56,9 @@ public sealed record InstallationLimits(double MaxDurationSeconds, long MaxDocum
         }
 
         // Only what the app would provision: a container it creates. The simulator spends a model's budget, no money.
-        var cosmos = plan.Target.Cosmos;
-        if (plan.Target.Kind == TargetKind.CosmosSql && cosmos.CreateIfMissing && cosmos.RequestUnits > MaxRequestUnits)
+        if (plan.Target.Kind.Module.ProvisionsOnCreate(plan.Target) is { } provisioned && provisioned.RequestUnits > MaxRequestUnits)
         {
-            errors.Add(new("Target.Cosmos.RequestUnits", $"the installation allows at most {MaxRequestUnits:N0} RU/s for a container it creates {ByAdministrator}."));
+            errors.Add(new(provisioned.Field, $"the installation allows at most {MaxRequestUnits:N0} RU/s for a container it creates {ByAdministrator}."));
         }
 
         return errors;

@@ -31,8 +31,9 @@ public sealed class BenchWebOptions
     public string JobStorage { get; set; } = JobsExtensions.DefaultStorage;
 
     /// <summary>Environment variables a profile may name as its key or connection string (besides any
-    /// <c>BENCHWEB_*</c> variable), for secrets set on the host rather than stored in the dashboard.</summary>
-    public IList<string> EnvironmentSecrets { get; } = ["COSMOS_KEY", "TABLES_CONNECTION_STRING"];
+    /// <c>BENCHWEB_*</c> variable), for secrets set on the host rather than stored in the dashboard. By default the
+    /// names every target's settings default to (<c>COSMOS_KEY</c>, <c>TABLES_CONNECTION_STRING</c>, …).</summary>
+    public IList<string> EnvironmentSecrets { get; } = [.. BenchEngine.Targets.TargetRegistry.DefaultSecretNames];
 
     /// <summary>Folder for the Data Protection keys that encrypt stored secrets. Default: <c>keys</c> in the
     /// data folder. Keep it apart from database backups: whoever has both can read the stored secrets.</summary>

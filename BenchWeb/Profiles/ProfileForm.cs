@@ -19,7 +19,7 @@ public sealed partial class ProfileForm
     public string? PresetId { get; set; }
 
     // Target
-    public TargetKind TargetKind { get; set; } = TargetKind.Simulated;
+    public TargetKind TargetKind { get; set; } = TargetRegistry.Default;
 
     public WriteOperation Operation { get; set; } = WriteOperation.Create;
 

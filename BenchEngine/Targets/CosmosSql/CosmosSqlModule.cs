@@ -135,6 +135,9 @@ internal sealed class CosmosSqlModule : TargetModule
 
     public override double? PlannedRequestUnits(TargetOptions options) => options.Cosmos.RequestUnits;
 
+    public override ProvisionedThroughput? ProvisionsOnCreate(TargetOptions options) =>
+        options.Cosmos is { CreateIfMissing: true, RequestUnits: { } ru } ? new("Target.Cosmos.RequestUnits", ru) : null;
+
     public override IndexingMode? PlannedIndexing(TargetOptions options) => options.Cosmos.Indexing;
 
     public override TargetEndpoint? PlannedEndpoint(TargetOptions options) =>

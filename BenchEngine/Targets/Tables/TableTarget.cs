@@ -1,6 +1,5 @@
 using System.Globalization;
 using Azure;
-using Azure.Core.Pipeline;
 using Azure.Data.Tables;
 using BenchEngine.Running;
 using BenchEngine.Workloads;
@@ -16,8 +15,6 @@ internal sealed class TableTarget : IInsertTarget
 {
     /// <summary>The Cosmos DB Table API reports each request's RU charge here; Table Storage sends no such header.</summary>
     private const string RequestChargeHeader = "x-ms-request-charge";
-
-    private const string RetryAfterMsHeader = "x-ms-retry-after-ms";
 
     private readonly TableOptions _options;
     private readonly TargetContext _context;
@@ -87,56 +84,23 @@ internal sealed class TableTarget : IInsertTarget
 
     public async Task InitializeAsync(CancellationToken cancellationToken)
     {
-        var connectionString = _context.RequireSecret(_options.ConnectionStringSecret);
-
-        // Every connection the SDK opens goes through the endpoint policy.
-        var handler = PolicedHttpHandler.Create(_context.Endpoints, acceptAnyServerCertificate: false);
+        var (service, handler, endpoint) = StorageRequests.Connect(
+            _context, _options.ConnectionStringSecret, "table",
+            (connectionString, transport) => new TableServiceClient(connectionString, StorageRequests.Configure(new TableClientOptions(), transport)),
+            client => client.Uri);
         _handler = handler;
-        TableServiceClient service;
-        try
-        {
-            service = new TableServiceClient(connectionString, CreateClientOptions(handler));
-        }
-        catch (Exception ex) when (ex is FormatException or ArgumentException or InvalidOperationException)
-        {
-            // The parser's messages quote parts of the string, account key included: none of it is passed on.
-            throw new TargetConfigurationException($"The secret '{_options.ConnectionStringSecret}' is not a valid storage connection string.");
-        }
-
-        // Scheme, host and path only: whatever credential form the connection string uses, none of it reaches a message.
-        var endpoint = service.Uri.GetLeftPart(UriPartial.Path);
-        if (_context.Endpoints.Check(service.Uri) is { } refusal)
-        {
-            throw new TargetConfigurationException($"Cannot use the table endpoint {endpoint} of the secret '{_options.ConnectionStringSecret}': {refusal}");
-        }
-
         var table = service.GetTableClient(_options.TableName);
-        try
+        await StorageRequests.OpenAsync($"table '{_options.TableName}'", endpoint, async ct =>
         {
-            // WaitAsync: whatever the SDK does with the token, cancelling ends the wait at once.
             if (_options.CreateIfMissing)
             {
-                await table.CreateIfNotExistsAsync(cancellationToken).WaitAsync(cancellationToken).ConfigureAwait(false);
+                await table.CreateIfNotExistsAsync(ct).ConfigureAwait(false);
             }
-            else if (!await ExistsAsync(service, _options.TableName, cancellationToken).WaitAsync(cancellationToken).ConfigureAwait(false))
+            else if (!await ExistsAsync(service, _options.TableName, ct).ConfigureAwait(false))
             {
                 throw new TargetConfigurationException($"Table '{_options.TableName}' does not exist and creating it is off.");
             }
-        }
-        catch (RequestFailedException ex) when (ex.Status == 0 && cancellationToken.IsCancellationRequested)
-        {
-            throw new OperationCanceledException("Opening the table was cancelled.", ex, cancellationToken);
-        }
-        catch (RequestFailedException ex)
-        {
-            throw new TargetConfigurationException($"Cannot open table '{_options.TableName}' at {endpoint}: {Describe(ex)}", ex);
-        }
-        catch (Exception ex) when (ex is not (TargetConfigurationException or OutOfMemoryException)
-            && !(ex is OperationCanceledException && cancellationToken.IsCancellationRequested))
-        {
-            throw new TargetConfigurationException($"Cannot open table '{_options.TableName}' at {endpoint}: {ErrorText.NoResponse(ex)}", ex);
-        }
-
+        }, cancellationToken).ConfigureAwait(false);
         _table = table;
     }
 
@@ -150,52 +114,34 @@ internal sealed class TableTarget : IInsertTarget
             return OperationOutcome.Failed(0, 0, invalid);
         }
 
-        long bytes = 0;
-        try
-        {
-            if (documents.Count == 1)
+        // A failed transaction (TableTransactionFailedException) carries the failing entity's status and code.
+        return await StorageRequests.WriteAsync(
+            async () =>
             {
-                var entity = ToEntity(documents[0], ref bytes);
-                using var response = operation == WriteOperation.Upsert
-                    ? await table.UpsertEntityAsync(entity, TableUpdateMode.Replace, cancellationToken).ConfigureAwait(false)
-                    : await table.AddEntityAsync(entity, cancellationToken).ConfigureAwait(false);
-                return OperationOutcome.Ok(response.Status, 1, RequestCharge(response), bytes);
-            }
+                long bytes = 0;
+                if (documents.Count == 1)
+                {
+                    var entity = ToEntity(documents[0], ref bytes);
+                    using var response = operation == WriteOperation.Upsert
+                        ? await table.UpsertEntityAsync(entity, TableUpdateMode.Replace, cancellationToken).ConfigureAwait(false)
+                        : await table.AddEntityAsync(entity, cancellationToken).ConfigureAwait(false);
+                    return OperationOutcome.Ok(response.Status, 1, RequestCharge(response), bytes);
+                }
 
-            var actionType = operation == WriteOperation.Upsert ? TableTransactionActionType.UpsertReplace : TableTransactionActionType.Add;
-            var actions = new List<TableTransactionAction>(documents.Count);
-            foreach (var document in documents)
-            {
-                actions.Add(new TableTransactionAction(actionType, ToEntity(document, ref bytes)));
-            }
+                var actionType = operation == WriteOperation.Upsert ? TableTransactionActionType.UpsertReplace : TableTransactionActionType.Add;
+                var actions = new List<TableTransactionAction>(documents.Count);
+                foreach (var document in documents)
+                {
+                    actions.Add(new TableTransactionAction(actionType, ToEntity(document, ref bytes)));
+                }
 
-            var result = await table.SubmitTransactionAsync(actions, cancellationToken).ConfigureAwait(false);
-            using var raw = result.GetRawResponse();
-            return OperationOutcome.Ok(raw.Status, documents.Count, RequestCharge(raw), bytes);
-        }
-        catch (RequestFailedException ex) when (ex.Status == 0 && cancellationToken.IsCancellationRequested)
-        {
-            // A request cut off by the run's stop is abandoned, not failed: the executor counts it from this exception.
-            throw new OperationCanceledException("The write was cancelled in flight.", ex, cancellationToken);
-        }
-        catch (RequestFailedException ex)
-        {
-            // TableTransactionFailedException (a failed transaction) is one of these, with the failing entity's status and code.
-            var response = ex.GetRawResponse();
-            var charge = response is null ? 0 : RequestCharge(response);
-            if (IsThrottle(_kind, ex.Status))
-            {
-                return OperationOutcome.Throttled(ex.Status, charge, RetryAfter(response));
-            }
-
-            // The status and the service's error code only: the exception's message quotes the body the endpoint sent.
-            return OperationOutcome.Failed(ex.Status, charge, Describe(ex));
-        }
-        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
-        {
-            // Azure.Core reports its own network timeout as a cancellation; the run did not cancel this request.
-            return OperationOutcome.Failed(0, 0, "no response: the request timed out");
-        }
+                var result = await table.SubmitTransactionAsync(actions, cancellationToken).ConfigureAwait(false);
+                using var raw = result.GetRawResponse();
+                return OperationOutcome.Ok(raw.Status, documents.Count, RequestCharge(raw), bytes);
+            },
+            status => IsThrottle(_kind, status),
+            RequestCharge,
+            cancellationToken).ConfigureAwait(false);
     }
 
     public async Task<long> CountAsync(CancellationToken cancellationToken)
@@ -222,7 +168,7 @@ internal sealed class TableTarget : IInsertTarget
     /// Cosmos DB Table API throttles with 429 only, so a 503 from it is an outage.</summary>
     internal static bool IsThrottle(TargetKind kind, int status) => kind == TargetKind.CosmosTable
         ? status == 429
-        : status is 503 or 500 or 429;
+        : StorageRequests.IsThrottle(status);
 
     /// <summary>Why <paramref name="documents"/> cannot be one entity-group transaction, or null when they can.</summary>
     internal static string? CheckTransaction(IReadOnlyList<Document> documents)
@@ -245,16 +191,6 @@ internal sealed class TableTarget : IInsertTarget
         return null;
     }
 
-    private static TableClientOptions CreateClientOptions(HttpMessageHandler handler)
-    {
-        var options = new TableClientOptions { Transport = new HttpClientTransport(handler) };
-
-        // The engine retries throttled writes itself (honouring retry-after), so that each throttle is seen and counted.
-        options.Retry.MaxRetries = 0;
-        options.Diagnostics.ApplicationId = "BenchWeb";
-        return options;
-    }
-
     private static async Task<bool> ExistsAsync(TableServiceClient service, string tableName, CancellationToken cancellationToken)
     {
         var filter = TableServiceClient.CreateQueryFilter($"TableName eq {tableName}");
@@ -271,25 +207,6 @@ internal sealed class TableTarget : IInsertTarget
         && double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out var charge)
             ? charge
             : 0;
-
-    private static TimeSpan? RetryAfter(Response? response)
-    {
-        if (response is null)
-        {
-            return null;
-        }
-
-        if (response.Headers.TryGetValue(RetryAfterMsHeader, out var ms)
-            && double.TryParse(ms, NumberStyles.Float, CultureInfo.InvariantCulture, out var milliseconds))
-        {
-            return TimeSpan.FromMilliseconds(milliseconds);
-        }
-
-        return response.Headers.TryGetValue("Retry-After", out var seconds)
-            && int.TryParse(seconds, NumberStyles.None, CultureInfo.InvariantCulture, out var wholeSeconds)
-                ? TimeSpan.FromSeconds(wholeSeconds)
-                : null;
-    }
 
     private static TableEntity ToEntity(Document document, ref long bytes)
     {
@@ -317,7 +234,4 @@ internal sealed class TableTarget : IInsertTarget
         DateTime t => new DateTimeOffset(t),
         _ => Convert.ToString(value, CultureInfo.InvariantCulture),
     };
-
-    private static string Describe(RequestFailedException ex) =>
-        ex.Status == 0 ? ErrorText.NoResponse(ex) : ErrorText.Status(ex.Status, ex.ErrorCode);
 }

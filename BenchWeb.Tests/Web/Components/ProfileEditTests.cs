@@ -18,6 +18,60 @@ public sealed class ProfileEditTests
     private const string ConnectionStringWithKey =
         "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=VGhpcyBpcyBhIHNlY3JldCBrZXkgZm9yIHRlc3Rz==;EndpointSuffix=core.windows.net";
 
+    public static TheoryData<string> Kinds() => [.. TargetRegistry.All.Select(m => m.Kind.Name)];
+
+    /// <summary>A target's section of the form is drawn from its module's fields alone: each kind's settings that apply show,
+    /// with their labels, and what is typed reaches the saved plan.</summary>
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public async Task Form_EachRegisteredKind_ShowsItsModulesFields_AndSavesWhatIsTyped(string kindName)
+    {
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("profiles/new");
+        var page = context.Render<ProfileEdit>();
+        page.WaitForElement("#save-profile");
+        var module = new TargetKind(kindName).Module;
+
+        await page.Find(Id("Target.Kind")).ChangeAsync(kindName);
+
+        var defaults = new TargetOptions { Kind = module.Kind };
+        foreach (var field in module.Fields.Where(f => f.AppliesWhen is null || f.AppliesWhen(defaults)))
+        {
+            Assert.NotNull(page.Find(Id(field.Path)));
+            Assert.Contains(field.Label, page.Markup, StringComparison.Ordinal);
+        }
+
+        // Fields of the other kinds are not on the page.
+        foreach (var other in TargetRegistry.All.Where(m => m.Section != module.Section).SelectMany(m => m.Fields))
+        {
+            Assert.Empty(page.FindAll(Id(other.Path)));
+        }
+
+        // What is typed reaches the plan, and the module's rule about it shows beside that input: a required text blanked.
+        if (module.Fields.FirstOrDefault(f => f.Input is TargetInput.Text) is { } text)
+        {
+            await page.Find(Id(text.Path)).ChangeAsync("");
+            Assert.NotEmpty(page.FindAll($".validation-message[data-field='{text.Path}']"));
+            Assert.Contains("invalid", page.Find(Id(text.Path)).ClassName, StringComparison.Ordinal);
+        }
+    }
+
+    [Fact]
+    public async Task Form_TargetNumberBeyondItsType_SaysWhichWholeNumbersFit_AndDoesNotSave()
+    {
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("profiles/new");
+        var page = context.Render<ProfileEdit>();
+        page.WaitForElement("#save-profile");
+
+        await page.Find(Id("Target.Simulator.ProvisionedRequestUnits")).ChangeAsync("99999999999");
+        await page.Find("#save-profile").ClickAsync(new MouseEventArgs());
+
+        Assert.Contains("data-field=\"Target.Simulator.ProvisionedRequestUnits\">A whole number between", page.Markup, StringComparison.Ordinal);
+        await using var db = await context.Databases.CreateDbContextAsync();
+        Assert.Empty(await db.Profiles.ToListAsync());
+    }
+
     [Fact]
     public async Task Form_ConcurrencyZero_ShowsTheEngineMessageBesideTheField()
     {

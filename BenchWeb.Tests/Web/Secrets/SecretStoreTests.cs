@@ -39,6 +39,8 @@ public sealed class SecretStoreTests
             Assert.Equal("allowed", resolve("BENCHWEB_TEST_SECRET"));
             Assert.Null(resolve("SOME_OTHER_HOST_SECRET"));
             Assert.True(store.IsAllowedEnvironmentVariable("COSMOS_KEY"));
+            Assert.True(store.IsAllowedEnvironmentVariable("BLOBS_CONNECTION_STRING"));
+            Assert.True(store.IsAllowedEnvironmentVariable("QUEUES_CONNECTION_STRING"));
             Assert.False(store.IsAllowedEnvironmentVariable("PATH"));
         }
         finally

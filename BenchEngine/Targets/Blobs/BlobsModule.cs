@@ -1,0 +1,50 @@
+using BenchEngine.Presets;
+using BenchEngine.Workloads;
+
+namespace BenchEngine.Targets;
+
+public readonly partial record struct TargetKind
+{
+    /// <summary>Azure Blob Storage: one block blob per document; throttles with 503/500.</summary>
+    public static TargetKind BlobStorage { get; } = new("BlobStorage");
+}
+
+public sealed partial record TargetOptions
+{
+    /// <summary>The container, for Blob Storage.</summary>
+    public BlobOptions Blobs { get; init; } = new();
+}
+
+/// <summary>Azure Blob Storage: each document one block blob, uploaded in one request.</summary>
+internal sealed class BlobsModule() : StorageResourceModule(
+    "Blobs",
+    StorageConnectionString.Blobs,
+    new TargetUnit("blob", "blobs"),
+    new ItemSizeLimit("a blob (one upload of at most 4 MiB here)", MaxBlobBytes, CountsAsTableEntity: false, MaxPropertyChars: null),
+    "container",
+    nameof(BlobOptions.ContainerName),
+    "Each document is one block blob named by its id; Create fails on an existing blob (409), Upsert overwrites it.")
+{
+    /// <summary>The largest blob a run writes: one Put Blob of the document's JSON. The service takes far larger single
+    /// uploads; a benchmark's documents are kilobytes, and 4 MiB keeps each one a single small request.</summary>
+    public const int MaxBlobBytes = 4 * 1024 * 1024;
+
+    public override TargetKind Kind => TargetKind.BlobStorage;
+
+    public override string DisplayName => "Blob Storage";
+
+    public override IReadOnlyList<Preset> Presets => field ??=
+    [
+        StoragePresets.Row(Kind, "BL1", "1 KB block blobs, 10 parallel writers, 10,000 blobs", workers: 10, items: 10_000,
+            "Throughput of small uploads: ten writers each putting the next ~1 KB blob as soon as the last one returns. "
+            + "Look at blobs/s, the latency percentiles and any 503s (Blob Storage's throttle)."),
+        StoragePresets.Row(Kind, "BL2", "1 KB block blobs, 1 writer, 1,000 blobs", workers: 1, items: 1_000,
+            "Latency of one writer uploading ~1 KB blobs one after another: what a single request costs, with no queueing of its own. "
+            + "Compare its P50 and P99 with BL1's."),
+    ];
+
+    public override IInsertTarget Create(TargetOptions options, TargetContext context) => new BlobTarget(options.Blobs, context);
+
+    protected override (string? Secret, string? Name) Settings(TargetOptions options) =>
+        (options.Blobs.ConnectionStringSecret, options.Blobs.ContainerName);
+}

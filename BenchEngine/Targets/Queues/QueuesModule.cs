@@ -1,0 +1,52 @@
+using BenchEngine.Presets;
+using BenchEngine.Workloads;
+
+namespace BenchEngine.Targets;
+
+public readonly partial record struct TargetKind
+{
+    /// <summary>Azure Queue Storage: one message per document; throttles with 503/500.</summary>
+    public static TargetKind QueueStorage { get; } = new("QueueStorage");
+}
+
+public sealed partial record TargetOptions
+{
+    /// <summary>The queue, for Queue Storage.</summary>
+    public QueueOptions Queues { get; init; } = new();
+}
+
+/// <summary>Azure Queue Storage: each document one message, its JSON as the message text.</summary>
+internal sealed class QueuesModule() : StorageResourceModule(
+    "Queues",
+    StorageConnectionString.Queues,
+    new TargetUnit("message", "messages"),
+    new ItemSizeLimit("a Queue Storage message", MaxMessageBytes, CountsAsTableEntity: false, MaxPropertyChars: null),
+    "queue",
+    nameof(QueueOptions.QueueName),
+    "Each document is sent as one message of its JSON (at most 64 KiB); Create and Upsert both send a new message.")
+{
+    /// <summary>The longest message text the service takes: 64 KiB, counted as UTF-8 bytes of the text it decodes from
+    /// the request. Messages are sent as text, not base64 (the SDK's default, kept), so that is the document's JSON.</summary>
+    public const int MaxMessageBytes = 64 * 1024;
+
+    public override TargetKind Kind => TargetKind.QueueStorage;
+
+    public override string DisplayName => "Queue Storage";
+
+    public override IReadOnlyList<Preset> Presets => field ??=
+    [
+        StoragePresets.Row(Kind, "Q1", "1 KB messages, 10 parallel senders, 10,000 messages", workers: 10, items: 10_000,
+            "Throughput of small messages: ten senders each sending the next ~1 KB message as soon as the last one returns. "
+            + "Look at messages/s, the latency percentiles and any 503s (Queue Storage's throttle)."),
+        StoragePresets.Row(Kind, "Q2", "1 KB messages, 1 sender, 1,000 messages", workers: 1, items: 1_000,
+            "Latency of one sender putting ~1 KB messages one after another: what a single request costs, with no queueing of its own. "
+            + "Compare its P50 and P99 with Q1's."),
+    ];
+
+    public override IInsertTarget Create(TargetOptions options, TargetContext context) => new QueueTarget(options.Queues, context);
+
+    public override string Describe(TargetOptions options) => base.Describe(options) + " (create and upsert both send)";
+
+    protected override (string? Secret, string? Name) Settings(TargetOptions options) =>
+        (options.Queues.ConnectionStringSecret, options.Queues.QueueName);
+}

@@ -1,0 +1,64 @@
+using BenchEngine.Workloads;
+
+namespace BenchEngine.Targets;
+
+/// <summary>
+/// A Storage service written one item per request into one named container or queue (Blob and Queue Storage): a
+/// connection-string secret, the resource's name (3–63 lowercase letters, digits and single hyphens) and whether to
+/// create it. Its fields, validation, description and endpoint follow from the section and the service.
+/// </summary>
+internal abstract class StorageResourceModule : TargetModule
+{
+    private readonly StorageService _service;
+    private readonly string _resource;
+    private readonly string _nameField;
+
+    /// <param name="section">The plan's settings section: <c>Blobs</c> for <c>Target.Blobs.*</c>.</param>
+    /// <param name="service">The service, whose endpoint a connection string names.</param>
+    /// <param name="unit">What it stores.</param>
+    /// <param name="itemLimit">The largest item, and how it is counted.</param>
+    /// <param name="resource">The resource in words: "container", "queue".</param>
+    /// <param name="nameProperty">The options' property naming it: <c>ContainerName</c>.</param>
+    /// <param name="writes">What a write does, for the name's help line.</param>
+    protected StorageResourceModule(string section, StorageService service, TargetUnit unit, ItemSizeLimit itemLimit, string resource, string nameProperty, string writes)
+    {
+        Section = section;
+        _service = service;
+        _resource = resource;
+        _nameField = $"Target.{Section}.{nameProperty}";
+        Unit = unit;
+        ItemLimit = itemLimit;
+        Fields =
+        [
+            new($"Target.{Section}.ConnectionStringSecret", "Connection string", TargetInput.Secret)
+            {
+                SecretPurpose = $"{Section.ToLowerInvariant()}-connection-string",
+                SecretHolds = "the connection string",
+            },
+            new(_nameField, char.ToUpperInvariant(resource[0]) + resource[1..], TargetInput.Text) { Help = StorageRequests.NameRule + " " + writes },
+            new($"Target.{Section}.CreateIfMissing", $"Create the {resource} if missing", TargetInput.Flag),
+        ];
+    }
+
+    public sealed override string Section { get; }
+
+    public override TargetUnit Unit { get; }
+
+    public override ItemSizeLimit ItemLimit { get; }
+
+    public override IReadOnlyList<TargetField> Fields { get; }
+
+    /// <summary>The plan's secret name and resource name, from this kind's section.</summary>
+    protected abstract (string? Secret, string? Name) Settings(TargetOptions options);
+
+    public override void Validate(TargetOptions options, TargetChecks checks)
+    {
+        var (secret, name) = Settings(options);
+        checks.CheckSecretName(secret, Fields[0].Path, "the connection string");
+        checks.Check(!StorageRequests.IsValidContainerOrQueueName(name), _nameField, StorageRequests.NameRule);
+    }
+
+    public override string Describe(TargetOptions options) => $"{DisplayName}, {_resource} {Settings(options).Name}";
+
+    public override Uri? EndpointOfSecret(TargetField field, string value) => StorageConnectionString.EndpointOf(value, _service);
+}

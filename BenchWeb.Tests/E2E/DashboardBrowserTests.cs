@@ -183,6 +183,66 @@ public sealed partial class DashboardBrowserTests(DashboardBrowserFixture fixtur
     });
 
     [Fact]
+    public Task LiveTiles_ChangeAsSecondsArrive_WithNothingFromTheServerCircuit() => WithDiagnosticsAsync("live-tiles", async () =>
+    {
+        // Every message of the page's Blazor circuit, both ways, as it passes.
+        var circuit = new ConcurrentQueue<string>();
+        Page.WebSocket += (_, socket) =>
+        {
+            if (socket.Url.Contains("/_blazor", StringComparison.Ordinal))
+            {
+                socket.FrameSent += (_, frame) => circuit.Enqueue("sent " + (frame.Text ?? Encoding.UTF8.GetString(frame.Binary ?? [])));
+                socket.FrameReceived += (_, frame) => circuit.Enqueue("received " + (frame.Text ?? Encoding.UTF8.GetString(frame.Binary ?? [])));
+            }
+        };
+        var runId = await DashboardPages.SaveAndRunNewProfileAsync(Page, fixture.App.BaseAddress, Unique("E2E live tiles"), new Dictionary<string, string>
+        {
+            ["Load.Concurrency"] = "4",
+            ["Stop.DurationSeconds"] = "12",
+        });
+
+        // Past the run's start (a status change, which the page reads again), the tiles of three seconds in a row.
+        await Page.WaitForFunctionAsync("() => Number(document.querySelector('#run-charts')?.dataset.tiles ?? -1) >= 1",
+            null, new PageWaitForFunctionOptions { PollingInterval = 100, Timeout = (float)RunTimeout.TotalMilliseconds });
+        var quietFrom = circuit.Count;
+        var shown = await Page.EvaluateAsync<string[]>(
+            """
+            async n => {
+              const charts = document.querySelector('#run-charts');
+              const text = name => document.querySelector(`[data-tile="${name}"]`).textContent;
+              const shown = [];
+              for (let last = Number(charts.dataset.tiles); shown.length < n; await new Promise(r => setTimeout(r, 50))) {
+                const index = Number(charts.dataset.tiles);
+                if (index > last) {
+                  last = index;
+                  shown.push(`${index}|${text('elapsed')}|${text('total-ok')}|${text('total-ok-detail')}`);
+                }
+                if (document.querySelector('.run-header [data-status]')?.dataset.status !== 'Running') break;
+              }
+              return shown;
+            }
+            """, 3);
+        var during = circuit.Skip(quietFrom).ToList();
+
+        Assert.Equal(3, shown.Length);
+        var tiles = shown.Select(t => t.Split('|')).ToList();
+        Assert.Equal(tiles.Count, tiles.Select(t => t[1]).Distinct().Count());
+        var totals = tiles.Select(t => long.Parse(t[2], NumberStyles.AllowThousands, CultureInfo.InvariantCulture)).ToList();
+        Assert.True(totals.Zip(totals.Skip(1)).All(p => p.Second > p.First), $"Inserted did not grow second by second: {string.Join(", ", totals)}");
+        Assert.All(tiles, t => Assert.EndsWith("errors", t[3], StringComparison.Ordinal));
+        // Nothing went over the circuit for those seconds: no call into the server, no render sent back.
+        Assert.DoesNotContain(during, m => m.Contains("BeginInvokeDotNetFromJS", StringComparison.Ordinal));
+        Assert.DoesNotContain(during, m => m.Contains("RenderBatch", StringComparison.Ordinal));
+
+        // Once the run has ended the page draws its tiles anew from the saved seconds: the same total.
+        await DashboardPages.WaitForStatusAsync(Page, "Completed", RunTimeout);
+        await using var db = OpenAppDatabase();
+        var saved = await db.RunSeconds.Where(s => s.RunId == runId).SumAsync(s => s.Ok);
+        await Expect(Page.Locator("[data-tile='total-ok']")).ToHaveTextAsync(saved.ToString("N0", CultureInfo.InvariantCulture));
+        AssertNoBrowserErrors();
+    });
+
+    [Fact]
     public Task HourLongRun_OpensWithEverySecondDrawn() => WithDiagnosticsAsync("hour-long-run", async () =>
     {
         const int Seconds = 3_600;
@@ -202,7 +262,7 @@ public sealed partial class DashboardBrowserTests(DashboardBrowserFixture fixtur
               const before = window.benchWeb.drawMs.length;
               for (let i = 0; i < 10; i++) {
                 const index = n + i;
-                view.add([{ index, elapsed: index + 1, duration: 1, ok: 1000, okPerSecond: 1000, throttledPerSecond: 0, requestUnitsPerSecond: 6000, p50: 5, p99: 40, cpu: 30, closedAt: Date.now() }], false);
+                view.add([{ index, elapsedSeconds: index + 1, durationSeconds: 1, ok: 1000, throttled: 0, requestUnits: 6000, latencyP50Ms: 5, latencyP99Ms: 40, clientCpuPercent: 30, closedAt: new Date().toISOString() }], false);
                 await new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve)));
               }
               return window.benchWeb.drawMs.slice(before);

@@ -33,7 +33,7 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
     }
 
     [Fact]
-    public Task ResultsTable_ShowsEveryFigureInsideTheViewport_ForFiveRunsOfDifferentTargetsOnALaptopScreen() => WithDiagnosticsAsync("glance-results", async () =>
+    public Task ResultsTable_ShowsEveryFigureInsideTheViewport_ForARunOfEachTargetOnALaptopScreen() => WithDiagnosticsAsync("glance-results", async () =>
     {
         var runs = await SeedOneRunOfEachTargetAsync();
 
@@ -150,8 +150,11 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         await Expect(Page.Locator("#run-summary")).ToHaveCountAsync(0);
         await ScreenshotAsync("glance-run-failed");
 
-        await DashboardPages.GotoAsync(Page, App($"compare?runs={string.Join(',', runs.Take(3))}"));
+        // Runs of different services side by side: Cosmos DB, Blob Storage and Queue Storage.
+        await DashboardPages.GotoAsync(Page, App($"compare?runs={runs[1]},{runs[5]},{runs[6]}"));
         await Expect(Page.Locator("#config-diff")).ToBeVisibleAsync();
+        await Expect(Page.Locator("#config-diff")).ToContainTextAsync("Blob Storage");
+        await Expect(Page.Locator("#config-diff")).ToContainTextAsync("Queue Storage");
         Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), "The comparison scrolls sideways.");
         await ScreenshotAsync("glance-compare");
 
@@ -185,6 +188,10 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
                 SeededRuns.Seconds(30, 480, 17.31, batchSize: 100)),
             await SeededRuns.AddAsync(databases, SeededRuns.Plan(TargetKind.NoOp, Unique("Client alone, open loop at 12,500/s")),
                 SeededRuns.Seconds(30, 12_500, 0), RunStatus.Interrupted, withSummary: false),
+            await SeededRuns.AddAsync(databases, SeededRuns.Plan(TargetKind.BlobStorage, Unique("BL1: 1 KB block blobs, 10 parallel writers")),
+                SeededRuns.Seconds(30, 2_150, 0)),
+            await SeededRuns.AddAsync(databases, SeededRuns.Plan(TargetKind.QueueStorage, Unique("Q1: 1 KB messages, 10 parallel senders")),
+                SeededRuns.Seconds(30, 1_900, 0)),
         ];
     }
 

@@ -146,7 +146,7 @@ internal static class SeededRuns
         await db.SaveChangesAsync();
         foreach (var second in seconds)
         {
-            db.RunSeconds.Add(RunObserver.ToEntity(run.Id, second, Start.Add(second.Elapsed)));
+            db.RunSeconds.Add(RunSecondEntity.From(run.Id, second, Start.Add(second.Elapsed)));
         }
 
         await db.SaveChangesAsync();

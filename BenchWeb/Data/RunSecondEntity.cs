@@ -1,6 +1,11 @@
+using System.Text.Json;
+using BenchEngine.Metrics;
+
 namespace BenchWeb.Data;
 
-/// <summary>One closed second of a run, saved as it closes (a crash loses at most the current second).</summary>
+/// <summary>One closed second of a run: the row saved as it closes (a crash loses at most the current second) and,
+/// as it is, the message the runs hub sends to everyone watching the run. It comes from the engine's
+/// <see cref="SecondSnapshot"/> through <see cref="From"/> alone.</summary>
 public sealed class RunSecondEntity
 {
     public long RunId { get; set; }
@@ -53,4 +58,34 @@ public sealed class RunSecondEntity
 
     /// <summary>When the engine closed this second (wall clock); lets the push latency be measured.</summary>
     public DateTimeOffset ClosedAt { get; set; }
+
+    /// <summary>The engine's second as it is saved and sent to watchers: durations in seconds, errors by status as JSON.</summary>
+    public static RunSecondEntity From(long runId, SecondSnapshot second, DateTimeOffset closedAt)
+    {
+        ArgumentNullException.ThrowIfNull(second);
+        return new RunSecondEntity
+        {
+            RunId = runId,
+            Index = second.Index,
+            ElapsedSeconds = second.Elapsed.TotalSeconds,
+            DurationSeconds = second.Duration.TotalSeconds,
+            Ok = second.Ok,
+            OkRequests = second.OkRequests,
+            Throttled = second.Throttled,
+            Errors = second.Errors,
+            ErrorsByStatusJson = second.ErrorsByStatus.Count == 0 ? null : JsonSerializer.Serialize(second.ErrorsByStatus),
+            RequestUnits = second.RequestUnits,
+            Bytes = second.Bytes,
+            Issued = second.Issued,
+            Dropped = second.Dropped,
+            GivenUp = second.GivenUp,
+            LatencyP50Ms = second.LatencyP50Ms,
+            LatencyP95Ms = second.LatencyP95Ms,
+            LatencyP99Ms = second.LatencyP99Ms,
+            LatencyMaxMs = second.LatencyMaxMs,
+            InFlight = second.InFlight,
+            ClientCpuPercent = second.ClientCpuPercent,
+            ClosedAt = closedAt,
+        };
+    }
 }

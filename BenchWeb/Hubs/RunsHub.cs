@@ -4,7 +4,8 @@ using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Hubs;
 
-/// <summary>Live seconds and status changes of runs, a group per run. Jobs publish through
+/// <summary>Live seconds and status changes of runs, a group per run. A second is sent as it was saved
+/// (<see cref="RunSecondEntity"/>), with the tiles' texts it leads to (<see cref="BenchWeb.Runs.RunTileTexts"/>). Jobs publish through
 /// <see cref="IHubContext{THub}"/> (<see cref="RunUpdatePublisher"/>), so the publisher does not have to be the
 /// instance a browser is connected to once a backplane is added.</summary>
 public sealed class RunsHub(IDbContextFactory<BenchDbContext> databases) : Hub
@@ -17,15 +18,14 @@ public sealed class RunsHub(IDbContextFactory<BenchDbContext> databases) : Hub
 
     /// <summary>Starts watching a run and returns every second saved so far. Joining the group first means
     /// a second closing meanwhile arrives live as well; the client merges by index.</summary>
-    public async Task<IReadOnlyList<LiveSecond>> JoinRun(long runId)
+    public async Task<IReadOnlyList<RunSecondEntity>> JoinRun(long runId)
     {
         await Groups.AddToGroupAsync(Context.ConnectionId, GroupFor(runId), Context.ConnectionAborted);
         await using var db = await databases.CreateDbContextAsync(Context.ConnectionAborted);
-        var seconds = await db.RunSeconds.AsNoTracking()
+        return await db.RunSeconds.AsNoTracking()
             .Where(s => s.RunId == runId)
             .OrderBy(s => s.Index)
             .ToListAsync(Context.ConnectionAborted);
-        return seconds.ConvertAll(LiveSecond.From);
     }
 
     public Task LeaveRun(long runId) => Groups.RemoveFromGroupAsync(Context.ConnectionId, GroupFor(runId), Context.ConnectionAborted);

@@ -143,7 +143,7 @@ public sealed partial class RunExecutor(
 
         foreach (var missing in observer.Unsaved(result.Seconds))
         {
-            db.RunSeconds.Add(RunObserver.ToEntity(runId, missing, time.GetUtcNow()));
+            db.RunSeconds.Add(RunSecondEntity.From(runId, missing, time.GetUtcNow()));
         }
 
         run.SummaryJson = JsonSerializer.Serialize(result.Summary, RunPlan.JsonOptions);

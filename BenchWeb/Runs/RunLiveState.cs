@@ -1,12 +1,14 @@
 using BenchEngine.Metrics;
-using BenchWeb.Hubs;
+using BenchEngine.Running;
+using BenchEngine.Targets;
+using BenchWeb.Data;
 
 namespace BenchWeb.Runs;
 
 /// <summary>What the live tiles show, from the seconds received so far (in any order, duplicates ignored).</summary>
 public sealed class RunLiveState
 {
-    private readonly SortedDictionary<int, LiveSecond> _seconds = [];
+    private readonly SortedDictionary<int, RunSecondEntity> _seconds = [];
 
     /// <param name="documentLimit">The plan's document count, if it stops on one (for progress and ETA).</param>
     /// <param name="durationSeconds">The plan's duration, if it stops on one.</param>
@@ -18,6 +20,19 @@ public sealed class RunLiveState
         DurationSeconds = durationSeconds;
         ProvisionedRequestUnits = provisionedRequestUnits;
         BatchSize = Math.Max(1, batchSize);
+    }
+
+    /// <summary>The tiles of a run as its row describes it (plan, target), before any second.</summary>
+    public static RunLiveState For(RunEntity run)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        var plan = RunPlan.FromJson(run.PlanJson);
+        return new RunLiveState(plan.DocumentLimit, plan.Stop.DurationSeconds, run.ProvisionedRequestUnits, plan.Load.BatchSize)
+        {
+            RequestUnitsReported = run.RequestUnitsReported ?? run.TargetKind.ReportsRequestUnits(),
+            ProvisionedAutoscale = run.ProvisionedAutoscale,
+            OfferedRate = plan.Load.OfferedRatePerSecond,
+        };
     }
 
     /// <summary>A last, partial second shorter than this is not scaled up to a rate: 13 documents in 7 ms are
@@ -41,14 +56,12 @@ public sealed class RunLiveState
 
     public double? ProvisionedRequestUnits { get; set; }
 
-    public int Count => _seconds.Count;
-
     /// <summary>The highest second index received, or -1.</summary>
     public int LastIndex => _seconds.Count == 0 ? -1 : _seconds.Keys.Max();
 
-    public LiveSecond? Latest => _seconds.Count == 0 ? null : _seconds[LastIndex];
+    public RunSecondEntity? Latest => _seconds.Count == 0 ? null : _seconds[LastIndex];
 
-    public double Elapsed => Latest?.Elapsed ?? 0;
+    public double Elapsed => Latest?.ElapsedSeconds ?? 0;
 
     public long TotalOk { get; private set; }
 
@@ -69,11 +82,10 @@ public sealed class RunLiveState
 
     private long TotalResponses { get; set; }
 
-    /// <summary>Adds seconds; returns how many were new.</summary>
-    public int Add(IEnumerable<LiveSecond> seconds)
+    /// <summary>Adds seconds; one it has already is not counted again.</summary>
+    public void Add(IEnumerable<RunSecondEntity> seconds)
     {
         ArgumentNullException.ThrowIfNull(seconds);
-        var added = 0;
         foreach (var second in seconds)
         {
             if (_seconds.TryAdd(second.Index, second))
@@ -86,15 +98,12 @@ public sealed class RunLiveState
                 TotalGivenUp += second.GivenUp;
                 TotalRequestUnits += second.RequestUnits;
                 TotalResponses += second.OkRequests + second.Throttled + second.Errors;
-                added++;
             }
         }
-
-        return added;
     }
 
     /// <summary>Inserts/s in the last full second: a last, partial second is never scaled up to a rate.</summary>
-    public double CurrentRate => _seconds.Values.LastOrDefault(s => s.Duration >= SecondSnapshot.FullSecond.TotalSeconds)?.OkPerSecond ?? 0;
+    public double CurrentRate => _seconds.Values.LastOrDefault(s => s.DurationSeconds >= SecondSnapshot.FullSecond.TotalSeconds) is { } full ? full.Ok / full.DurationSeconds : 0;
 
     /// <summary>Whether the seconds count the requests sent: every response follows a sent request, so responses beside
     /// none sent are seconds saved before BenchWeb counted them (their sent and unsent figures are unknown, not 0).</summary>
@@ -158,7 +167,7 @@ public sealed class RunLiveState
 
         if (ProvisionedAutoscale)
         {
-            var (run, month) = ThroughputCost.Autoscale(ru, _seconds.Values.Select(s => (s.Elapsed - s.Duration, s.Duration, s.RequestUnits)), Elapsed);
+            var (run, month) = ThroughputCost.Autoscale(ru, _seconds.Values.Select(s => (s.ElapsedSeconds - s.DurationSeconds, s.DurationSeconds, s.RequestUnits)), Elapsed);
             return (run, month);
         }
 
@@ -166,5 +175,5 @@ public sealed class RunLiveState
     }
 
     /// <summary>The client's CPU in the last second was at or above the client-bound threshold.</summary>
-    public bool ClientBound => Latest?.Cpu >= SummaryCalculator.ClientBoundCpuPercent;
+    public bool ClientBound => Latest?.ClientCpuPercent >= SummaryCalculator.ClientBoundCpuPercent;
 }

@@ -7,8 +7,8 @@ using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Runs;
 
-/// <summary>Saves each second of a run as it closes, pushes it to watchers, and notices a cancel request
-/// made from any instance.</summary>
+/// <summary>Saves each second of a run as it closes, pushes it to watchers with the tiles' texts it leads to, and
+/// notices a cancel request made from any instance.</summary>
 internal sealed partial class RunObserver(
     long runId,
     BenchDbContext db,
@@ -18,6 +18,9 @@ internal sealed partial class RunObserver(
     ILogger logger) : IRunObserver
 {
     private readonly HashSet<int> _saved = [];
+
+    // The tiles as the page shows them, from every second so far; known once the run has started.
+    private RunLiveState? _tiles;
 
     public bool CancelRequested { get; private set; }
 
@@ -34,6 +37,7 @@ internal sealed partial class RunObserver(
             run.ProvisionedAutoscale = start.ProvisionedAutoscale;
             run.RequestUnitsReported = start.RequestUnitsReported;
             run.EnvironmentJson = JsonSerializer.Serialize(start.Environment, RunPlan.JsonOptions);
+            _tiles = RunLiveState.For(run);
             await db.SaveChangesAsync(CancellationToken.None);
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
@@ -52,7 +56,8 @@ internal sealed partial class RunObserver(
     public async ValueTask OnSecondAsync(SecondSnapshot second, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(second);
-        var entity = ToEntity(runId, second, time.GetUtcNow());
+        var entity = RunSecondEntity.From(runId, second, time.GetUtcNow());
+        _tiles?.Add([entity]);
         try
         {
             db.RunSeconds.Add(entity);
@@ -70,40 +75,12 @@ internal sealed partial class RunObserver(
             db.ChangeTracker.Clear();
         }
 
-        await PublishAsync(() => publisher.SecondAsync(runId, LiveSecond.From(entity), CancellationToken.None));
+        var tiles = _tiles is null ? null : RunTileTexts.Of(_tiles, RunStatus.Running);
+        await PublishAsync(() => publisher.SecondAsync(entity, tiles, CancellationToken.None));
     }
 
     /// <summary>Seconds the run reported that are not saved yet (after a failed save).</summary>
     public IEnumerable<SecondSnapshot> Unsaved(IEnumerable<SecondSnapshot> seconds) => seconds.Where(s => !_saved.Contains(s.Index));
-
-    public static RunSecondEntity ToEntity(long runId, SecondSnapshot second, DateTimeOffset closedAt)
-    {
-        ArgumentNullException.ThrowIfNull(second);
-        return new RunSecondEntity
-        {
-            RunId = runId,
-            Index = second.Index,
-            ElapsedSeconds = second.Elapsed.TotalSeconds,
-            DurationSeconds = second.Duration.TotalSeconds,
-            Ok = second.Ok,
-            OkRequests = second.OkRequests,
-            Throttled = second.Throttled,
-            Errors = second.Errors,
-            ErrorsByStatusJson = second.ErrorsByStatus.Count == 0 ? null : JsonSerializer.Serialize(second.ErrorsByStatus),
-            RequestUnits = second.RequestUnits,
-            Bytes = second.Bytes,
-            Issued = second.Issued,
-            Dropped = second.Dropped,
-            GivenUp = second.GivenUp,
-            LatencyP50Ms = second.LatencyP50Ms,
-            LatencyP95Ms = second.LatencyP95Ms,
-            LatencyP99Ms = second.LatencyP99Ms,
-            LatencyMaxMs = second.LatencyMaxMs,
-            InFlight = second.InFlight,
-            ClientCpuPercent = second.ClientCpuPercent,
-            ClosedAt = closedAt,
-        };
-    }
 
     private void CheckCancelRequest(DateTimeOffset? requestedAt)
     {

@@ -1,5 +1,7 @@
 using BenchEngine.Metrics;
+using BenchEngine.Running;
 using BenchWeb.Components.Pages.Runs;
+using BenchWeb.Data;
 using BenchWeb.Runs;
 using BenchWeb.Tests.Support.Components;
 using Bunit;
@@ -72,7 +74,7 @@ public sealed class RunFiguresTests
     {
         await using var context = new BenchWebComponentContext();
         var state = new RunLiveState(null, 30, provisionedRequestUnits: null) { RequestUnitsReported = false };
-        state.Add([new BenchWeb.Hubs.LiveSecond { Index = 0, Elapsed = 1, Duration = 1, Ok = 10, OkRequests = 10 }, new BenchWeb.Hubs.LiveSecond { Index = 1, Elapsed = 1.04, Duration = 0.04, Ok = 1, OkRequests = 1 }]);
+        state.Add([new RunSecondEntity { Index = 0, ElapsedSeconds = 1, DurationSeconds = 1, Ok = 10, OkRequests = 10 }, new RunSecondEntity { Index = 1, ElapsedSeconds = 1.04, DurationSeconds = 0.04, Ok = 1, OkRequests = 1 }]);
 
         var tiles = context.Render<RunTiles>(p => p.Add(t => t.State, state));
 
@@ -87,7 +89,7 @@ public sealed class RunFiguresTests
     {
         await using var context = new BenchWebComponentContext();
         var state = new RunLiveState(null, 30, provisionedRequestUnits: null) { OfferedRate = 200 };
-        state.Add([new BenchWeb.Hubs.LiveSecond { Index = 0, Elapsed = 1, Duration = 1, Ok = 100, OkRequests = 100, Issued = 100, Dropped = 100, RequestUnits = 500 }]);
+        state.Add([new RunSecondEntity { Index = 0, ElapsedSeconds = 1, DurationSeconds = 1, Ok = 100, OkRequests = 100, Issued = 100, Dropped = 100, RequestUnits = 500 }]);
 
         var tiles = context.Render<RunTiles>(p => p.Add(t => t.State, state));
 
@@ -103,12 +105,46 @@ public sealed class RunFiguresTests
         // Seconds saved before requests sent and due-but-not-sent were counted have both at 0 beside what landed.
         await using var context = new BenchWebComponentContext();
         var state = new RunLiveState(null, 30, provisionedRequestUnits: null) { OfferedRate = 200 };
-        state.Add([new BenchWeb.Hubs.LiveSecond { Index = 0, Elapsed = 1, Duration = 1, Ok = 100, OkRequests = 100, RequestUnits = 500 }]);
+        state.Add([new RunSecondEntity { Index = 0, ElapsedSeconds = 1, DurationSeconds = 1, Ok = 100, OkRequests = 100, RequestUnits = 500 }]);
 
         var tiles = context.Render<RunTiles>(p => p.Add(t => t.State, state));
 
         Assert.Equal("— / 200", tiles.Find("[data-tile=achieved-rate]").TextContent);
         Assert.DoesNotContain("0 due but not sent", tiles.Find("[data-tile=dropped]").TextContent, StringComparison.Ordinal);
         Assert.Contains("not recorded", tiles.Find("[data-tile=dropped]").TextContent, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Tiles_ShowTheTextsTheRunnerSends_EachInTheElementItsNameNames()
+    {
+        // The chart module puts each text of a live second's RunTileTexts in the element whose data-tile is the
+        // property's name in kebab case: the page's first render must use the same texts in the same elements.
+        await using var context = new BenchWebComponentContext();
+        var state = new RunLiveState(documentLimit: 10_000, durationSeconds: null, provisionedRequestUnits: 5_000) { OfferedRate = 1_200, ProvisionedAutoscale = true };
+        state.Add([
+            new RunSecondEntity { Index = 0, ElapsedSeconds = 1, DurationSeconds = 1, Ok = 1_000, OkRequests = 1_000, Throttled = 100, Issued = 1_100, Dropped = 100, RequestUnits = 6_000, ClientCpuPercent = 40 },
+            new RunSecondEntity { Index = 1, ElapsedSeconds = 2, DurationSeconds = 1, Ok = 1_100, OkRequests = 1_100, Throttled = 80, Errors = 2, GivenUp = 3, Issued = 1_180, Dropped = 20, RequestUnits = 6_600, ClientCpuPercent = 93 },
+        ]);
+        var texts = RunTileTexts.Of(state, RunStatus.Running);
+
+        var tiles = context.Render<RunTiles>(p => p.Add(t => t.State, state).Add(t => t.Status, RunStatus.Running));
+
+        var shown = typeof(RunTileTexts).GetProperties().Where(p => p.PropertyType == typeof(string)).ToList();
+        Assert.Equal(14, shown.Count);
+        foreach (var property in shown)
+        {
+            var name = System.Text.RegularExpressions.Regex.Replace(property.Name, "(?<!^)([A-Z])", "-$1").ToLowerInvariant();
+            var text = Assert.IsType<string>(property.GetValue(texts));
+            Assert.Equal(text, tiles.Find($"[data-tile={name}]").TextContent);
+        }
+
+        Assert.Equal("2,100", texts.TotalOk);
+        Assert.Equal("180 throttled · 2 errors · 3 given up", texts.TotalOkDetail);
+        Assert.Equal("93", texts.ClientCpu);
+        Assert.True(texts.ThrottledWarn);
+        Assert.True(texts.DroppedWarn);
+        Assert.Equal(0.2102, texts.ProgressShare!.Value, 9);
+        Assert.Null(tiles.Find("#client-bound").GetAttribute("hidden"));
+        Assert.Contains("warn", tiles.Find("[data-tile=throttled]").ParentElement!.ClassName, StringComparison.Ordinal);
     }
 }

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using BenchEngine.Running;
+using BenchWeb.Data;
 using BenchWeb.Hubs;
 using BenchWeb.Runs;
 using BenchWeb.Tests.Support;
@@ -22,7 +23,7 @@ public sealed class RunsHubTests
         // The only worker is busy with a first run, so the watched run waits in the queue while the client joins.
         var blockerId = await runs.StartAsync(Plan("blocker", durationSeconds: 60), null, null, TestActors.Runner, CancellationToken.None);
         await using var blocker = await WatchAsync(app, blockerId);
-        await blocker.WaitForAsync(m => m is LiveSecond, "the first run to be under way");
+        await blocker.WaitForAsync(m => m is RunSecondEntity, "the first run to be under way");
         var runId = await runs.StartAsync(Plan("watched", durationSeconds: 4), null, null, TestActors.Runner, CancellationToken.None);
         await using var watched = await WatchAsync(app, runId);
         Assert.Empty(watched.Saved);
@@ -32,10 +33,10 @@ public sealed class RunsHubTests
 
         Assert.Equal(RunStatus.Completed, ((RunStatusChange)ended).Status);
         var messages = watched.Messages.ToList();
-        var seconds = messages.OfType<LiveSecond>().ToList();
+        var seconds = messages.OfType<RunSecondEntity>().ToList();
         Assert.Equal(Enumerable.Range(0, seconds.Count), seconds.Select(s => s.Index));
         Assert.InRange(seconds.Count, 4, 5);
-        var firstSecond = messages.FindIndex(m => m is LiveSecond);
+        var firstSecond = messages.FindIndex(m => m is RunSecondEntity);
         Assert.All(messages[..firstSecond], m => Assert.Equal(RunStatus.Running, Assert.IsType<RunStatusChange>(m).Status));
         Assert.NotEmpty(messages[..firstSecond]);
         Assert.Same(ended, messages[^1]);
@@ -44,6 +45,16 @@ public sealed class RunsHubTests
         var stored = await app.Services.SecondsAsync(runId);
         Assert.Equal(stored.Select(s => (s.Index, s.Ok, s.Throttled, s.Errors)), seconds.Select(s => (s.Index, s.Ok, s.Throttled, s.Errors)));
         Assert.True(seconds.Sum(s => s.Ok) > 0);
+
+        // Each second came with the tiles it leads to, counted over every second before it: the browser sets them as they are.
+        var running = 0L;
+        foreach (var second in seconds)
+        {
+            running += second.Ok;
+            var tiles = Assert.IsType<RunTileTexts>(watched.Tiles[second.Index]);
+            Assert.Equal(running.ToString("N0", System.Globalization.CultureInfo.CurrentCulture), tiles.TotalOk);
+            Assert.Equal(BenchEngine.Metrics.ElapsedText.Format(TimeSpan.FromSeconds(second.ElapsedSeconds)), tiles.Elapsed);
+        }
     }
 
     [Fact]
@@ -54,14 +65,14 @@ public sealed class RunsHubTests
         var runId = await runs.StartAsync(Plan("joined late", durationSeconds: 8), null, null, TestActors.Runner, CancellationToken.None);
         await using (var early = await WatchAsync(app, runId))
         {
-            await early.WaitForAsync(m => m is LiveSecond { Index: >= 1 }, "two seconds");
+            await early.WaitForAsync(m => m is RunSecondEntity { Index: >= 1 }, "two seconds");
         }
 
         await using var late = await WatchAsync(app, runId);
         await late.WaitForAsync(m => m is RunStatusChange { Status: not RunStatus.Running }, "the run to end");
 
         Assert.NotEmpty(late.Saved);
-        var merged = late.Saved.Concat(late.Messages.OfType<LiveSecond>()).GroupBy(s => s.Index).Select(g => g.First()).OrderBy(s => s.Index).ToList();
+        var merged = late.Saved.Concat(late.Messages.OfType<RunSecondEntity>()).GroupBy(s => s.Index).Select(g => g.First()).OrderBy(s => s.Index).ToList();
         Assert.Equal(Enumerable.Range(0, merged.Count), merged.Select(s => s.Index));
         var stored = await app.Services.SecondsAsync(runId);
         Assert.Equal(stored.Select(s => (s.Index, s.Ok)), merged.Select(s => (s.Index, s.Ok)));
@@ -85,10 +96,14 @@ public sealed class RunsHubTests
         // A Viewer may watch every run.
         var connection = app.CreateHubConnection(RunsHub.Path, await app.Services.CreateTokenAsync(BenchWeb.Security.BenchWebRoles.Viewer));
         var watcher = new Watcher(connection);
-        connection.On<LiveSecond>(RunsHub.SecondMessage, watcher.Add);
+        connection.On<RunSecondEntity, RunTileTexts?>(RunsHub.SecondMessage, (second, tiles) =>
+        {
+            watcher.Tiles[second.Index] = tiles;
+            watcher.Add(second);
+        });
         connection.On<RunStatusChange>(RunsHub.StatusMessage, watcher.Add);
         await connection.StartAsync();
-        watcher.Saved = await connection.InvokeAsync<IReadOnlyList<LiveSecond>>(nameof(RunsHub.JoinRun), runId);
+        watcher.Saved = await connection.InvokeAsync<IReadOnlyList<RunSecondEntity>>(nameof(RunsHub.JoinRun), runId);
         return watcher;
     }
 
@@ -97,7 +112,10 @@ public sealed class RunsHubTests
         private readonly ConcurrentQueue<object> _messages = new();
         private readonly SemaphoreSlim _arrived = new(0);
 
-        public IReadOnlyList<LiveSecond> Saved { get; set; } = [];
+        public IReadOnlyList<RunSecondEntity> Saved { get; set; } = [];
+
+        /// <summary>The tiles' texts that came with each second, by its index.</summary>
+        public ConcurrentDictionary<int, RunTileTexts?> Tiles { get; } = new();
 
         public IReadOnlyCollection<object> Messages => _messages;
 

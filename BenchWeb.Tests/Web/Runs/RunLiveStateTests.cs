@@ -1,4 +1,4 @@
-using BenchWeb.Hubs;
+using BenchWeb.Data;
 using BenchWeb.Runs;
 
 namespace BenchWeb.Tests.Web.Runs;
@@ -16,6 +16,17 @@ public sealed class RunLiveStateTests
     }
 
     [Fact]
+    public void Add_ASecondItHasAlready_CountsItOnce()
+    {
+        var state = new RunLiveState(documentLimit: null, durationSeconds: 10, provisionedRequestUnits: null);
+        state.Add([Second(0, ok: 800, duration: 1), Second(1, ok: 810, duration: 1)]);
+        state.Add([Second(1, ok: 810, duration: 1), Second(2, ok: 700, duration: 1)]);
+
+        Assert.Equal(2_310, state.TotalOk);
+        Assert.Equal(2, state.LastIndex);
+    }
+
+    [Fact]
     public void CurrentRate_IsThatOfTheLastFullSecond_NeverOfAPartialOne()
     {
         // A last second of 0.6 s: 300 documents in it are not 500 inserts/s.
@@ -29,7 +40,7 @@ public sealed class RunLiveStateTests
     public void EstimatedCost_PricesAutoscaleAtOneAndAHalfTimes_OnThePeakSecond()
     {
         var state = new RunLiveState(documentLimit: null, durationSeconds: 10, provisionedRequestUnits: 10_000) { ProvisionedAutoscale = true };
-        state.Add([Second(0, ok: 400, duration: 1) with { RequestUnits = 4_000 }, Second(1, ok: 400, duration: 1) with { RequestUnits = 2_000 }]);
+        state.Add([Second(0, ok: 400, duration: 1, requestUnits: 4_000), Second(1, ok: 400, duration: 1, requestUnits: 2_000)]);
 
         Assert.Equal(4_000 / 100.0 * 0.008 * 1.5 * 730, state.EstimatedCostPerMonth!.Value, 6);
     }
@@ -56,13 +67,14 @@ public sealed class RunLiveStateTests
         Assert.Equal(TimeSpan.FromSeconds(1), state.EstimatedTimeLeft);
     }
 
-    private static LiveSecond Second(int index, long ok, double duration, long errors = 0) => new()
+    private static RunSecondEntity Second(int index, long ok, double duration, long errors = 0, double requestUnits = 0) => new()
     {
         Index = index,
-        Elapsed = index + duration,
-        Duration = duration,
+        ElapsedSeconds = index + duration,
+        DurationSeconds = duration,
         Ok = ok,
         OkRequests = ok,
         Errors = errors,
+        RequestUnits = requestUnits,
     };
 }

@@ -1,7 +1,8 @@
-// Live charts of one run. The page's component imports this module and calls start(); the module owns the
-// SignalR connection and the Chart.js charts, so a new second updates only the charts (no page re-render)
-// and is passed to the component for its tiles. Chart.js and the SignalR client are served by the app
-// (wwwroot/lib, from npm), so this works offline.
+// Live charts and tiles of one run. The page's component imports this module and calls start(); the module owns
+// the SignalR connection and the Chart.js charts. Each second arrives from the runs hub as it was saved, with the
+// tiles' texts it leads to (formatted by the runner): the module draws the second and sets those texts, so a new
+// second goes to the page without a call back to the server. Chart.js and the SignalR client are served by the
+// app (wwwroot/lib, from npm), so this works offline.
 
 const CLIENT_BOUND_CPU = 85;
 const SHORTEST_RATE_SECOND = 0.5;
@@ -76,6 +77,21 @@ function chart(canvas, title, unit, datasets, plugins = []) {
     });
 }
 
+// RunTileTexts' property names, in the message's camel case, name their elements in kebab case: totalOkDetail goes to
+// data-tile="total-ok-detail".
+const kebab = name => name.replace(/[A-Z]/g, c => `-${c.toLowerCase()}`);
+
+// Blazor keeps a reference to the text node it rendered: change that node rather than replace it, so that the
+// component's next render (when the run's status changes) still finds it.
+function setText(element, text) {
+    const node = element.firstChild;
+    if (node && node.nodeType === Node.TEXT_NODE && node === element.lastChild) {
+        node.nodeValue = text;
+    } else {
+        element.textContent = text;
+    }
+}
+
 class LiveView {
     constructor(root, options, dotnet) {
         this.root = root;
@@ -83,7 +99,8 @@ class LiveView {
         this.dotnet = dotnet;
         this.seconds = new Map();
         this.lastIndex = -1;
-        this.forwardedIndex = options.knownIndex ?? -1;
+        // The newest second the tiles show: those the page rendered, then those whose texts arrived live.
+        this.tilesIndex = options.knownIndex ?? -1;
         this.joining = false;
         this.buffer = [];
         this.pending = false;
@@ -112,7 +129,7 @@ class LiveView {
             .withAutomaticReconnect([0, 1000, 2000, 5000, 10000, 30000])
             .build();
         this.connection = connection;
-        connection.on('second', second => this.receive(second));
+        connection.on('second', (second, tiles) => this.receive(second, tiles));
         connection.on('status', change => this.dotnet.invokeMethodAsync('OnStatus', change));
         connection.onreconnected(() => this.join());
         // Automatic reconnection gave up: say so rather than leave a page that silently stopped moving.
@@ -131,7 +148,8 @@ class LiveView {
         try {
             const history = await this.connection.invoke('JoinRun', this.options.runId);
             this.add(history, false);
-            this.add(this.buffer, true);
+            this.add(this.buffer.map(m => m.second), true);
+            for (const m of this.buffer) this.showTiles(m.second.index, m.tiles);
         } finally {
             this.joining = false;
             this.buffer = [];
@@ -142,12 +160,35 @@ class LiveView {
         if (!this.stopped) await this.dotnet.invokeMethodAsync('OnStatus', { runId: this.options.runId, status: 'Running', message: null });
     }
 
-    receive(second) {
+    receive(second, tiles) {
         if (this.joining) {
-            this.buffer.push(second);
+            this.buffer.push({ second, tiles });
         } else {
             this.add([second], true);
+            this.showTiles(second.index, tiles);
         }
+    }
+
+    // Sets the tiles' texts that came with a second, unless the tiles already show a later one.
+    showTiles(index, tiles) {
+        if (this.stopped || !tiles || index <= this.tilesIndex) return;
+        this.tilesIndex = index;
+        const page = this.root.ownerDocument;
+        for (const [name, text] of Object.entries(tiles)) {
+            if (typeof text !== 'string') continue;
+            const element = page.querySelector(`[data-tile="${kebab(name)}"]`);
+            if (element) setText(element, text);
+        }
+        page.querySelector('[data-tile="throttled"]')?.closest('.tile').classList.toggle('warn', tiles.throttledWarn);
+        page.querySelector('[data-tile="achieved-rate"]')?.closest('.tile').classList.toggle('warn', tiles.droppedWarn);
+        const progress = page.querySelector('#run-tiles .progress');
+        if (progress && tiles.progressShare != null) {
+            progress.setAttribute('aria-valuenow', String(Math.trunc(tiles.progressShare * 100)));
+            progress.firstElementChild.style.width = `${(tiles.progressShare * 100).toFixed(1)}%`;
+        }
+        const clientBound = page.getElementById('client-bound');
+        if (clientBound) clientBound.hidden = tiles.clientCpu == null;
+        this.root.dataset.tiles = String(index);
     }
 
     add(seconds, live) {
@@ -161,7 +202,7 @@ class LiveView {
             if (s.index < this.lastIndex) outOfOrder = true;
             this.lastIndex = Math.max(this.lastIndex, s.index);
             fresh.push(s);
-            if (live) this.drawnLive.push(s.closedAt);
+            if (live) this.drawnLive.push(Date.parse(s.closedAt));
         }
         if (fresh.length === 0) return;
         if (outOfOrder) {
@@ -171,26 +212,22 @@ class LiveView {
         }
         this.updateGuides();
         this.scheduleDraw();
-        const forward = fresh.filter(s => s.index > this.forwardedIndex).sort((a, b) => a.index - b.index);
-        if (forward.length > 0) {
-            this.forwardedIndex = forward[forward.length - 1].index;
-            this.dotnet.invokeMethodAsync('OnSeconds', forward);
-        }
     }
 
     append(s) {
         // A last, partial second of a few milliseconds is no rate (13 documents in 7 ms are not 1,857/s), and its
         // handful of latencies is no percentile: its counts are in the totals, not on the charts.
-        if (s.duration < SHORTEST_RATE_SECOND) return;
-        const x = s.elapsed;
-        this.charts.inserts.data.datasets[0].source.push({ x, y: s.okPerSecond });
-        this.charts.throttled.data.datasets[0].source.push({ x, y: s.throttledPerSecond });
+        const duration = s.durationSeconds;
+        if (duration < SHORTEST_RATE_SECOND) return;
+        const x = s.elapsedSeconds;
+        this.charts.inserts.data.datasets[0].source.push({ x, y: s.ok / duration });
+        this.charts.throttled.data.datasets[0].source.push({ x, y: s.throttled / duration });
         // No request units (Table Storage) is no point, not 0; a second in which nothing succeeded has no latency: a gap
         // in the line (null), never a dive to 0 ms.
-        this.charts.ru.data.datasets[0].source.push({ x, y: this.options.requestUnitsReported === false ? null : s.requestUnitsPerSecond });
-        this.charts.latency.data.datasets[0].source.push({ x, y: s.p50 ?? null });
-        this.charts.latency.data.datasets[1].source.push({ x, y: s.p99 ?? null });
-        this.charts.cpu.data.datasets[0].source.push({ x, y: s.cpu });
+        this.charts.ru.data.datasets[0].source.push({ x, y: this.options.requestUnitsReported === false ? null : s.requestUnits / duration });
+        this.charts.latency.data.datasets[0].source.push({ x, y: s.latencyP50Ms ?? null });
+        this.charts.latency.data.datasets[1].source.push({ x, y: s.latencyP99Ms ?? null });
+        this.charts.cpu.data.datasets[0].source.push({ x, y: s.clientCpuPercent });
     }
 
     rebuild() {
@@ -202,7 +239,7 @@ class LiveView {
 
     updateGuides() {
         const last = this.seconds.get(this.lastIndex);
-        const end = last ? last.elapsed : 0;
+        const end = last ? last.elapsedSeconds : 0;
         const average = end > 0 ? this.totalOk / end : 0;
         this.charts.inserts.data.datasets[1].source = [{ x: 0, y: average }, { x: end, y: average }];
         const provisioned = this.options.provisionedRequestUnits;

@@ -157,31 +157,27 @@ internal sealed class RedisModule : TargetModule
     private static bool IsKeyPrefix(string? prefix) =>
         prefix is { Length: > 0 and <= MaxKeyPrefix } && prefix.All(c => char.IsAsciiLetterOrDigit(c) || c is ':' or '_' or '-' or '.' or '/');
 
-    // The host stays empty on purpose: validation then asks for the user's cache rather than a run going to a placeholder.
-    private static Preset RedisPreset(string id, string title, int concurrency, int batchSize, long totalKeys, string summary) => new()
+    // A row of the comparison table as the storage services' rows are, writing with SET (upsert) in pipelines of
+    // batchSize. The host stays empty on purpose: validation then asks for the user's cache rather than a run going to a
+    // placeholder.
+    private static Preset RedisPreset(string id, string title, int concurrency, int batchSize, long totalKeys, string summary)
     {
-        Id = id,
-        Title = title,
-        Summary = summary,
-        OriginalResult = "No original figure: a row of the comparison table to run against your cache",
-        Plan = new RunPlan
+        var row = StoragePresets.Row(TargetKind.Redis, id, title, concurrency, totalKeys, summary);
+        return row with
         {
-            Name = $"{id}: {title}",
-            Target = new TargetOptions
+            OriginalResult = "No original figure: a row of the comparison table to run against your cache",
+            Plan = row.Plan with
             {
-                Kind = TargetKind.Redis,
-                Operation = WriteOperation.Upsert,
-                Redis = new RedisOptions { KeyPrefix = $"benchweb:{id.ToLowerInvariant()}:" },
+                Target = row.Plan.Target with
+                {
+                    Operation = WriteOperation.Upsert,
+                    Redis = new RedisOptions { KeyPrefix = $"benchweb:{id.ToLowerInvariant()}:" },
+                },
+
+                // Redis ignores partition keys; a few fixed ones let the simulated twin (whose batches share a key) batch too.
+                Workload = row.Plan.Workload with { PartitionKey = new PartitionKeyOptions { Strategy = PartitionKeyStrategy.FixedKeys } },
+                Load = row.Plan.Load with { BatchSize = batchSize },
             },
-            // Redis ignores partition keys; a few fixed ones let the simulated twin (whose batches share a key) batch too.
-            Workload = new WorkloadOptions
-            {
-                Shape = DocumentShape.SmallDto,
-                TargetSizeBytes = 1_024,
-                PartitionKey = new PartitionKeyOptions { Strategy = PartitionKeyStrategy.FixedKeys },
-            },
-            Load = new LoadOptions { Model = LoadModel.ClosedLoop, Concurrency = concurrency, BatchSize = batchSize },
-            Stop = new StopOptions { TotalDocuments = totalKeys },
-        },
-    };
+        };
+    }
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test. Installs what the tests need on a fresh machine (the pinned npm servers in
-# tools/servers, Debian's Chromium for the browser tests), and lets the test fixtures start and stop
-# Azurite, the Cosmos DB API server and the dashboard on free loopback ports.
+# tools/servers, Debian's Chromium for the browser tests, Debian's redis-server for the Redis target's
+# tests), and lets the test fixtures start and stop Azurite, the Cosmos DB API server, redis-server and
+# the dashboard on free loopback ports.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -12,13 +13,21 @@ if [ ! -d "$servers/node_modules/azurite" ] || [ ! -d "$servers/node_modules/@ve
   (cd "$servers" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
-# The browser tests drive Debian's Chromium through Playwright; Playwright never downloads a browser here.
-if ! command -v chromium > /dev/null; then
-  echo "Installing Chromium (apt-get)..."
+# Installs Debian's package $2 when the command $1 is missing (as root, or through sudo).
+apt_install_for() {
+  command -v "$1" > /dev/null && return
+  echo "Installing $2 (apt-get)..."
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update && $sudo apt-get install -y chromium
-fi
+  $sudo apt-get update && $sudo apt-get install -y "$2"
+}
+
+# The browser tests drive Debian's Chromium through Playwright; Playwright never downloads a browser here.
+apt_install_for chromium chromium
 export BENCHWEB_CHROMIUM="${BENCHWEB_CHROMIUM:-$(command -v chromium)}"
+
+# The Redis target's tests start Debian's redis-server (with and without TLS) on free loopback ports.
+apt_install_for redis-server redis-server
+export BENCHWEB_REDIS_SERVER="${BENCHWEB_REDIS_SERVER:-$(command -v redis-server)}"
 
 export BENCHWEB_SERVERS_DIR="$PWD/$servers"
 # Tests talk to loopback only; without this the Cosmos SDK probes the Azure VM metadata address (169.254.169.254).

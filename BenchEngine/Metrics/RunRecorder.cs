@@ -88,6 +88,10 @@ public sealed class RunRecorder
                     break;
                 default:
                     _errors++;
+
+                    // A batch that is not one transaction can fail with some of its documents landed: they count.
+                    _ok += outcome.Documents;
+                    _bytes += outcome.Bytes;
                     _errorsByStatus[outcome.StatusCode] = _errorsByStatus.GetValueOrDefault(outcome.StatusCode) + 1;
                     break;
             }

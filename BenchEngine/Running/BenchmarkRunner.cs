@@ -129,7 +129,7 @@ public sealed class BenchmarkRunner(
             using var cancellation = cancellationToken.Register(() => Stop(CancelledByUser));
             using var abortAfterGrace = _stopIssuing.Token.Register(() => _abort.CancelAfter(StopGracePeriod));
             var cpu = new CpuSampler(time);
-            var work = new WorkSource(source, plan.Load.BatchSize, plan.DocumentLimit);
+            var work = new WorkSource(source, plan.Load.BatchSize, plan.DocumentLimit, plan.Target.Kind.Module.BatchesSharePartitionKey);
             var executor = new OperationExecutor(target, plan.Target.Operation, plan.Load.Throttling, _recorder, time, _stopIssuing.Token, _abort.Token);
             _executor = executor;
             var offered = plan.Load.OfferedRatePerSecond;

@@ -4,10 +4,15 @@ namespace BenchEngine.Running;
 
 /// <summary>
 /// Hands out the next request's documents to whichever worker asks, up to the plan's document limit.
-/// For batches it groups documents by partition key, holding at most <see cref="MaxOpenGroups"/> partial
-/// groups, so memory stays bounded whatever the stream's length.
+/// For batches of a target whose batches share a partition key it groups documents by partition key, holding at most
+/// <see cref="MaxOpenGroups"/> partial groups, so memory stays bounded whatever the stream's length; for any other
+/// target (a Redis pipeline) a batch is the next documents in order.
 /// </summary>
-internal sealed class WorkSource(IDocumentSource source, int batchSize, long? limit)
+/// <param name="source">The workload's documents.</param>
+/// <param name="batchSize">The most documents a request carries.</param>
+/// <param name="limit">The most documents handed out; null for no limit.</param>
+/// <param name="groupByPartitionKey">Whether a batch must share a partition key (<see cref="Targets.TargetModule.BatchesSharePartitionKey"/>).</param>
+internal sealed class WorkSource(IDocumentSource source, int batchSize, long? limit, bool groupByPartitionKey = true)
 {
     /// <summary>Partial batches kept while grouping; past this the fullest is sent as it is.</summary>
     public const int MaxOpenGroups = 1_000;
@@ -64,17 +69,18 @@ internal sealed class WorkSource(IDocumentSource source, int batchSize, long? li
                 break;
             }
 
-            if (!_groups.TryGetValue(document.PartitionKey, out var group))
+            var key = groupByPartitionKey ? document.PartitionKey : "";
+            if (!_groups.TryGetValue(key, out var group))
             {
                 group = new List<Document>(batchSize);
-                _groups[document.PartitionKey] = group;
+                _groups[key] = group;
             }
 
             group.Add(document);
             buffered++;
             if (group.Count == batchSize)
             {
-                _groups.Remove(document.PartitionKey);
+                _groups.Remove(key);
                 return Trim(group, remaining);
             }
 

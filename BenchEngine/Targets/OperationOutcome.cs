@@ -3,7 +3,8 @@ namespace BenchEngine.Targets;
 /// <summary>The response to one request (a point write, or a whole batch).</summary>
 /// <param name="Kind">Ok, throttled or another error; decided by the target, which knows its service's codes.</param>
 /// <param name="StatusCode">HTTP status (0 when no response arrived).</param>
-/// <param name="Documents">Documents that landed with this response (0 unless <see cref="OutcomeKind.Ok"/>).</param>
+/// <param name="Documents">Documents that landed with this response: all of them when <see cref="OutcomeKind.Ok"/>; for an
+/// error, those of a batch that landed anyway (a pipeline whose writes land or fail one by one), else 0.</param>
 /// <param name="RequestUnits">RU charged, as the service reported it (0 where it reports none).</param>
 /// <param name="Bytes">Bytes of the documents that landed.</param>
 /// <param name="RetryAfter">The service's <c>retry-after</c>, when throttled.</param>
@@ -25,6 +26,11 @@ public readonly record struct OperationOutcome(
 
     public static OperationOutcome Failed(int statusCode, double requestUnits, string error) =>
         new(OutcomeKind.Error, statusCode, 0, requestUnits, 0, null, error);
+
+    /// <summary>A batch that is not one transaction (a Redis pipeline) and partly failed: an error, which still counts the
+    /// <paramref name="documents"/> that landed, of <paramref name="bytes"/> bytes.</summary>
+    public static OperationOutcome PartlyFailed(int statusCode, int documents, long bytes, string error) =>
+        new(OutcomeKind.Error, statusCode, documents, 0, bytes, null, error);
 }
 
 public enum OutcomeKind

@@ -12,6 +12,7 @@ public static class TargetRegistry
         TablesModule.CosmosTable,
         new BlobsModule(),
         new QueuesModule(),
+        new RedisModule(),
         new NoOpModule(),
     ];
 

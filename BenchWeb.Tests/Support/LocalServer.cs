@@ -4,7 +4,8 @@ using System.Net.Sockets;
 
 namespace BenchWeb.Tests.Support;
 
-/// <summary>A real server from tools/servers (npm), started on a free loopback port for the tests and stopped after.</summary>
+/// <summary>A real server (from tools/servers, by node; or a program such as redis-server), started on a free loopback port
+/// for the tests and stopped after.</summary>
 public abstract class LocalServer : IAsyncLifetime
 {
     private Process? _process;
@@ -15,27 +16,36 @@ public abstract class LocalServer : IAsyncLifetime
 
     protected abstract string Name { get; }
 
+    /// <summary>The folder the server runs in: a new temporary one, deleted when it stops.</summary>
+    protected string WorkingDirectory => _workingDirectory ?? throw new InvalidOperationException("Not started.");
+
+    /// <summary>The program to start; <c>node</c> unless the server is a program of its own.</summary>
+    protected virtual string Program => "node";
+
     /// <summary>Arguments to <c>node</c>, given the servers folder and the port.</summary>
-    protected abstract IEnumerable<string> NodeArguments(string serversDirectory, int port);
+    protected virtual IEnumerable<string> NodeArguments(string serversDirectory, int port) =>
+        throw new NotSupportedException($"{Name} is not started by node.");
+
+    /// <summary>Arguments to <see cref="Program"/>, given the port; by default <see cref="NodeArguments"/>.</summary>
+    protected virtual IEnumerable<string> Arguments(int port) => NodeArguments(FindServersDirectory(), port);
 
     public async Task InitializeAsync()
     {
-        var servers = FindServersDirectory();
         Port = FreePort();
         _workingDirectory = Directory.CreateTempSubdirectory("benchweb-" + Name + "-").FullName;
-        var start = new ProcessStartInfo("node")
+        var start = new ProcessStartInfo(Program)
         {
             WorkingDirectory = _workingDirectory,
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        foreach (var argument in NodeArguments(servers, Port))
+        foreach (var argument in Arguments(Port))
         {
             start.ArgumentList.Add(argument);
         }
 
-        _process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start node for {Name}.");
+        _process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {Program} for {Name}.");
         _process.OutputDataReceived += (_, e) => Append(e.Data);
         _process.ErrorDataReceived += (_, e) => Append(e.Data);
         _process.BeginOutputReadLine();
@@ -64,14 +74,19 @@ public abstract class LocalServer : IAsyncLifetime
         throw new TimeoutException($"{Name} did not listen on port {Port} within 60 s:\n{Output}");
     }
 
-    public Task DisposeAsync()
+    /// <summary>Kills the server at once, as a crash would: it answers nothing more.</summary>
+    public void Kill()
     {
         if (_process is { HasExited: false })
         {
             _process.Kill(entireProcessTree: true);
             _process.WaitForExit(10_000);
         }
+    }
 
+    public Task DisposeAsync()
+    {
+        Kill();
         _process?.Dispose();
         if (_workingDirectory is not null)
         {

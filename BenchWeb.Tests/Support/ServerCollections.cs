@@ -19,6 +19,12 @@ public sealed class CosmosApiCollection : ICollectionFixture<CosmosApiServer>
     public const string Name = "Cosmos API server";
 }
 
+[CollectionDefinition(Name)]
+public sealed class RedisCollection : ICollectionFixture<RedisServer>
+{
+    public const string Name = "Redis";
+}
+
 /// <summary>Tests that measure the process's memory run alone: other tests' allocations would count too.</summary>
 [CollectionDefinition(Name, DisableParallelization = true)]
 public sealed class MemoryMeasurementCollection

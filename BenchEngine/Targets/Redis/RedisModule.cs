@@ -1,0 +1,183 @@
+using System.Globalization;
+using BenchEngine.Presets;
+using BenchEngine.Running;
+using BenchEngine.Workloads;
+
+namespace BenchEngine.Targets;
+
+public readonly partial record struct TargetKind
+{
+    /// <summary>Azure Cache for Redis (or any Redis server), through StackExchange.Redis: one SET per document.</summary>
+    public static TargetKind Redis { get; } = new("Redis");
+}
+
+public sealed partial record TargetOptions
+{
+    /// <summary>The Redis server, its access key and where the keys go.</summary>
+    public RedisOptions Redis { get; init; } = new();
+}
+
+/// <summary>
+/// Azure Cache for Redis: each document is one string key (the prefix and the document's id) holding the document's JSON.
+/// Create is <c>SET … NX</c> (an existing key is an error, as a conflict is elsewhere), upsert a plain <c>SET</c>; a batch is
+/// one pipeline of SETs, sent together and answered together, not a transaction: each SET lands or fails on its own.
+/// </summary>
+/// <remarks>
+/// <para>Redis has no throttling: a cache that cannot keep up answers with errors (<c>OOM</c> when memory is full,
+/// <c>BUSY</c> or <c>LOADING</c>) or lets requests time out, so every such answer counts as an error, never as a throttle,
+/// and the engine does not retry it. Nothing else retries either: a write is never queued while the connection is down
+/// (it fails at once), and a write in flight when the connection drops fails with it.</para>
+/// <para>The endpoint policy and the allow-list know http and https URLs only, so the server is checked as one:
+/// <c>https://host:port</c> with TLS, <c>http://host:port</c> without. Plain Redis is thereby allowed only on this machine,
+/// like plain http, and an allow-list entry for a cache names its TLS port (<c>https://myname.redis.cache.windows.net:6380</c>).
+/// Every connection the client opens is checked, not only the first.</para>
+/// </remarks>
+internal sealed class RedisModule : TargetModule
+{
+    /// <summary>The most keys one pipelined batch carries.</summary>
+    public const int MaxPipeline = 1_000;
+
+    /// <summary>The longest key prefix.</summary>
+    public const int MaxKeyPrefix = 100;
+
+    /// <summary>The most databases a cache has (0–15).</summary>
+    public const int Databases = 16;
+
+    private const int MaxHost = 253;
+
+    /// <summary>Redis stores strings up to 512 MB; a benchmark's documents stay within the engine's own 2 MiB.</summary>
+    private static readonly ItemSizeLimit RedisValue = new("a Redis value", RunPlan.MaxDocumentBytes, CountsAsTableEntity: false, MaxPropertyChars: null);
+
+    public override TargetKind Kind => TargetKind.Redis;
+
+    public override string DisplayName => "Azure Cache for Redis";
+
+    public override string? ChoiceNote => "or any Redis server";
+
+    public override TargetUnit Unit { get; } = new("key", "keys");
+
+    public override string Section => "Redis";
+
+    public override int MaxBatchSize => MaxPipeline;
+
+    public override string BatchRefusal => $"A pipelined batch holds at most {MaxPipeline:N0} keys.";
+
+    public override ItemSizeLimit ItemLimit => RedisValue;
+
+    public override IReadOnlyList<TargetField> Fields { get; } =
+    [
+        new("Target.Redis.Host", "Host name", TargetInput.Text) { Setting = "Host", Help = "e.g. myname.redis.cache.windows.net (no scheme or port)." },
+        new("Target.Redis.Port", "Port", TargetInput.WholeNumber) { Minimum = 1, Maximum = 65_535, Help = "6380 is Azure's TLS port; 6379 is plain Redis." },
+        new("Target.Redis.UseTls", "Use TLS", TargetInput.Flag) { Help = "Plain Redis (no TLS) only for a server on this machine." },
+        new("Target.Redis.UseAccessKey", "Sign in with an access key", TargetInput.Flag) { Help = "Off only for a server on this machine without a password." },
+        new("Target.Redis.AccessKeySecret", "Access key", TargetInput.Secret)
+        {
+            SecretPurpose = "redis-access-key",
+            SecretHolds = "the access key",
+            AppliesWhen = o => o.Redis.UseAccessKey,
+        },
+        new("Target.Redis.Database", "Database", TargetInput.WholeNumber) { Minimum = 0, Maximum = Databases - 1, Help = "0–15; a clustered cache has database 0 only." },
+        new("Target.Redis.KeyPrefix", "Key prefix", TargetInput.Text)
+        {
+            Help = "Each key is the prefix and the document's id. The run's keys are counted by it: keep it apart from other data.",
+        },
+        new("Target.Redis.ConnectTimeoutMs", "Connect timeout (ms)", TargetInput.WholeNumber) { ClientSetting = true, Minimum = 100, Maximum = 60_000 },
+        new("Target.Redis.AcceptAnyServerCertificate", "Accept any server certificate", TargetInput.Flag)
+        {
+            ClientSetting = true,
+            Help = "Only for a server on this machine with a self-signed certificate.",
+            AppliesWhen = o => o.Redis.UseTls,
+        },
+    ];
+
+    /// <summary>Built on first use: a preset's plan is made of types that the registry, which makes this module, serves.</summary>
+    public override IReadOnlyList<Preset> Presets => field ??=
+    [
+        RedisPreset("RD1", "1 KB SET, 1 client", concurrency: 1, batchSize: 1, totalKeys: 100_000,
+            "One client writing 1 KB values with SET, one at a time: the round trip alone, as the comparison table's single-client row. "
+            + "Azure Cache for Redis does not throttle: a cache that cannot keep up answers with errors (OOM, BUSY) or times out, "
+            + "and those count as errors."),
+        RedisPreset("RD2", "1 KB SET, 50 clients, pipelined batches of 10", concurrency: 50, batchSize: 10, totalKeys: 1_000_000,
+            "50 clients each sending pipelines of 10 SETs of 1 KB values, as the comparison table's pipelined row: what the cache "
+            + "serves when round trips overlap. Latency is per pipeline. Compare keys/s with RD1 and watch the cache's CPU and memory: "
+            + "a full cache answers OOM, counted as errors, not throttles."),
+    ];
+
+    public override IInsertTarget Create(TargetOptions options, TargetContext context) => new RedisTarget(options.Redis, context);
+
+    public override void Validate(TargetOptions options, TargetChecks checks)
+    {
+        var redis = options.Redis;
+        var host = redis.Host;
+        checks.Check(string.IsNullOrWhiteSpace(host), "Target.Redis.Host", "Give the cache's host name, e.g. myname.redis.cache.windows.net.");
+        checks.Check(host is { Length: > 0 } && !IsHostName(host), "Target.Redis.Host",
+            $"A host name or IP address of at most {MaxHost} characters, e.g. myname.redis.cache.windows.net: no scheme, port or path.");
+        checks.Check(redis.Port is < 1 or > 65_535, "Target.Redis.Port", "Between 1 and 65,535 (Azure: 6380 with TLS).");
+        var local = host is { Length: > 0 } && EndpointPolicy.IsLoopback(host);
+        checks.Check(!redis.UseTls && host is { Length: > 0 } && !local, "Target.Redis.UseTls",
+            "Plain Redis (no TLS) is only for a server on this machine (localhost, 127.0.0.1, ::1): turn TLS on (Azure listens with TLS on port 6380).");
+        checks.Check(!redis.UseAccessKey && host is { Length: > 0 } && !local, "Target.Redis.UseAccessKey",
+            "A cache on another machine needs its access key: only a server on this machine may run without a password.");
+        if (redis.UseAccessKey)
+        {
+            checks.CheckSecretName(redis.AccessKeySecret, "Target.Redis.AccessKeySecret", "the access key");
+        }
+
+        checks.Check(redis.Database is < 0 or >= Databases, "Target.Redis.Database", $"Between 0 and {Databases - 1} (a clustered cache has database 0 only).");
+        checks.Check(!IsKeyPrefix(redis.KeyPrefix), "Target.Redis.KeyPrefix",
+            $"1–{MaxKeyPrefix} letters, digits and : _ - . / (the run's keys are counted by this prefix, so it cannot be empty).");
+        checks.CheckRange(redis.ConnectTimeoutMs, "Target.Redis.ConnectTimeoutMs", 100, 60_000, "Between 100 and 60,000 ms.");
+        checks.Check(redis.AcceptAnyServerCertificate && host is { Length: > 0 } && !local, "Target.Redis.AcceptAnyServerCertificate",
+            "Only for a server on this machine (a self-signed certificate): a remote server's certificate is always checked.");
+    }
+
+    public override string Describe(TargetOptions options)
+    {
+        var redis = options.Redis;
+        return string.Create(CultureInfo.InvariantCulture,
+            $"{DisplayName}, {(redis.UseTls ? "TLS" : "no TLS")}, database {redis.Database}, keys {redis.KeyPrefix}*");
+    }
+
+    public override string ConnectionText(TargetOptions options) => options.Redis.UseTls ? "TLS" : "no TLS";
+
+    public override TargetEndpoint? PlannedEndpoint(TargetOptions options) =>
+        options.Redis is { Host: { } host } redis && IsHostName(host) && redis.Port is >= 1 and <= 65_535
+            ? new("Target.Redis.Host", EndpointOf(host, redis.Port, redis.UseTls))
+            : null;
+
+    /// <summary>The URL the endpoint policy and the allow-list judge a Redis server by: https with TLS, http without.</summary>
+    internal static Uri EndpointOf(string host, int port, bool useTls) =>
+        new UriBuilder(useTls ? Uri.UriSchemeHttps : Uri.UriSchemeHttp, host, port).Uri;
+
+    /// <summary>A DNS name or an IP address, nothing more.</summary>
+    internal static bool IsHostName(string host) =>
+        host.Length <= MaxHost && Uri.CheckHostName(host.Trim('[', ']')) is UriHostNameType.Dns or UriHostNameType.IPv4 or UriHostNameType.IPv6;
+
+    /// <summary>Letters, digits and <c>: _ - . /</c>: none of the characters SCAN's pattern gives a meaning to (<c>* ? [ ] \</c>).</summary>
+    private static bool IsKeyPrefix(string? prefix) =>
+        prefix is { Length: > 0 and <= MaxKeyPrefix } && prefix.All(c => char.IsAsciiLetterOrDigit(c) || c is ':' or '_' or '-' or '.' or '/');
+
+    // A row of the comparison table as the storage services' rows are, writing with SET (upsert) in pipelines of
+    // batchSize. The host stays empty on purpose: validation then asks for the user's cache rather than a run going to a
+    // placeholder.
+    private static Preset RedisPreset(string id, string title, int concurrency, int batchSize, long totalKeys, string summary)
+    {
+        var row = StoragePresets.Row(TargetKind.Redis, id, title, concurrency, totalKeys, summary);
+        return row with
+        {
+            OriginalResult = "No original figure: a row of the comparison table to run against your cache",
+            Plan = row.Plan with
+            {
+                Target = row.Plan.Target with
+                {
+                    Operation = WriteOperation.Upsert,
+                    Redis = new RedisOptions { KeyPrefix = $"benchweb:{id.ToLowerInvariant()}:" },
+                },
+
+                // Redis ignores partition keys; a few fixed ones let the simulated twin (whose batches share a key) batch too.
+                Workload = row.Plan.Workload with { PartitionKey = new PartitionKeyOptions { Strategy = PartitionKeyStrategy.FixedKeys } },
+                Load = row.Plan.Load with { BatchSize = batchSize },
+            },
+        };
+    }
+}

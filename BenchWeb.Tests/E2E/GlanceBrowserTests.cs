@@ -150,11 +150,11 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         await Expect(Page.Locator("#run-summary")).ToHaveCountAsync(0);
         await ScreenshotAsync("glance-run-failed");
 
-        // Runs of different services side by side: Cosmos DB, Blob Storage and Queue Storage.
-        await DashboardPages.GotoAsync(Page, App($"compare?runs={runs[1]},{runs[5]},{runs[6]}"));
+        // Runs of different services side by side: Cosmos DB, Blob Storage and Azure Cache for Redis.
+        await DashboardPages.GotoAsync(Page, App($"compare?runs={runs[1]},{runs[5]},{runs[7]}"));
         await Expect(Page.Locator("#config-diff")).ToBeVisibleAsync();
         await Expect(Page.Locator("#config-diff")).ToContainTextAsync("Blob Storage");
-        await Expect(Page.Locator("#config-diff")).ToContainTextAsync("Queue Storage");
+        await Expect(Page.Locator("#config-diff")).ToContainTextAsync("Azure Cache for Redis");
         Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), "The comparison scrolls sideways.");
         await ScreenshotAsync("glance-compare");
 
@@ -192,6 +192,8 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
                 SeededRuns.Seconds(30, 2_150, 0)),
             await SeededRuns.AddAsync(databases, SeededRuns.Plan(TargetKind.QueueStorage, Unique("Q1: 1 KB messages, 10 parallel senders")),
                 SeededRuns.Seconds(30, 1_900, 0)),
+            await SeededRuns.AddAsync(databases, SeededRuns.Plan(TargetKind.Redis, Unique("RD2: 1 KB SET, 50 clients, pipelines of 10")),
+                SeededRuns.Seconds(30, 48_000, 0, batchSize: 10)),
         ];
     }
 

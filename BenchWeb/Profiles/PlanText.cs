@@ -55,15 +55,17 @@ public static class PlanText
     {
         ArgumentNullException.ThrowIfNull(plan);
         var stop = plan.Stop;
+        // In what the target stores: documents, entities, blobs, messages or keys.
+        var unit = plan.Target.Kind.Module.Unit;
         var parts = new List<string>();
         if (stop.TotalDocuments is { } total)
         {
-            parts.Add(Count(total, "document"));
+            parts.Add(Count(total, unit));
         }
 
         if (stop.DocumentsPerWorker is { } perWorker)
         {
-            parts.Add($"{Count(plan.Load.Concurrency, "worker")} × {Count(perWorker, "document")}");
+            parts.Add($"{Count(plan.Load.Concurrency, "worker")} × {Count(perWorker, unit)}");
         }
 
         if (stop.DurationSeconds is { } seconds)
@@ -77,6 +79,13 @@ public static class PlanText
         }
 
         return parts.Count == 0 ? "end of file" : string.Join(" or ", parts);
+    }
+
+    /// <summary>"1 entity", "100,000 entities".</summary>
+    public static string Count(long count, TargetUnit unit)
+    {
+        ArgumentNullException.ThrowIfNull(unit);
+        return Invariant($"{count:N0} {(count == 1 ? unit.Singular : unit.Plural)}");
     }
 
     /// <summary>"1 worker", "10 workers", "100,000 documents".</summary>

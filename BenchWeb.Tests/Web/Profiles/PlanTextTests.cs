@@ -12,6 +12,21 @@ public sealed class PlanTextTests
     public void Stop_CountsDocuments_InTheSingularOrPluralTheyNeed(long total, string expected) =>
         Assert.Equal(expected, PlanText.Stop(new RunPlan { Name = "n", Stop = new StopOptions { TotalDocuments = total } }));
 
+    [Theory]
+    [InlineData("TableStorage", 1, "1 entity")]
+    [InlineData("CosmosTable", 20_000, "20,000 entities")]
+    [InlineData("BlobStorage", 2, "2 blobs")]
+    [InlineData("QueueStorage", 1, "1 message")]
+    [InlineData("Redis", 10, "10 keys")]
+    [InlineData("CosmosSql", 10, "10 documents")]
+    public void Stop_CountsInWhatTheTargetStores(string kind, long total, string expected) =>
+        Assert.Equal(expected, PlanText.Stop(new RunPlan
+        {
+            Name = "n",
+            Target = new BenchEngine.Targets.TargetOptions { Kind = new BenchEngine.Targets.TargetKind(kind) },
+            Stop = new StopOptions { TotalDocuments = total },
+        }));
+
     [Fact]
     public void LoadAndStop_OneWorkerWritingOneDocument_SayItInTheSingular()
     {

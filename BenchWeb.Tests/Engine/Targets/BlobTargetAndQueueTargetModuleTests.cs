@@ -170,7 +170,7 @@ public sealed class BlobTargetAndQueueTargetModuleTests
 
     [Fact]
     public void DefaultSecretNames_AreEveryTargetsDefaultSecret() =>
-        Assert.Equal(["COSMOS_KEY", "TABLES_CONNECTION_STRING", "BLOBS_CONNECTION_STRING", "QUEUES_CONNECTION_STRING"], TargetRegistry.DefaultSecretNames);
+        Assert.Equal(["COSMOS_KEY", "TABLES_CONNECTION_STRING", "BLOBS_CONNECTION_STRING", "QUEUES_CONNECTION_STRING", "REDIS_ACCESS_KEY"], TargetRegistry.DefaultSecretNames);
 
     [Theory]
     [InlineData(Blob, "Blob Storage, container files")]

@@ -17,6 +17,8 @@ namespace BenchWeb.Tests.Integration;
 
 /// <summary>The headless command's result file is a dashboard's run export: a dashboard imports it unchanged and shows
 /// and compares it like the runs it launched itself.</summary>
+[IntegrationTest]
+[Slow]
 public sealed class HeadlessResultImportTests(HeadlessResultImportTests.Runs runs) : IClassFixture<HeadlessResultImportTests.Runs>
 {
     [Fact]

@@ -13,6 +13,7 @@ using static BenchWeb.Tests.Integration.RunsApiTests;
 namespace BenchWeb.Tests.Integration;
 
 /// <summary>Runs exported by one installation and imported by another, each a real app with its own SQLite file.</summary>
+[IntegrationTest]
 public sealed class RunTransferTests
 {
     [Fact]

@@ -15,6 +15,8 @@ namespace BenchWeb.Tests.Integration;
 /// <summary>Runs of uploaded CSV files through the hosted dashboard: its SQLite file, its job scheduler, Azurite as the
 /// target; and what a run that cannot read its file records and logs.</summary>
 [Collection(AzuriteCollection.Name)]
+[IntegrationTest]
+[Slow]
 public sealed class UploadedCsvRunTests(AzuriteServer azurite) : IDisposable
 {
     private static readonly TimeSpan RunTimeout = TimeSpan.FromSeconds(90);

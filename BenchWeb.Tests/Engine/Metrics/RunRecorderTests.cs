@@ -1,8 +1,10 @@
 using BenchEngine.Metrics;
 using BenchEngine.Targets;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Engine.Metrics;
 
+[UnitTest]
 public class RunRecorderTests
 {
     [Fact]

@@ -1,8 +1,10 @@
 using BenchEngine.Metrics;
 using BenchEngine.Running;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Engine.Metrics;
 
+[UnitTest]
 public sealed class ThresholdEvaluatorTests
 {
     private static readonly RunSummary Summary = new()

@@ -3,9 +3,11 @@ using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Engine.Running;
 
+[UnitTest]
 public partial class BenchmarkRunnerTests
 {
     private static readonly TargetContext NoSecrets = new(TimeProvider.System, _ => null);

@@ -10,6 +10,7 @@ using Microsoft.Extensions.DependencyInjection;
 
 namespace BenchWeb.Tests.Web.Components;
 
+[UnitTest]
 public sealed class RunImportTests
 {
     [Fact]

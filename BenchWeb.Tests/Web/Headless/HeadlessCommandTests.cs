@@ -4,6 +4,7 @@ using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Headless;
 
+[IntegrationTest]
 public sealed class HeadlessCommandTests : IDisposable
 {
     private readonly string _directory = Directory.CreateTempSubdirectory("benchweb-headless-").FullName;

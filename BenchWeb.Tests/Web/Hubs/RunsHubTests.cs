@@ -9,6 +9,7 @@ namespace BenchWeb.Tests.Web.Hubs;
 
 /// <summary>The hub as a .NET SignalR client sees it, with the app hosted in-process and a real run executing
 /// through its job server.</summary>
+[IntegrationTest]
 public sealed class RunsHubTests
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(60);

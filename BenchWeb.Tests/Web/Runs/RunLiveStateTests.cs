@@ -1,8 +1,10 @@
 using BenchWeb.Hubs;
 using BenchWeb.Runs;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Runs;
 
+[UnitTest]
 public sealed class RunLiveStateTests
 {
     [Fact]

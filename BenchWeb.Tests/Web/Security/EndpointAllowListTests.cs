@@ -1,8 +1,10 @@
 using BenchWeb.Secrets;
 using BenchWeb.Security;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Security;
 
+[UnitTest]
 public sealed class EndpointAllowListTests
 {
     private static readonly IReadOnlyList<string> Defaults = EndpointAllowList.BuiltInPatterns;

@@ -274,6 +274,7 @@ public sealed class FilesApiTests : IDisposable
     }
 
     [Fact]
+    [Slow]
     public async Task Run_UploadedFile_LandsExactlyItsRowsAndTheSnapshotKeepsTheIdNotAPath()
     {
         await using var host = await DashboardHost.StartAsync();

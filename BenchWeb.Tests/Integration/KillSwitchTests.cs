@@ -14,6 +14,7 @@ public sealed class KillSwitchTests
     private static readonly TimeSpan RunTimeout = TimeSpan.FromSeconds(60);
 
     [Fact]
+    [Slow]
     public async Task StopAll_CancelsRunningAndQueuedRunsWithinSecondsAndRefusesLaunchesUntilResumed_AlsoAfterARestart()
     {
         var dataDirectory = DashboardHost.NewDataDirectory();

@@ -15,6 +15,7 @@ public sealed class RunsHubTests
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(60);
 
     [Fact]
+    [Slow]
     public async Task JoinRun_BeforeTheRunStarts_ReceivesEverySecondAndStatusInOrderWithNoGap()
     {
         await using var app = new BenchWebFactory(new Dictionary<string, string?> { ["BenchWeb:MaxConcurrentRuns"] = "1" });
@@ -48,6 +49,7 @@ public sealed class RunsHubTests
     }
 
     [Fact]
+    [Slow]
     public async Task JoinRun_MidRun_ReturnsTheSecondsSoFarAndTheRestArriveLive()
     {
         await using var app = new BenchWebFactory();

@@ -7,7 +7,6 @@ namespace BenchWeb.Tests.Integration;
 
 [Collection(CosmosApiCollection.Name)]
 [IntegrationTest]
-[Slow]
 public class CosmosTargetTests(CosmosApiServer server)
 {
     private static TargetContext Context => new(TimeProvider.System, name => name == "COSMOS_KEY" ? CosmosApiServer.AnyKey : null);

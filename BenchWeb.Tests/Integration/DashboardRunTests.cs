@@ -17,7 +17,6 @@ namespace BenchWeb.Tests.Integration;
 /// <summary>Runs launched through the hosted dashboard: its SQLite file, its job scheduler, Azurite as the target.</summary>
 [Collection(AzuriteCollection.Name)]
 [IntegrationTest]
-[Slow]
 public class DashboardRunTests(AzuriteServer azurite)
 {
 

@@ -16,7 +16,7 @@ using static BenchWeb.Tests.Integration.RunsApiTests;
 namespace BenchWeb.Tests.Integration;
 
 /// <summary>The headless command's result file is a dashboard's run export: a dashboard imports it unchanged and shows
-/// and compares it like the runs it launched itself.</summary>
+/// and compares it like the runs it launched itself. Slow: its fixture makes two simulated runs and starts a dashboard.</summary>
 [IntegrationTest]
 [Slow]
 public sealed class HeadlessResultImportTests(HeadlessResultImportTests.Runs runs) : IClassFixture<HeadlessResultImportTests.Runs>

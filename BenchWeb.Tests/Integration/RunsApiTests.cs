@@ -190,6 +190,7 @@ public sealed class RunsApiTests
     }
 
     [Fact]
+    [Slow]
     public async Task Thresholds_ReachableAndUnreachableThroughput_PassAndFailInTheApi()
     {
         await using var host = await DashboardHost.StartAsync();

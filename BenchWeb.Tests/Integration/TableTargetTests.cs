@@ -12,7 +12,6 @@ namespace BenchWeb.Tests.Integration;
 /// (<see cref="AzuriteServer.CountEntitiesAsync"/>), never by the target under test.</summary>
 [Collection(AzuriteCollection.Name)]
 [IntegrationTest]
-[Slow]
 public class TableTargetTests(AzuriteServer azurite)
 {
     private TargetContext Context => ContextFor(azurite.ConnectionString);

@@ -16,7 +16,6 @@ namespace BenchWeb.Tests.Integration;
 /// target; and what a run that cannot read its file records and logs.</summary>
 [Collection(AzuriteCollection.Name)]
 [IntegrationTest]
-[Slow]
 public sealed class UploadedCsvRunTests(AzuriteServer azurite) : IDisposable
 {
     private static readonly TimeSpan RunTimeout = TimeSpan.FromSeconds(90);
@@ -24,6 +23,7 @@ public sealed class UploadedCsvRunTests(AzuriteServer azurite) : IDisposable
     private readonly string _serverFiles = Directory.CreateTempSubdirectory("benchweb-server-files-").FullName;
 
     [Fact]
+    [Slow]
     public async Task Run_UploadedFileToAzurite_LandsExactlyItsRows()
     {
         await using var host = await DashboardHost.StartAsync();

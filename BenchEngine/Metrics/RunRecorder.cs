@@ -98,6 +98,19 @@ public sealed class RunRecorder
         }
     }
 
+    /// <summary>Whether anything was sent, answered, given up or left unsent since the last <see cref="CloseSecond"/>.</summary>
+    public bool HasOpenCounts
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _ok != 0 || _okRequests != 0 || _throttled != 0 || _errors != 0 || _givenUp != 0 || _requestUnits != 0 || _bytes != 0
+                    || Interlocked.Read(ref _issued) != 0 || Interlocked.Read(ref _dropped) != 0;
+            }
+        }
+    }
+
     /// <summary>Closes the current second and starts the next one.</summary>
     /// <remarks>Called by one thread at a time (the run's clock), never concurrently with itself.</remarks>
     public SecondSnapshot CloseSecond(int index, TimeSpan elapsed, TimeSpan duration, double clientCpuPercent)

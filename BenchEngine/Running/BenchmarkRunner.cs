@@ -165,10 +165,11 @@ public sealed class BenchmarkRunner(
                 Stop("failed");
             }
 
-            // The last, usually partial, second: nothing measured is dropped.
+            // The last, usually partial, second: nothing measured is dropped, not even a response recorded at the very
+            // instant the previous second closed (a second of no length then holds it).
             var elapsed = time.GetElapsedTime(start);
             var closedUpTo = TimeSpan.FromSeconds(_seconds.Count);
-            if (elapsed > closedUpTo || _seconds.Count == 0)
+            if (elapsed > closedUpTo || _seconds.Count == 0 || _recorder.HasOpenCounts)
             {
                 _seconds.Add(_recorder.CloseSecond(_seconds.Count, elapsed, elapsed - closedUpTo, cpu.Sample()));
                 await NotifyAsync(_seconds[^1]).ConfigureAwait(false);

@@ -11,6 +11,8 @@ namespace BenchWeb.Tests.E2E;
 /// <summary>The audit log of what a user does in the browser: the page's circuit gives the actor and the address it
 /// connected from. Leaves the shared dashboard's kill switch alone (the other browser tests launch runs).</summary>
 [Collection(DashboardBrowserCollection.Name)]
+[BrowserTest]
+[Slow]
 public sealed partial class AuditBrowserTests(DashboardBrowserFixture fixture) : IAsyncLifetime
 {
     private readonly ConcurrentQueue<string> _browserErrors = new();

@@ -11,6 +11,8 @@ namespace BenchWeb.Tests.E2E;
 /// <summary>Two runs made in the browser, then compared: overlaid charts, the configuration diff, the results
 /// table and the CSV downloads. Leaves <c>TestResults/screenshots/compare.png</c> beside the other screenshots.</summary>
 [Collection(DashboardBrowserCollection.Name)]
+[BrowserTest]
+[Slow]
 public sealed class CompareBrowserTests(DashboardBrowserFixture fixture) : IAsyncLifetime
 {
     private static readonly TimeSpan RunTimeout = TimeSpan.FromSeconds(120);

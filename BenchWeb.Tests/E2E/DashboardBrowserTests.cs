@@ -19,6 +19,8 @@ namespace BenchWeb.Tests.E2E;
 /// test output folder (e.g. <c>BenchWeb.Tests/bin/Release/net10.0/</c>); a failing test leaves one there too.
 /// </summary>
 [Collection(DashboardBrowserCollection.Name)]
+[BrowserTest]
+[Slow]
 public sealed partial class DashboardBrowserTests(DashboardBrowserFixture fixture) : IAsyncLifetime
 {
     private static readonly TimeSpan RunTimeout = TimeSpan.FromSeconds(120);

@@ -13,6 +13,8 @@ namespace BenchWeb.Tests.E2E;
 /// a finished run and a comparison, with runs of every kind of target written into the dashboard's database. Each test
 /// leaves a screenshot named <c>glance-*.png</c> beside the others.</summary>
 [Collection(DashboardBrowserCollection.Name)]
+[BrowserTest]
+[Slow]
 public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsyncLifetime
 {
     private const int LaptopWidth = 1_366;

@@ -7,6 +7,8 @@ namespace BenchWeb.Tests.E2E;
 /// <summary>Signing in through a real OpenID Connect provider (node-oidc-provider on loopback) in Chromium, with the
 /// dashboard started as its own process in OpenIdConnect mode: the provider's role claim decides what the user may do.</summary>
 [Collection(OpenIdConnectCollection.Name)]
+[BrowserTest]
+[Slow]
 public sealed class OpenIdConnectSignInTests(OpenIdConnectFixture fixture) : IAsyncLifetime
 {
     private IBrowserContext? _context;

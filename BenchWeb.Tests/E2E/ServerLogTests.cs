@@ -8,6 +8,8 @@ namespace BenchWeb.Tests.E2E;
 /// <summary>The dashboard's console as `dotnet run` shows it (the Development environment): a run does not repeat a
 /// line every second, and the keys' protection is said once, in words that say what to do.</summary>
 [Collection(DashboardBrowserCollection.Name)]
+[IntegrationTest]
+[Slow]
 public sealed partial class ServerLogTests
 {
     [Fact]

@@ -13,6 +13,7 @@ namespace BenchWeb.Tests.Integration;
 
 /// <summary>The audit log of actions taken through the HTTP API of the real app on a loopback port: who (the token's
 /// user), from where (the connection's address), what, and against which endpoint; read back as JSON and CSV.</summary>
+[IntegrationTest]
 public sealed class AuditApiTests
 {
     private const string CosmosHost = "acme.documents.azure.com";

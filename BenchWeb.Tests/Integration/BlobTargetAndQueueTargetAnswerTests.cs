@@ -8,7 +8,7 @@ namespace BenchWeb.Tests.Integration;
 /// <summary>How the Blob Storage and Queue Storage targets read the services' throttles and failures, from a stub endpoint
 /// that answers like them (Azurite never throttles), and how the endpoint policy stops them before they connect. Each
 /// theory runs for both kinds.</summary>
-[Trait("Category", "Integration")]
+[IntegrationTest]
 public class BlobTargetAndQueueTargetAnswerTests
 {
     private const string Blob = "BlobStorage";

@@ -8,7 +8,7 @@ namespace BenchWeb.Tests.Integration;
 /// theory runs for both kinds. What landed is always counted with the SDK's own client (blobs listed, messages
 /// received: <see cref="IAzuriteStorage.CountItemsAsync"/>), never by the target under test.</summary>
 [Collection(AzuriteBlobsAndQueuesCollection.Name)]
-[Trait("Category", "Integration")]
+[IntegrationTest]
 public class BlobTargetAndQueueTargetAzuriteTests(AzuriteBlobServer blobs, AzuriteQueueServer queues)
 {
     private const string Blob = "BlobStorage";

@@ -8,7 +8,7 @@ namespace BenchWeb.Tests.Integration;
 /// <summary>The Blob Storage target against Azurite's blob service; what it shares with the queue target is in
 /// <see cref="BlobTargetAndQueueTargetAzuriteTests"/>. Blobs are read back with the SDK's own client.</summary>
 [Collection(AzuriteBlobsAndQueuesCollection.Name)]
-[Trait("Category", "Integration")]
+[IntegrationTest]
 public class BlobTargetTests(AzuriteBlobServer azurite)
 {
     private static byte[] Json(Document document)

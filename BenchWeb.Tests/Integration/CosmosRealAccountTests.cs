@@ -1,11 +1,13 @@
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using Xunit.Abstractions;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Integration;
 
 /// <summary>Bulk and Direct mode need a real account (or the official emulator): the local API server
 /// speaks neither the binary batch format nor TCP. These run when COSMOS_ENDPOINT and COSMOS_KEY are set.</summary>
+[IntegrationTest]
 public class CosmosRealAccountTests(ITestOutputHelper output)
 {
     private static readonly string? Endpoint = Environment.GetEnvironmentVariable("COSMOS_ENDPOINT");

@@ -6,6 +6,7 @@ using BenchWeb.Tests.Support;
 namespace BenchWeb.Tests.Integration;
 
 [Collection(CosmosApiCollection.Name)]
+[IntegrationTest]
 public class CosmosTargetTests(CosmosApiServer server)
 {
     private static TargetContext Context => new(TimeProvider.System, name => name == "COSMOS_KEY" ? CosmosApiServer.AnyKey : null);

@@ -16,6 +16,7 @@ namespace BenchWeb.Tests.Integration;
 
 /// <summary>Runs launched through the hosted dashboard: its SQLite file, its job scheduler, Azurite as the target.</summary>
 [Collection(AzuriteCollection.Name)]
+[IntegrationTest]
 public class DashboardRunTests(AzuriteServer azurite)
 {
 

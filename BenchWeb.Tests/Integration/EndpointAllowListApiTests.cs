@@ -10,6 +10,7 @@ namespace BenchWeb.Tests.Integration;
 
 /// <summary>The endpoint allow-list at launch, through the HTTP API of the real app. Every refused plan is refused
 /// before anything is queued, so no test here connects anywhere.</summary>
+[IntegrationTest]
 public sealed class EndpointAllowListApiTests
 {
     [Theory]

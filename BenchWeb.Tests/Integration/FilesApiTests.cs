@@ -15,6 +15,7 @@ namespace BenchWeb.Tests.Integration;
 
 /// <summary><c>/api/files</c> and plans that name files, through the real app on a loopback port (Kestrel, SQLite, the
 /// job scheduler, the simulated target).</summary>
+[IntegrationTest]
 public sealed class FilesApiTests : IDisposable
 {
     private static readonly TimeSpan RunTimeout = TimeSpan.FromSeconds(60);
@@ -273,6 +274,7 @@ public sealed class FilesApiTests : IDisposable
     }
 
     [Fact]
+    [Slow]
     public async Task Run_UploadedFile_LandsExactlyItsRowsAndTheSnapshotKeepsTheIdNotAPath()
     {
         await using var host = await DashboardHost.StartAsync();

@@ -10,6 +10,7 @@ using static BenchWeb.Tests.Integration.RunsApiTests;
 namespace BenchWeb.Tests.Integration;
 
 /// <summary>The installation's limits at launch, through the HTTP API of the real app (SQLite, Hangfire, the simulator).</summary>
+[IntegrationTest]
 public sealed class InstallationLimitsApiTests
 {
     private static readonly TimeSpan RunTimeout = TimeSpan.FromSeconds(60);

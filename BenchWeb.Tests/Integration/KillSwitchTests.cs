@@ -8,11 +8,13 @@ using static BenchWeb.Tests.Integration.RunsApiTests;
 namespace BenchWeb.Tests.Integration;
 
 /// <summary>"Stop all runs and pause launching" through the HTTP API of the real app, across a restart.</summary>
+[IntegrationTest]
 public sealed class KillSwitchTests
 {
     private static readonly TimeSpan RunTimeout = TimeSpan.FromSeconds(60);
 
     [Fact]
+    [Slow]
     public async Task StopAll_CancelsRunningAndQueuedRunsWithinSecondsAndRefusesLaunchesUntilResumed_AlsoAfterARestart()
     {
         var dataDirectory = DashboardHost.NewDataDirectory();

@@ -9,6 +9,7 @@ namespace BenchWeb.Tests.Integration;
 /// process, unless told not to). Run alone, after the tests that run in parallel: every connection the process
 /// made until then, and every connection during a Cosmos run here, went to a loopback address.</summary>
 [Collection(ConnectionWatchCollection.Name)]
+[IntegrationTest]
 public sealed class LoopbackOnlyTests(CosmosApiServer server)
 {
     [SkippableFact]

@@ -11,6 +11,7 @@ namespace BenchWeb.Tests.Integration;
 /// <summary>Runs that end without the engine's summary (a restart, a job started twice, a dashboard of an earlier
 /// version) get one from the seconds they kept, computed by the engine's summary calculator, without latency
 /// percentiles: a saved second keeps its own percentiles, not its operations' latencies.</summary>
+[IntegrationTest]
 public sealed class PartialSummaryTests
 {
     [Fact]

@@ -10,7 +10,7 @@ namespace BenchWeb.Tests.Integration;
 /// <summary>The Queue Storage target against Azurite's queue service; what it shares with the blob target is in
 /// <see cref="BlobTargetAndQueueTargetAzuriteTests"/>. Messages are read back by receiving them with the SDK's own client.</summary>
 [Collection(AzuriteBlobsAndQueuesCollection.Name)]
-[Trait("Category", "Integration")]
+[IntegrationTest]
 public class QueueTargetTests(AzuriteQueueServer azurite)
 {
     /// <summary>A document whose JSON is exactly <paramref name="bytes"/> bytes.</summary>

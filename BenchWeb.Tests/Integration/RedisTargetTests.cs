@@ -9,7 +9,7 @@ namespace BenchWeb.Tests.Integration;
 /// <summary>The Redis target against Debian's redis-server. What landed is always counted by a client of the test's own
 /// (<see cref="Support.RedisServer.CountKeysAsync(string, int)"/>), never by the target under test.</summary>
 [Collection(RedisCollection.Name)]
-[Trait("Category", "Integration")]
+[IntegrationTest]
 public class RedisTargetTests(RedisServer redis)
 {
     private const string KeySecret = "REDIS_ACCESS_KEY";

@@ -9,6 +9,7 @@ namespace BenchWeb.Tests.Integration;
 /// <summary>What a remote endpoint answers is not ours to show: failure texts carry status codes, sub-status codes,
 /// the SDK's error code and exception type names, never the body or reason phrase the other side sent.</summary>
 [Collection(CosmosApiCollection.Name)]
+[IntegrationTest]
 public sealed class RemoteErrorTextTests(CosmosApiServer cosmos)
 {
     private const string Marker = "REMOTE-MARKER-5d2c";

@@ -14,6 +14,7 @@ using static BenchWeb.Tests.Integration.RunsApiTests;
 namespace BenchWeb.Tests.Integration;
 
 /// <summary>Runs exported by one installation and imported by another, each a real app with its own SQLite file.</summary>
+[IntegrationTest]
 public sealed class RunTransferTests
 {
     [Fact]
@@ -226,6 +227,21 @@ public sealed class RunTransferTests
         Assert.StartsWith("Line 3, column 15 of the document: ", message, StringComparison.Ordinal);
         Assert.DoesNotContain("LineNumber", message, StringComparison.Ordinal);
         Assert.DoesNotContain("BytePositionInLine", message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void ImportKeyOf_AHeadlessRun_IsItsMachineStartAndTarget_NeverANumberedRunsKey()
+    {
+        var headless = Document() with { RunId = null };
+
+        var key = RunTransfer.ImportKeyOf(headless);
+
+        Assert.Equal(key, RunTransfer.ImportKeyOf(headless with { ExportedAt = headless.ExportedAt.AddDays(1), Notes = "edited" }));
+        Assert.NotEqual(key, RunTransfer.ImportKeyOf(headless with { ExportedFrom = "build-agent-8" }));
+        Assert.NotEqual(key, RunTransfer.ImportKeyOf(headless with { StartedAt = headless.StartedAt!.Value.AddTicks(1) }));
+        Assert.NotEqual(key, RunTransfer.ImportKeyOf(Document()));
+        Assert.True(RunTransfer.ImportKeyOf(headless with { ExportedFrom = new string('m', 200) }).Length <= 200);
+        Assert.Equal("build-agent-7, a headless run, written 2026-03-01 14:05 UTC", RunTransfer.DescribeOrigin(headless));
     }
 
     private static string JsonSerializer(RunExport document) => System.Text.Json.JsonSerializer.Serialize(document, RunPlan.JsonOptions);

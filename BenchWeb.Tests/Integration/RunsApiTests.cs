@@ -11,6 +11,7 @@ using BenchWeb.Tests.Support;
 namespace BenchWeb.Tests.Integration;
 
 /// <summary>The HTTP API through the real app on a loopback port: SQLite, the job scheduler, the simulated target.</summary>
+[IntegrationTest]
 public sealed class RunsApiTests
 {
     private static readonly TimeSpan RunTimeout = TimeSpan.FromSeconds(60);
@@ -189,6 +190,7 @@ public sealed class RunsApiTests
     }
 
     [Fact]
+    [Slow]
     public async Task Thresholds_ReachableAndUnreachableThroughput_PassAndFailInTheApi()
     {
         await using var host = await DashboardHost.StartAsync();

@@ -11,6 +11,7 @@ namespace BenchWeb.Tests.Integration;
 /// <summary>The Table Storage target against Azurite. What landed is always counted by the SDK's own client
 /// (<see cref="AzuriteServer.CountEntitiesAsync"/>), never by the target under test.</summary>
 [Collection(AzuriteCollection.Name)]
+[IntegrationTest]
 public class TableTargetTests(AzuriteServer azurite)
 {
     private TargetContext Context => ContextFor(azurite.ConnectionString);

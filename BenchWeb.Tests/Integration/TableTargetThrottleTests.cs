@@ -7,6 +7,7 @@ namespace BenchWeb.Tests.Integration;
 
 /// <summary>How the Tables target reads the throttles and failures of Table Storage and the Cosmos DB Table API,
 /// from a stub endpoint that answers like them (Azurite never throttles).</summary>
+[IntegrationTest]
 public class TableTargetThrottleTests
 {
     private static List<Document> Documents(int count) =>

@@ -15,6 +15,7 @@ namespace BenchWeb.Tests.Integration;
 /// <summary>Runs of uploaded CSV files through the hosted dashboard: its SQLite file, its job scheduler, Azurite as the
 /// target; and what a run that cannot read its file records and logs.</summary>
 [Collection(AzuriteCollection.Name)]
+[IntegrationTest]
 public sealed class UploadedCsvRunTests(AzuriteServer azurite) : IDisposable
 {
     private static readonly TimeSpan RunTimeout = TimeSpan.FromSeconds(90);
@@ -22,6 +23,7 @@ public sealed class UploadedCsvRunTests(AzuriteServer azurite) : IDisposable
     private readonly string _serverFiles = Directory.CreateTempSubdirectory("benchweb-server-files-").FullName;
 
     [Fact]
+    [Slow]
     public async Task Run_UploadedFileToAzurite_LandsExactlyItsRows()
     {
         await using var host = await DashboardHost.StartAsync();

@@ -70,10 +70,11 @@ public static class RunsApi
             .RequireAuthorization(Policies.Runner)
             .Accepts<RunExport>("application/json")
             .WithName("ImportRun")
-            .WithSummary("Import a run exported by another installation")
-            .WithDescription("Checks the document (format version, plan, seconds numbered 0…n−1, the seconds' ok counts adding up to the summary's total, an ended status) "
+            .WithSummary("Import a run exported by another installation, or a headless run's result file")
+            .WithDescription("Reads the document GET /api/runs/{id}/export.json writes, which is also the result file of the headless command (BenchWeb run; runId null). "
+                + "Checks the document (format version, plan, seconds numbered 0…n−1, the seconds' ok counts adding up to the summary's total, an ended status) "
                 + "and stores it as an imported run. Answers 201 with the new run's address, or a validation problem naming each faulty field; "
-                + "409 when the same run (its number where it ran, its start and its target) was imported before, naming the run it became.")
+                + "409 when the same run (its number where it ran, or for a headless run its machine, its start and its target) was imported before, naming the run it became.")
             .ProducesProblem(StatusCodes.Status409Conflict);
 
         return group;

@@ -3,12 +3,14 @@ using System.Text.Json;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
+using BenchWeb.Runs;
 
 namespace BenchWeb.Headless;
 
 /// <summary>
 /// <c>BenchWeb run profile.json [--summary out.json] [--baseline earlier.json]</c>: runs a profile without the
-/// dashboard (CI pipelines, benchmarks), prints one line per second, writes the result as JSON, and exits
+/// dashboard (CI pipelines, benchmarks), prints one line per second, writes the result as a run export (the JSON a
+/// dashboard exports and imports, see <see cref="RunExport"/>), and exits
 /// 0 when it completed (its stop rule was met) and met its thresholds,
 /// 1 when it failed (the target could not be opened, e.g. a bad secret; errors dominated; a crash),
 /// 2 for invalid input (each bad field listed; nothing ran),
@@ -33,7 +35,9 @@ public static class HeadlessCommand
 
     private const string Usage = "Usage: BenchWeb run <profile.json> [--summary <result.json>] [--baseline <earlier-result.json>]";
 
-    public static readonly JsonSerializerOptions ResultJsonOptions = new(RunPlan.JsonOptions) { UnmappedMemberHandling = System.Text.Json.Serialization.JsonUnmappedMemberHandling.Skip };
+    /// <summary>How a baseline (<c>--baseline</c>) is read: as a run export, leniently, so that a result file written by an
+    /// earlier version (the engine's own result, with the same <c>summary</c>) still serves.</summary>
+    public static readonly JsonSerializerOptions BaselineJsonOptions = new(RunPlan.JsonOptions) { UnmappedMemberHandling = System.Text.Json.Serialization.JsonUnmappedMemberHandling.Skip };
 
     public static async Task<int> RunAsync(IReadOnlyList<string> args, TextWriter output, TextWriter error, CancellationToken cancellationToken)
     {
@@ -122,8 +126,8 @@ public static class HeadlessCommand
         {
             try
             {
-                var baseline = JsonSerializer.Deserialize<RunResult>(await File.ReadAllTextAsync(baselinePath, cancellationToken), ResultJsonOptions);
-                baselineThroughput = baseline?.Summary.AverageThroughput;
+                var baseline = JsonSerializer.Deserialize<RunExport>(await File.ReadAllTextAsync(baselinePath, cancellationToken), BaselineJsonOptions);
+                baselineThroughput = baseline?.Summary?.AverageThroughput;
             }
             catch (Exception ex) when (ex is IOException or JsonException or UnauthorizedAccessException)
             {
@@ -133,9 +137,10 @@ public static class HeadlessCommand
         }
 
         RunResult result;
+        var observer = new ConsoleObserver(output);
         try
         {
-            result = await new BenchmarkRunner().RunAsync(plan, TargetContext.FromEnvironment(), new ConsoleObserver(output), cancellationToken);
+            result = await new BenchmarkRunner().RunAsync(plan, TargetContext.FromEnvironment(), observer, cancellationToken);
         }
         catch (RunPlanValidationException ex)
         {
@@ -145,11 +150,17 @@ public static class HeadlessCommand
         }
 
         await PrintSummaryAsync(output, plan, result);
+
+        // Thresholds are judged for a completed run only: a stopped one did not reach its stop rule.
+        var verdict = result.Status == RunStatus.Completed && plan.Thresholds is { IsEmpty: false } thresholds
+            ? ThresholdEvaluator.Evaluate(result.Status, result.Summary, thresholds, baselineThroughput)
+            : null;
+        var export = RunTransfer.FromHeadlessRun(plan, result, observer.ProvisionedRequestUnits, verdict, DateTimeOffset.UtcNow);
         var written = true;
         try
         {
-            await File.WriteAllTextAsync(summaryPath, JsonSerializer.Serialize(result, ResultJsonOptions), CancellationToken.None);
-            await output.WriteLineAsync($"Result written to {summaryPath}");
+            await File.WriteAllTextAsync(summaryPath, RunTransfer.ToJson(export), CancellationToken.None);
+            await output.WriteLineAsync($"Result written to {summaryPath} (a run export: import it into a dashboard at /runs/import)");
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
@@ -167,9 +178,8 @@ public static class HeadlessCommand
             return ExitFailed;
         }
 
-        if (result.Status == RunStatus.Completed && plan.Thresholds is { IsEmpty: false } thresholds)
+        if (verdict is not null)
         {
-            var verdict = ThresholdEvaluator.Evaluate(result.Status, result.Summary, thresholds, baselineThroughput);
             foreach (var check in verdict.Checks)
             {
                 await output.WriteLineAsync($"  {(check.Passed ? "pass" : "FAIL")}  {check.Message}");
@@ -247,9 +257,13 @@ public static class HeadlessCommand
     {
         private bool _requestUnitsReported = true;
 
+        /// <summary>The target's provisioned throughput, as the run's start reported it (the dashboard stores the same).</summary>
+        public double? ProvisionedRequestUnits { get; private set; }
+
         public async ValueTask OnStartedAsync(RunStart start, CancellationToken cancellationToken)
         {
             _requestUnitsReported = start.RequestUnitsReported;
+            ProvisionedRequestUnits = start.ProvisionedRequestUnits;
             await output.WriteLineAsync($"Running against {start.TargetDescription} on {start.Environment.MachineName} ({start.Environment.ProcessorCount} cores)");
         }
 

@@ -1,12 +1,13 @@
+using System.Text.Json.Serialization;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
 
 namespace BenchWeb.Runs;
 
-/// <summary>A run as one self-contained JSON document (<c>/api/runs/{id}/export.json</c>): the plan exactly as
-/// launched (secret names only, never their values), the client environment, the summary, the verdict and every
-/// second. Another installation imports it to show the run beside its own.</summary>
+/// <summary>A run as one self-contained JSON document (<c>/api/runs/{id}/export.json</c>, and the result file of a
+/// headless run): the plan exactly as launched (secret names only, never their values), the client environment, the
+/// summary, the verdict and every second. A dashboard imports it to show the run beside its own.</summary>
 public sealed record RunExport
 {
     /// <summary>The format this version writes and reads; a later, incompatible format gets a higher number.</summary>
@@ -19,8 +20,10 @@ public sealed record RunExport
     /// <summary>The machine of the installation that exported the run.</summary>
     public string ExportedFrom { get; init; } = "";
 
-    /// <summary>The run's number in the exporting installation.</summary>
-    public long RunId { get; init; }
+    /// <summary>The run's number in the exporting installation; null for a headless run (<c>BenchWeb run</c>), which
+    /// has no number until a dashboard imports it. Written even when null, so every document has the same properties.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public long? RunId { get; init; }
 
     public string ProfileName { get; init; } = "";
 

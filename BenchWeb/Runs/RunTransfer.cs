@@ -73,6 +73,45 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
         };
     }
 
+    /// <summary>A run of the headless command (<c>BenchWeb run</c>) as an export document: the same document a dashboard
+    /// exports, without a run number (a dashboard that imports it gives it one).</summary>
+    /// <param name="plan">The plan as read from the profile.</param>
+    /// <param name="result">What the engine returned.</param>
+    /// <param name="provisionedRequestUnits">The target's provisioned throughput, as the run's start reported it.</param>
+    /// <param name="verdict">The thresholds' verdict, when they were judged.</param>
+    /// <param name="endedAt">When the run ended; also the document's time of writing.</param>
+    public static RunExport FromHeadlessRun(RunPlan plan, RunResult result, double? provisionedRequestUnits, Verdict? verdict, DateTimeOffset endedAt)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        ArgumentNullException.ThrowIfNull(result);
+        return new RunExport
+        {
+            ExportedAt = endedAt,
+            ExportedFrom = Environment.MachineName,
+            RunId = null,
+            ProfileName = plan.Name,
+            Status = result.Status,
+            TargetKind = plan.Target.Kind,
+            QueuedAt = result.StartedAt,
+            StartedAt = result.StartedAt,
+            EndedAt = endedAt,
+            TargetDescription = result.TargetDescription,
+            TargetIsModel = result.TargetIsModel,
+            ProvisionedRequestUnits = provisionedRequestUnits,
+            StopReason = result.StopReason,
+            FailureReason = result.FailureReason,
+            FirstError = result.FirstError,
+            AbandonedRequests = result.AbandonedRequests,
+            Plan = plan,
+            Environment = result.Environment,
+            Summary = result.Summary,
+            Verdict = verdict,
+            LatencyCoverage = LatencyCoverage,
+            // Each second as the dashboard stores it, closed when its time was up.
+            Seconds = result.Seconds.Select(s => ToExport(RunSecondEntity.From(0, s, result.StartedAt + s.Elapsed))).ToList(),
+        };
+    }
+
     /// <summary>The document as JSON, in the plan's own conventions (camelCase, enums as names).</summary>
     public static string ToJson(RunExport export) => JsonSerializer.Serialize(export, RunPlan.JsonOptions);
 
@@ -140,6 +179,9 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
     private const int MaxNotesLength = 10_000;
     private const int MaxReasonLength = 2_000;
     private const int MaxOriginLength = 1_000;
+
+    /// <summary>The part of a headless run's machine name its import key keeps (the key is at most 200 characters).</summary>
+    private const int MaxImportKeyMachineLength = 100;
 
     /// <summary>Every reason the document cannot be imported, each naming its field. Empty when it can. Its plan is a
     /// plan from the web (<see cref="WebPlanRules"/>): it may name a file uploaded here, never a server path.</summary>
@@ -288,13 +330,20 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
     }
 
     /// <summary>What makes a run the same run wherever its export travels: its number where it ran, when it started (or
-    /// was queued, for a run that never started) and its kind of target. A second import of it would count it twice in
-    /// every comparison and list.</summary>
+    /// was queued, for a run that never started) and its kind of target; for a headless run, which has no number, the
+    /// machine that ran it in its place. A second import of it would count it twice in every comparison and list.</summary>
     public static string ImportKeyOf(RunExport document)
     {
         ArgumentNullException.ThrowIfNull(document);
         var start = (document.StartedAt ?? document.QueuedAt).UtcDateTime;
-        return string.Create(CultureInfo.InvariantCulture, $"{document.RunId}|{start:yyyy-MM-ddTHH:mm:ss.fffffffZ}|{document.TargetKind}");
+        var key = string.Create(CultureInfo.InvariantCulture, $"{document.RunId}|{start:yyyy-MM-ddTHH:mm:ss.fffffffZ}|{document.TargetKind}");
+        if (document.RunId is null)
+        {
+            var machine = document.ExportedFrom ?? "";
+            key = $"headless|{key}|{machine[..Math.Min(machine.Length, MaxImportKeyMachineLength)]}";
+        }
+
+        return key;
     }
 
     /// <summary>The run this document was imported as already, if it was.</summary>
@@ -386,12 +435,15 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
         return run.Id;
     }
 
-    /// <summary>Where an imported run came from, e.g. "build-agent-7, run #12, exported 2026-03-01 14:05 UTC".</summary>
+    /// <summary>Where an imported run came from, e.g. "build-agent-7, run #12, exported 2026-03-01 14:05 UTC", or for the
+    /// result file of a headless run "build-agent-7, a headless run, written 2026-03-01 14:05 UTC".</summary>
     public static string DescribeOrigin(RunExport document)
     {
         ArgumentNullException.ThrowIfNull(document);
         var machine = string.IsNullOrWhiteSpace(document.ExportedFrom) ? "an unnamed machine" : document.ExportedFrom.Trim();
-        var origin = string.Create(CultureInfo.InvariantCulture, $"{machine}, run #{document.RunId}, exported {document.ExportedAt.UtcDateTime:yyyy-MM-dd HH:mm} UTC");
+        var origin = document.RunId is { } runId
+            ? string.Create(CultureInfo.InvariantCulture, $"{machine}, run #{runId}, exported {document.ExportedAt.UtcDateTime:yyyy-MM-dd HH:mm} UTC")
+            : string.Create(CultureInfo.InvariantCulture, $"{machine}, a headless run, written {document.ExportedAt.UtcDateTime:yyyy-MM-dd HH:mm} UTC");
         return document.ImportedFrom is { Length: > 0 } first ? $"{origin} (imported there from {first})" : origin;
     }
 

@@ -1,7 +1,9 @@
 using BenchEngine.Metrics;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Engine.Metrics;
 
+[UnitTest]
 public class LatencyDistributionTests
 {
     [Fact]

@@ -1,10 +1,12 @@
 using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Engine.Metrics;
 
 /// <summary>The summary's figures never overstate: unknown is null, not applicable is null, a partial second is no rate.</summary>
+[UnitTest]
 public class MeasurementFiguresTests
 {
     private static SecondSnapshot Second(int index, long ok, double ru = 0, double duration = 1) =>

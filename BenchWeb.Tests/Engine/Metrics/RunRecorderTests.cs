@@ -1,8 +1,10 @@
 using BenchEngine.Metrics;
 using BenchEngine.Targets;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Engine.Metrics;
 
+[UnitTest]
 public class RunRecorderTests
 {
     [Fact]
@@ -25,6 +27,33 @@ public class RunRecorderTests
         Assert.Equal(0, second.Throttled);
         Assert.InRange(second.LatencyP50Ms!.Value, 283, 283.3);
         Assert.Equal(2, recorder.Total.Count);
+    }
+
+    [Theory]
+    [InlineData("ok")]
+    [InlineData("throttled")]
+    [InlineData("error")]
+    [InlineData("given up")]
+    [InlineData("sent")]
+    [InlineData("not sent")]
+    public void HasOpenCounts_UntilTheSecondThatHoldsThemCloses(string what)
+    {
+        var recorder = new RunRecorder();
+        Assert.False(recorder.HasOpenCounts);
+
+        switch (what)
+        {
+            case "ok": recorder.Record(OperationOutcome.Ok(201, 1, 5, 150), TimeSpan.FromMilliseconds(4)); break;
+            case "throttled": recorder.Record(OperationOutcome.Throttled(429, 0, TimeSpan.FromMilliseconds(30))); break;
+            case "error": recorder.Record(OperationOutcome.Failed(503, 0, "503 ServiceUnavailable")); break;
+            case "given up": recorder.RecordGivenUp(OperationOutcome.Throttled(429, 0, TimeSpan.FromMilliseconds(30)), 1); break;
+            case "sent": recorder.OperationStarted(); break;
+            default: recorder.RequestsDropped(); break;
+        }
+
+        Assert.True(recorder.HasOpenCounts, what);
+        recorder.CloseSecond(0, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1), 0);
+        Assert.False(recorder.HasOpenCounts, what);
     }
 
     [Fact]

@@ -1,8 +1,10 @@
 using BenchEngine.Metrics;
 using BenchEngine.Targets;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Engine.Metrics;
 
+[UnitTest]
 public class SummaryCalculatorTests
 {
     internal static SecondSnapshot Second(int index, long ok, long throttled = 0, long errors = 0, double ru = 0, double duration = 1) => new()

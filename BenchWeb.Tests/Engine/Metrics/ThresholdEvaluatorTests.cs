@@ -1,9 +1,10 @@
-using BenchWeb.Tests.Support;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Engine.Metrics;
 
+[UnitTest]
 public sealed class ThresholdEvaluatorTests
 {
     private static readonly RunSummary Summary = new()

@@ -3,9 +3,11 @@ using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
 using BenchWeb.Tests.Engine.Workloads;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Engine.Presets;
 
+[UnitTest]
 public class SeedPresetsTests
 {
     /// <summary>The ids of the seed table in the design notes, plus B3's bulk counterpart.</summary>

@@ -13,14 +13,15 @@ public partial class BenchmarkRunnerTests
     public async Task RunAsync_OpenLoop_CountsRequestsDueButNotSent_WhenAsManyAsTheConcurrencyAllowsAreOutstanding()
     {
         // 20 requests a second are offered; one may be outstanding and each takes 200 ms: at most 5 a second can be sent.
-        var (runner, _) = RunnerWith(() => new SlowTarget(TimeSpan.FromMilliseconds(200)));
+        var time = BenchWeb.Tests.Support.SteppedClock.Create();
+        var (runner, _) = RunnerWith(() => new SlowTarget(TimeSpan.FromMilliseconds(200), time), time);
         var plan = new RunPlan
         {
             Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 20, Concurrency = 1 },
             Stop = new StopOptions { DurationSeconds = 2 },
         };
 
-        var result = await runner.RunAsync(plan, NoSecrets);
+        var result = await RunSteppedAsync(runner, time, plan);
 
         var s = result.Summary;
         Assert.Equal(20, s.OfferedRequestsPerSecond);
@@ -37,14 +38,15 @@ public partial class BenchmarkRunnerTests
     [Fact]
     public async Task RunAsync_OpenLoop_SendsEveryRequestDue_WhenTheTargetKeepsUp()
     {
-        var (runner, _) = RunnerWith(() => new SlowTarget(TimeSpan.FromMilliseconds(5)));
+        var time = BenchWeb.Tests.Support.SteppedClock.Create();
+        var (runner, _) = RunnerWith(() => new SlowTarget(TimeSpan.FromMilliseconds(5), time), time);
         var plan = new RunPlan
         {
             Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 50, Concurrency = 8 },
             Stop = new StopOptions { TotalDocuments = 50 },
         };
 
-        var result = await runner.RunAsync(plan, NoSecrets);
+        var result = await RunSteppedAsync(runner, time, plan);
 
         Assert.Equal(0, result.Summary.TotalDropped);
         Assert.Equal(50, result.Summary.TotalIssued);
@@ -54,14 +56,15 @@ public partial class BenchmarkRunnerTests
     [Fact]
     public async Task RunAsync_EndsStopped_WhenMoreOfTheRequestsDueGoUnsentThanTheAutoStopRuleAllows()
     {
-        var (runner, _) = RunnerWith(() => new SlowTarget(TimeSpan.FromMilliseconds(200)));
+        var time = BenchWeb.Tests.Support.SteppedClock.Create();
+        var (runner, _) = RunnerWith(() => new SlowTarget(TimeSpan.FromMilliseconds(200), time), time);
         var plan = new RunPlan
         {
             Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 50, Concurrency = 1 },
             Stop = new StopOptions { DurationSeconds = 30, AutoStop = new AutoStopOptions { DroppedFractionAbove = 0.5, WindowSeconds = 1 } },
         };
 
-        var result = await runner.RunAsync(plan, NoSecrets);
+        var result = await RunSteppedAsync(runner, time, plan);
 
         Assert.Equal(RunStatus.Stopped, result.Status);
         Assert.Contains("of the requests due were not sent over the last 1 s (limit 50.0 %)", result.StopReason, StringComparison.Ordinal);
@@ -99,7 +102,8 @@ public partial class BenchmarkRunnerTests
     public async Task RunAsync_CountsRequestsCutOffByTheStopAsAbandoned_ForTheSimulator()
     {
         // Every simulated write takes about 10 s: those in flight when the grace period ends are cut off.
-        var (runner, _) = RunnerWith();
+        var time = BenchWeb.Tests.Support.SteppedClock.Create();
+        var (runner, _) = RunnerWith(time: time);
         var plan = new RunPlan
         {
             Target = new TargetOptions { Simulator = new SimulatorOptions { MedianLatencyMs = 10_000 } },
@@ -107,7 +111,7 @@ public partial class BenchmarkRunnerTests
             Stop = new StopOptions { DurationSeconds = 1 },
         };
 
-        var result = await runner.RunAsync(plan, NoSecrets);
+        var result = await RunSteppedAsync(runner, time, plan);
 
         Assert.Equal(4, result.AbandonedRequests);
         Assert.Equal(0, result.Summary.TotalErrors);
@@ -119,10 +123,11 @@ public partial class BenchmarkRunnerTests
     {
         // The observer takes 700 ms to record the start (a database write). A duration stop started before it would end a
         // "2 s" run after 1.3 s of the run's own clock.
-        var (runner, _) = RunnerWith(() => new SlowTarget(TimeSpan.FromMilliseconds(5)));
+        var time = BenchWeb.Tests.Support.SteppedClock.Create();
+        var (runner, _) = RunnerWith(() => new SlowTarget(TimeSpan.FromMilliseconds(5), time), time);
         var plan = new RunPlan { Load = new LoadOptions { Concurrency = 1 }, Stop = new StopOptions { DurationSeconds = 2 } };
 
-        var result = await runner.RunAsync(plan, NoSecrets, new SlowStartObserver(TimeSpan.FromMilliseconds(700)));
+        var result = await RunSteppedAsync(runner, time, plan, new SlowStartObserver(TimeSpan.FromMilliseconds(700), time));
 
         Assert.InRange(result.Summary.Elapsed.TotalSeconds, 2.0, 2.3);
         Assert.Equal(2, result.Seconds.Count(s => s.IsFull));
@@ -131,11 +136,12 @@ public partial class BenchmarkRunnerTests
     [Fact]
     public async Task RunAsync_TellsTheTargetWhenTheRunClockStarts()
     {
-        var target = new ClockWatchingTarget();
-        var (runner, _) = RunnerWith(() => target);
-        var before = TimeProvider.System.GetTimestamp();
+        var time = BenchWeb.Tests.Support.SteppedClock.Create();
+        var target = new ClockWatchingTarget(time);
+        var (runner, _) = RunnerWith(() => target, time);
+        var before = time.GetTimestamp();
 
-        await runner.RunAsync(new RunPlan { Stop = new StopOptions { TotalDocuments = 5 } }, NoSecrets);
+        await RunSteppedAsync(runner, time, new RunPlan { Stop = new StopOptions { TotalDocuments = 5 } });
 
         Assert.True(target.StartedAt >= before, "the run clock's start is given to the target");
         Assert.True(target.FirstWriteAt >= target.StartedAt, "before the first write");
@@ -171,14 +177,14 @@ public partial class BenchmarkRunnerTests
         }
     }
 
-    private sealed class SlowStartObserver(TimeSpan delay) : IRunObserver
+    private sealed class SlowStartObserver(TimeSpan delay, TimeProvider time) : IRunObserver
     {
-        public async ValueTask OnStartedAsync(RunStart start, CancellationToken cancellationToken) => await Task.Delay(delay, cancellationToken);
+        public async ValueTask OnStartedAsync(RunStart start, CancellationToken cancellationToken) => await Task.Delay(delay, time, cancellationToken);
 
         public ValueTask OnSecondAsync(SecondSnapshot second, CancellationToken cancellationToken) => ValueTask.CompletedTask;
     }
 
-    private sealed class ClockWatchingTarget : TestTarget, IInsertTarget
+    private sealed class ClockWatchingTarget(TimeProvider time) : TestTarget, IInsertTarget
     {
         public long StartedAt { get; private set; } = long.MinValue;
 
@@ -190,7 +196,7 @@ public partial class BenchmarkRunnerTests
         {
             if (FirstWriteAt == long.MinValue)
             {
-                FirstWriteAt = TimeProvider.System.GetTimestamp();
+                FirstWriteAt = time.GetTimestamp();
             }
 
             return Task.FromResult(OperationOutcome.Ok(201, 1, 1, 1));

@@ -1,21 +1,28 @@
-using System.Diagnostics;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
+using BenchWeb.Tests.Support;
+using Microsoft.Extensions.Time.Testing;
 
 namespace BenchWeb.Tests.Engine.Running;
 
+[UnitTest]
 public partial class BenchmarkRunnerTests
 {
     private static readonly TargetContext NoSecrets = new(TimeProvider.System, _ => null);
 
-    private static (BenchmarkRunner Runner, Func<IInsertTarget> Target) RunnerWith(Func<IInsertTarget>? make = null)
+    private static (BenchmarkRunner Runner, Func<IInsertTarget> Target) RunnerWith(Func<IInsertTarget>? make = null, TimeProvider? time = null)
     {
         IInsertTarget? created = null;
-        var runner = new BenchmarkRunner(TimeProvider.System, (options, context) => created = make?.Invoke() ?? TargetRegistry.Create(options, context));
+        var runner = new BenchmarkRunner(time ?? TimeProvider.System, (options, context) => created = make?.Invoke() ?? TargetRegistry.Create(options, context));
         return (runner, () => created!);
     }
+
+    /// <summary>Runs the plan on a stepped fake clock (<see cref="SteppedClock"/>), for a test whose figures depend on time:
+    /// seconds, durations, waits and latencies are then the plan's, not a busy machine's.</summary>
+    private static Task<RunResult> RunSteppedAsync(BenchmarkRunner runner, FakeTimeProvider time, RunPlan plan, IRunObserver? observer = null, CancellationToken cancellationToken = default) =>
+        SteppedClock.RunAsync(time, () => runner.RunAsync(plan, NoSecrets, observer, cancellationToken), TimeSpan.FromMinutes(2));
 
     [Fact]
     public async Task RunAsync_SourceFactoryGiven_OpensTheWorkloadThroughIt()
@@ -60,7 +67,8 @@ public partial class BenchmarkRunnerTests
     [Fact]
     public async Task RunAsync_GoodputNeverExceedsProvisionedRu_AndThrottlesOnceOverBudget()
     {
-        var (runner, _) = RunnerWith();
+        var time = SteppedClock.Create();
+        var (runner, _) = RunnerWith(time: time);
         var plan = new RunPlan
         {
             Target = new TargetOptions { Simulator = new SimulatorOptions { ProvisionedRequestUnits = 1_000, Indexing = IndexingMode.None } },
@@ -68,7 +76,7 @@ public partial class BenchmarkRunnerTests
             Stop = new StopOptions { DurationSeconds = 3 },
         };
 
-        var result = await runner.RunAsync(plan, NoSecrets);
+        var result = await RunSteppedAsync(runner, time, plan);
 
         // 1,000 RU/s ÷ 5 RU per ~150 B insert = 200 inserts/s at most. The service's budget windows are not
         // aligned with the run's seconds, so the bound holds over the run (plus one window), not per second.
@@ -100,13 +108,13 @@ public partial class BenchmarkRunnerTests
     [Fact]
     public async Task RunAsync_StopsWithin2Seconds_WhenCancelled_AndKeepsWhatItMeasured()
     {
-        var (runner, target) = RunnerWith();
+        var time = SteppedClock.Create();
+        var (runner, target) = RunnerWith(time: time);
         var plan = new RunPlan { Load = new LoadOptions { Concurrency = 8 }, Stop = new StopOptions { DurationSeconds = 120 } };
-        using var cancel = new CancellationTokenSource(TimeSpan.FromSeconds(2.5));
+        using var cancel = new CancellationTokenSource(TimeSpan.FromSeconds(2.5), time);
 
-        var stopwatch = Stopwatch.StartNew();
-        var result = await runner.RunAsync(plan, NoSecrets, cancellationToken: cancel.Token);
-        var returnedAfterCancel = stopwatch.Elapsed - TimeSpan.FromSeconds(2.5);
+        var result = await RunSteppedAsync(runner, time, plan, cancellationToken: cancel.Token);
+        var returnedAfterCancel = time.GetUtcNow() - SteppedClock.Start - TimeSpan.FromSeconds(2.5);
 
         Assert.Equal(RunStatus.Cancelled, result.Status);
         Assert.InRange(result.Summary.Elapsed.TotalSeconds, 2.4, 4.5);
@@ -122,15 +130,17 @@ public partial class BenchmarkRunnerTests
         // The service takes 200 ms and only one request may be outstanding, but 10 per second are scheduled. Sending the
         // backlog late would hide it in ever longer waits; like k6, the loop drops what is due while the cap is reached and
         // counts it, so the requests sent wait for nothing but the service.
-        var (runner, _) = RunnerWith(() => new SlowTarget(TimeSpan.FromMilliseconds(200)));
+        var time = SteppedClock.Create();
+        var (runner, _) = RunnerWith(() => new SlowTarget(TimeSpan.FromMilliseconds(200), time), time);
         var plan = new RunPlan
         {
             Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 10, Concurrency = 1 },
             Stop = new StopOptions { TotalDocuments = 10 },
         };
 
-        var result = await runner.RunAsync(plan, NoSecrets);
+        var result = await RunSteppedAsync(runner, time, plan);
 
+        // The last response may land at the very instant the run's last full second closes: it is counted all the same.
         Assert.Equal(10, result.Summary.TotalOk);
         // Ten requests of at least 200 ms one at a time take at least 2 s, in which at least 20 were due.
         Assert.InRange(result.Summary.TotalDropped, 5, long.MaxValue);
@@ -143,7 +153,8 @@ public partial class BenchmarkRunnerTests
     [Fact]
     public async Task RunAsync_EndsStopped_NamingTheRule_WhenAnAutoStopRuleFires()
     {
-        var (runner, _) = RunnerWith();
+        var time = SteppedClock.Create();
+        var (runner, _) = RunnerWith(time: time);
         var plan = new RunPlan
         {
             Target = new TargetOptions { Simulator = new SimulatorOptions { ProvisionedRequestUnits = 400 } },
@@ -151,7 +162,7 @@ public partial class BenchmarkRunnerTests
             Stop = new StopOptions { DurationSeconds = 30, AutoStop = new AutoStopOptions { ThrottledFractionAbove = 0.05, WindowSeconds = 1 } },
         };
 
-        var result = await runner.RunAsync(plan, NoSecrets);
+        var result = await RunSteppedAsync(runner, time, plan);
 
         Assert.Equal(RunStatus.Stopped, result.Status);
         Assert.StartsWith("auto-stop:", result.StopReason, StringComparison.Ordinal);
@@ -189,11 +200,12 @@ public partial class BenchmarkRunnerTests
     [Fact]
     public async Task RunAsync_ReportsEverySecondToTheObserver_InOrder()
     {
-        var (runner, _) = RunnerWith();
+        var time = SteppedClock.Create();
+        var (runner, _) = RunnerWith(time: time);
         var observer = new RecordingObserver();
         var plan = new RunPlan { Stop = new StopOptions { DurationSeconds = 2.5 } };
 
-        var result = await runner.RunAsync(plan, NoSecrets, observer);
+        var result = await RunSteppedAsync(runner, time, plan, observer);
 
         Assert.NotNull(observer.Start);
         Assert.Equal(result.Seconds.Select(s => s.Index), observer.Seconds.Select(s => s.Index));
@@ -226,10 +238,11 @@ public partial class BenchmarkRunnerTests
     [Fact]
     public async Task RunAsync_StopsEarlyAsFailed_WhenErrorsDominateFiveSeconds()
     {
-        var (runner, _) = RunnerWith(() => new DyingTarget(TimeSpan.FromSeconds(1)));
+        var time = SteppedClock.Create();
+        var (runner, _) = RunnerWith(() => new DyingTarget(TimeSpan.FromSeconds(1), time), time);
         var plan = new RunPlan { Load = new LoadOptions { Concurrency = 4 }, Stop = new StopOptions { DurationSeconds = 60 } };
 
-        var result = await runner.RunAsync(plan, NoSecrets);
+        var result = await RunSteppedAsync(runner, time, plan);
 
         Assert.Equal(RunStatus.Failed, result.Status);
         Assert.True(result.Summary.Elapsed < TimeSpan.FromSeconds(10), $"ran {result.Summary.Elapsed.TotalSeconds:F1} s");
@@ -272,15 +285,16 @@ public partial class BenchmarkRunnerTests
     [InlineData(LoadModel.OpenLoop)]
     public async Task RunAsync_BacksOffAfterEachError_SoADeadEndpointGetsFewRequests(LoadModel model)
     {
+        var time = SteppedClock.Create();
         var target = new FailingTarget();
-        var (runner, _) = RunnerWith(() => target);
+        var (runner, _) = RunnerWith(() => target, time);
         var plan = new RunPlan
         {
             Load = new LoadOptions { Model = model, Concurrency = 4, RatePerSecond = model == LoadModel.OpenLoop ? 1_000 : null },
             Stop = new StopOptions { DurationSeconds = 3 },
         };
 
-        var result = await runner.RunAsync(plan, NoSecrets);
+        var result = await RunSteppedAsync(runner, time, plan);
 
         // 4 workers, each waiting 0.1, 0.2, 0.4, 0.8, 1.6 s after its failures: about 6 requests each in 3 s.
         Assert.InRange(target.Writes, 4, 40);
@@ -290,15 +304,15 @@ public partial class BenchmarkRunnerTests
     [Fact]
     public async Task RunAsync_ResetsTheBackOff_AfterASuccess()
     {
-        var (runner, _) = RunnerWith(() => new FailingTwoOfThreeTarget(failEvery: 2));
+        var time = SteppedClock.Create();
+        var (runner, _) = RunnerWith(() => new FailingTwoOfThreeTarget(failEvery: 2), time);
         var plan = new RunPlan { Load = new LoadOptions { Concurrency = 1 }, Stop = new StopOptions { TotalDocuments = 40 } };
 
-        var stopwatch = Stopwatch.StartNew();
-        var result = await runner.RunAsync(plan, NoSecrets);
+        var result = await RunSteppedAsync(runner, time, plan);
 
-        // 20 failures, each followed by a success: 20 waits of 100 ms, never a doubled one.
+        // 20 failures, each followed by a success: 20 waits of 100 ms (2 s), never a doubled one (19 of 200 ms would be 3.9 s).
         Assert.Equal(20, result.Summary.TotalErrors);
-        Assert.InRange(stopwatch.Elapsed.TotalSeconds, 1.9, 3.5);
+        Assert.InRange(result.Summary.Elapsed.TotalSeconds, 1.9, 2.5);
     }
 
     private sealed class RecordingObserver : IRunObserver
@@ -348,11 +362,12 @@ public partial class BenchmarkRunnerTests
                 : OperationOutcome.Ok(201, 1, 5, 100));
     }
 
-    private sealed class SlowTarget(TimeSpan latency) : TestTarget
+    /// <summary>A service that takes <c>latency</c> of the run's clock to answer each write.</summary>
+    private sealed class SlowTarget(TimeSpan latency, TimeProvider time) : TestTarget
     {
         public override async Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken)
         {
-            await Task.Delay(latency, cancellationToken);
+            await Task.Delay(latency, time, cancellationToken);
             return OperationOutcome.Ok(201, documents.Count, 1, 1);
         }
     }
@@ -385,14 +400,14 @@ public partial class BenchmarkRunnerTests
     }
 
     /// <summary>Answers every write for a while, then only with 503s: a service that went down mid-run.</summary>
-    private sealed class DyingTarget(TimeSpan alive) : TestTarget
+    private sealed class DyingTarget(TimeSpan alive, TimeProvider time) : TestTarget
     {
-        private readonly long _start = TimeProvider.System.GetTimestamp();
+        private readonly long _start = time.GetTimestamp();
 
         public override async Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken)
         {
-            await Task.Delay(1, cancellationToken);
-            return TimeProvider.System.GetElapsedTime(_start) < alive
+            await Task.Delay(TimeSpan.FromMilliseconds(1), time, cancellationToken);
+            return time.GetElapsedTime(_start) < alive
                 ? OperationOutcome.Ok(201, 1, 1, 100)
                 : OperationOutcome.Failed(503, 0, "503 ServiceUnavailable");
         }

@@ -1,9 +1,11 @@
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Engine.Running;
 
+[UnitTest]
 public class RunPlanTests
 {
     private static readonly RunPlan Valid = new() { Name = "ok", Stop = new StopOptions { TotalDocuments = 100 } };

@@ -1,3 +1,4 @@
+using BenchWeb.Tests.Support;
 using BenchEngine.Presets;
 using BenchEngine.Running;
 using BenchEngine.Targets;
@@ -7,7 +8,7 @@ namespace BenchWeb.Tests.Engine.Targets;
 
 /// <summary>What the Blob Storage and Queue Storage modules declare: their settings' rules (reported by field path),
 /// where a connection string points, and their presets. Each theory runs for both kinds.</summary>
-[Trait("Category", "Unit")]
+[UnitTest]
 public sealed class BlobTargetAndQueueTargetModuleTests
 {
     private const string Blob = "BlobStorage";

@@ -5,6 +5,7 @@ namespace BenchWeb.Tests.Engine.Targets;
 
 /// <summary>The host decides which endpoints a target may reach: the endpoint it is given, and every connection the
 /// SDKs open on their own (redirects, regional endpoints the service names).</summary>
+[IntegrationTest]
 public sealed class EndpointPolicyTests
 {
     private const string Refusal = "not on the allow-list";

@@ -1,3 +1,4 @@
+using BenchWeb.Tests.Support;
 using BenchEngine.Metrics;
 using BenchEngine.Presets;
 using BenchEngine.Running;
@@ -8,7 +9,7 @@ using StackExchange.Redis;
 namespace BenchWeb.Tests.Engine.Targets;
 
 /// <summary>The Redis module's settings, presets and error texts, without a server.</summary>
-[Trait("Category", "Unit")]
+[UnitTest]
 public class RedisModuleTests
 {
     private static readonly RedisOptions Azure = new() { Host = "myname.redis.cache.windows.net" };

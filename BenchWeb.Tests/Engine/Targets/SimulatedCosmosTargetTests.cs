@@ -1,9 +1,11 @@
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
 using Microsoft.Extensions.Time.Testing;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Engine.Targets;
 
+[UnitTest]
 public class SimulatedCosmosTargetTests
 {
     private static Document Doc(string pk, int paddingBytes = 900) =>

@@ -1,8 +1,10 @@
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Engine.Targets;
 
+[UnitTest]
 public class TableTargetClassificationTests
 {
     [Theory]

@@ -3,11 +3,13 @@ using System.Text.Json;
 using System.Text.RegularExpressions;
 using BenchEngine.Running;
 using BenchEngine.Targets;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Engine.Targets;
 
 /// <summary>Every target is a module: its fields, rules and messages stay in its own section, and the rest of the code
 /// asks the registry rather than switching on a kind.</summary>
+[UnitTest]
 public sealed class TargetRegistryTests
 {
     public static TheoryData<string> Kinds() => [.. TargetRegistry.All.Select(m => m.Kind.Name)];

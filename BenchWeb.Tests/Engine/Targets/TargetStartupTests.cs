@@ -7,6 +7,7 @@ namespace BenchWeb.Tests.Engine.Targets;
 
 /// <summary>Opening a real target: the SDKs against a loopback endpoint that accepts connections and never answers,
 /// and settings that are wrong before any request.</summary>
+[IntegrationTest]
 public sealed class TargetStartupTests
 {
     private const string KeySecret = "COSMOS_KEY";

@@ -2,11 +2,13 @@ using System.Diagnostics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Engine.Workloads;
 
 /// <summary>A CSV path is user input naming a file on the machine that runs BenchWeb: whatever it names, checking it
 /// neither hangs nor fills memory, and no message says what the file holds.</summary>
+[UnitTest]
 public sealed class CsvFileSafetyTests : IDisposable
 {
     private const string Marker = "SECRET7f3a";

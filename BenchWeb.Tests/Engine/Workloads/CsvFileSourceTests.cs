@@ -1,8 +1,10 @@
 using BenchEngine.Workloads;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Engine.Workloads;
 
 [Collection(BenchWeb.Tests.Support.MemoryMeasurementCollection.Name)]
+[UnitTest]
 public sealed class CsvFileSourceTests : IDisposable
 {
     // The shape of a BTS file: quoted text, a city with a comma, a cancelled flight with empty times,
@@ -139,6 +141,7 @@ public sealed class CsvFileSourceTests : IDisposable
     }
 
     [Fact]
+    [Slow]
     public void Source_StreamsALargeFile_WithoutHoldingItsRows()
     {
         var path = Path.Combine(_folder, "large.csv");

@@ -1,8 +1,10 @@
 using BenchEngine.Workloads;
 using Microsoft.Extensions.Time.Testing;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Engine.Workloads;
 
+[UnitTest]
 public sealed class DocumentSourceFactoryTests
 {
     [Fact]

@@ -2,9 +2,11 @@ using System.Buffers;
 using System.Text;
 using System.Text.Json;
 using BenchEngine.Workloads;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Engine.Workloads;
 
+[UnitTest]
 public sealed class JsonTemplateTests
 {
     private const string Template = """

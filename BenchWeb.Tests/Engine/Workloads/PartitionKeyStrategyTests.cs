@@ -1,8 +1,10 @@
 using System.Globalization;
 using BenchEngine.Workloads;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Engine.Workloads;
 
+[UnitTest]
 public sealed class PartitionKeyStrategyTests
 {
     [Fact]

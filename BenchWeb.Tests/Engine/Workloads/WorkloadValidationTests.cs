@@ -1,7 +1,9 @@
 using BenchEngine.Workloads;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Engine.Workloads;
 
+[UnitTest]
 public sealed class WorkloadValidationTests
 {
     [Theory]

@@ -4,9 +4,11 @@ using BenchEngine.Workloads;
 using BenchWeb.Administration;
 using BenchWeb.Data;
 using BenchWeb.Runs;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Administration;
 
+[UnitTest]
 public sealed class InstallationLimitsTests
 {
     private static readonly InstallationLimits Limits = new(MaxDurationSeconds: 600, MaxDocuments: 1_000, MaxConcurrency: 20, MaxRatePerSecond: 100, MaxRequestUnits: 4_000);

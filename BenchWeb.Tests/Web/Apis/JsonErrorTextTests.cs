@@ -1,10 +1,12 @@
 using System.Text.Json;
 using BenchEngine.Running;
 using BenchWeb.Apis;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Apis;
 
 /// <summary>A value of the wrong kind is described by the kind the field takes, never by a .NET type name.</summary>
+[UnitTest]
 public sealed class JsonErrorTextTests
 {
     [Theory]

@@ -7,6 +7,7 @@ using BenchWeb.Tests.Support.Components;
 
 namespace BenchWeb.Tests.Web.Compare;
 
+[UnitTest]
 public sealed class ConfigurationDiffTests
 {
     [Fact]

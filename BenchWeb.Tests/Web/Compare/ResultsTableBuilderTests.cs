@@ -9,6 +9,7 @@ using CsvHelper;
 
 namespace BenchWeb.Tests.Web.Compare;
 
+[UnitTest]
 public sealed class ResultsTableBuilderTests
 {
     [Fact]

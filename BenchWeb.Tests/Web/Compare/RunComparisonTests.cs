@@ -8,6 +8,7 @@ using CsvHelper;
 
 namespace BenchWeb.Tests.Web.Compare;
 
+[UnitTest]
 public sealed class RunComparisonTests
 {
     [Fact]

@@ -5,9 +5,11 @@ using BenchWeb.Tests.Support.Components;
 using Bunit;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Components;
 
+[UnitTest]
 public sealed class AuditTrailTests
 {
     private static readonly Actor Alice = new("local:ALICE", "Alice", BenchWebRoles.Runner, "API token #3 “nightly”", "198.51.100.4");

@@ -8,9 +8,11 @@ using Bunit;
 using Microsoft.AspNetCore.Components;
 using Microsoft.AspNetCore.Components.Web;
 using ComparePage = BenchWeb.Components.Pages.Compare.Compare;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Components;
 
+[UnitTest]
 public sealed class CompareTests
 {
     [Fact]

@@ -17,6 +17,7 @@ using Microsoft.Extensions.DependencyInjection;
 namespace BenchWeb.Tests.Web.Components;
 
 /// <summary>The files page (<c>/files</c>) over the app's services and a real SQLite file.</summary>
+[UnitTest]
 public sealed class FileListTests
 {
     [Fact]

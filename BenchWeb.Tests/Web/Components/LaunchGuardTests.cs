@@ -16,6 +16,7 @@ using Microsoft.Extensions.DependencyInjection;
 namespace BenchWeb.Tests.Web.Components;
 
 /// <summary>The pages that launch runs, under the installation's limits, allow-list and kill switch.</summary>
+[UnitTest]
 public sealed class LaunchGuardTests
 {
     [Theory]

@@ -5,6 +5,7 @@ using BenchWeb.Tests.Support;
 namespace BenchWeb.Tests.Web.Components;
 
 /// <summary>An address of a run that cannot exist answers 404 with a page that says why, not the generic one.</summary>
+[IntegrationTest]
 public sealed class NotFoundPageTests
 {
     [Theory]

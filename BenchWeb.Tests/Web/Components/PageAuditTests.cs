@@ -10,11 +10,13 @@ using Bunit;
 using Microsoft.AspNetCore.Components.Web;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Components;
 
 /// <summary>What the pages do lands in the audit log with the signed-in user and the address their circuit connected
 /// from (the services record it, so the pages and the API are recorded alike).</summary>
+[UnitTest]
 public sealed class PageAuditTests
 {
     private const string AccountKey = "QXp1cmUgc3RvcmFnZSBrZXkgZm9yIGF1ZGl0IHRlc3Rz";

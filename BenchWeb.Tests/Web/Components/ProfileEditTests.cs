@@ -13,6 +13,7 @@ using Microsoft.Extensions.DependencyInjection;
 
 namespace BenchWeb.Tests.Web.Components;
 
+[UnitTest]
 public sealed class ProfileEditTests
 {
     private const string ConnectionStringWithKey =

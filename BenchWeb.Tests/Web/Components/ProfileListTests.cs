@@ -7,6 +7,7 @@ using Bunit;
 
 namespace BenchWeb.Tests.Web.Components;
 
+[UnitTest]
 public sealed class ProfileListTests
 {
     [Fact]

@@ -12,7 +12,7 @@ using Microsoft.Extensions.DependencyInjection;
 namespace BenchWeb.Tests.Web.Components;
 
 /// <summary>The profile editor's Redis section, drawn from the module's fields alone.</summary>
-[Trait("Category", "Unit")]
+[UnitTest]
 public sealed class RedisProfileEditTests
 {
     [Fact]

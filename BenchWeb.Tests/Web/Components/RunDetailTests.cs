@@ -6,9 +6,11 @@ using BenchWeb.Data;
 using BenchWeb.Tests.Support.Components;
 using Bunit;
 using Microsoft.AspNetCore.Components.Web;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Components;
 
+[UnitTest]
 public sealed class RunDetailTests
 {
     private static readonly DateTimeOffset Start = new(2026, 11, 21, 9, 0, 0, TimeSpan.Zero);

@@ -5,10 +5,12 @@ using BenchWeb.Data;
 using BenchWeb.Runs;
 using BenchWeb.Tests.Support.Components;
 using Bunit;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Components;
 
 /// <summary>The summary and the live tiles show what is known, say what is not, and never show 0 for what does not apply.</summary>
+[UnitTest]
 public sealed class RunFiguresTests
 {
     private static readonly RunSummary Measured = new()

@@ -10,6 +10,7 @@ using Microsoft.Extensions.DependencyInjection;
 
 namespace BenchWeb.Tests.Web.Components;
 
+[UnitTest]
 public sealed class RunImportTests
 {
     [Fact]
@@ -32,6 +33,43 @@ public sealed class RunImportTests
         Assert.Equal($"runs/{imported}", page.Find("#import-duplicate a").GetAttribute("href"));
         await using var db = await context.Databases.CreateDbContextAsync();
         Assert.Equal(2, db.Runs.Count());
+    }
+
+    [Fact]
+    public async Task Import_AHeadlessRunsResultFile_AsItWasWritten_StoresItAsAnImportedHeadlessRun_Once()
+    {
+        var folder = Directory.CreateTempSubdirectory("benchweb-import-headless-").FullName;
+        try
+        {
+            var profile = Path.Combine(folder, "profile.json");
+            var resultFile = Path.Combine(folder, "result.json");
+            await File.WriteAllTextAsync(profile, new BenchEngine.Running.RunPlan { Name = "from CI", Stop = new BenchEngine.Running.StopOptions { TotalDocuments = 200 } }.ToJson());
+            Assert.Equal(0, await BenchWeb.Headless.HeadlessCommand.RunAsync([profile, "--summary", resultFile], TextWriter.Null, TextWriter.Null, CancellationToken.None));
+            var text = await File.ReadAllTextAsync(resultFile);
+            await using var context = new BenchWebComponentContext();
+            context.SignInAs(BenchWebRoles.Runner);
+
+            var page = context.Render<RunImport>();
+            page.FindComponent<InputFile>().UploadFiles(InputFileContent.CreateFromText(text, "result.json"));
+
+            page.WaitForAssertion(() => Assert.Matches(@"runs/\d+$", context.NavigatedTo[^1]));
+            await using (var db = await context.Databases.CreateDbContextAsync())
+            {
+                var run = db.Runs.Single();
+                Assert.Equal(("from CI", BenchEngine.Running.RunStatus.Completed), (run.ProfileName, run.Status));
+                Assert.StartsWith($"{Environment.MachineName}, a headless run, written ", run.ImportedFrom, StringComparison.Ordinal);
+                Assert.Equal(200, db.RunSeconds.Where(s => s.RunId == run.Id).Sum(s => s.Ok));
+            }
+
+            page = context.Render<RunImport>();
+            page.FindComponent<InputFile>().UploadFiles(InputFileContent.CreateFromText(text, "result.json"));
+
+            page.WaitForAssertion(() => Assert.Contains("This run was imported already, as run #", page.Find("#import-duplicate").TextContent, StringComparison.Ordinal));
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
     }
 
     [Fact]

@@ -8,9 +8,11 @@ using BenchWeb.Data;
 using BenchWeb.Tests.Support.Components;
 using Bunit;
 using Microsoft.AspNetCore.Components.Web;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Components;
 
+[UnitTest]
 public sealed class RunListTests
 {
     private static readonly DateTimeOffset Day = new(2026, 11, 10, 12, 0, 0, TimeSpan.Zero);

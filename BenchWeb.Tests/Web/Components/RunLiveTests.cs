@@ -15,6 +15,7 @@ using Microsoft.JSInterop;
 
 namespace BenchWeb.Tests.Web.Components;
 
+[UnitTest]
 public sealed class RunLiveTests
 {
     private static readonly DateTimeOffset Start = new(2026, 11, 21, 9, 0, 0, TimeSpan.Zero);

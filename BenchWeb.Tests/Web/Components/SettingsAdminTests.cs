@@ -12,6 +12,7 @@ using Microsoft.Extensions.DependencyInjection;
 
 namespace BenchWeb.Tests.Web.Components;
 
+[UnitTest]
 public sealed class SettingsAdminTests
 {
     [Fact]

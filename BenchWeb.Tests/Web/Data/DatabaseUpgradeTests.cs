@@ -9,6 +9,7 @@ namespace BenchWeb.Tests.Web.Data;
 /// <summary>A data folder written by the dashboard on EF Core 6.0.7 (<c>Fixtures/ef6-database</c>: three profiles,
 /// a completed run with notes and tags, a cancelled run, their seconds, two encrypted secrets and the Data
 /// Protection key that encrypted them) opens with today's version, migrates, and keeps everything.</summary>
+[IntegrationTest]
 public sealed class DatabaseUpgradeTests
 {
     private static readonly string Fixture = Path.Combine(AppContext.BaseDirectory, "Web", "Data", "Fixtures", "ef6-database");

@@ -4,6 +4,7 @@ using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Headless;
 
+[IntegrationTest]
 public sealed class HeadlessCommandTests : IDisposable
 {
     private readonly string _directory = Directory.CreateTempSubdirectory("benchweb-headless-").FullName;
@@ -107,6 +108,46 @@ public sealed class HeadlessCommandTests : IDisposable
 
         var (passing, _) = await RunAsync(new ThresholdOptions { MinShareOfBaseline = 0.01 }, "third", "--baseline", baseline);
         Assert.Equal(HeadlessCommand.ExitCompleted, passing);
+    }
+
+    [Fact]
+    public async Task Run_WritesARunExport_WithoutARunNumber_ThatADashboardWouldImport()
+    {
+        var (code, _) = await RunAsync(new ThresholdOptions { MinThroughput = 1 }, "exported");
+        Assert.Equal(HeadlessCommand.ExitCompleted, code);
+
+        await using var file = File.OpenRead(Path.Combine(_directory, "exported.result.json"));
+        var (document, errors) = await BenchWeb.Runs.RunTransfer.ReadAsync(file, CancellationToken.None);
+
+        Assert.Empty(errors);
+        Assert.Empty(BenchWeb.Runs.RunTransfer.Validate(document!));
+        Assert.Null(document!.RunId);
+        Assert.Equal((BenchWeb.Runs.RunExport.CurrentFormatVersion, "exported", RunStatus.Completed), (document.FormatVersion, document.ProfileName, document.Status));
+        Assert.Equal(Environment.MachineName, document.ExportedFrom);
+        Assert.Equal(document.Summary!.TotalOk, document.Seconds.Sum(s => s.Ok));
+        Assert.True(document.Verdict!.Passed);
+        Assert.Equal(BenchWeb.Runs.RunTransfer.LatencyCoverage, document.LatencyCoverage);
+        Assert.NotNull(document.Environment);
+        Assert.Equal(document.StartedAt, document.QueuedAt);
+        Assert.True(document.EndedAt >= document.StartedAt + document.Summary.Elapsed);
+    }
+
+    [Fact]
+    public async Task Run_BaselineWrittenByAnEarlierVersion_TheEnginesOwnResult_StillDecidesTheShareCheck()
+    {
+        var earlier = Path.Combine(_directory, "earlier.result.json");
+        var result = new RunResult
+        {
+            Status = RunStatus.Completed,
+            Seconds = [new BenchEngine.Metrics.SecondSnapshot { Index = 0, Elapsed = TimeSpan.FromSeconds(1), Duration = TimeSpan.FromSeconds(1), Ok = 10 }],
+            Summary = new BenchEngine.Metrics.RunSummary { AverageThroughput = 1e12 },
+        };
+        await File.WriteAllTextAsync(earlier, System.Text.Json.JsonSerializer.Serialize(result, RunPlan.JsonOptions));
+
+        var (code, output) = await RunAsync(new ThresholdOptions { MinShareOfBaseline = 0.5 }, "against-earlier", "--baseline", earlier);
+
+        Assert.Equal(HeadlessCommand.ExitThresholdsFailed, code);
+        Assert.Contains("of the baseline's", output, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -221,8 +262,10 @@ public sealed class HeadlessCommandTests : IDisposable
         var code = await HeadlessCommand.RunAsync([profile, "--summary", summary], TextWriter.Null, TextWriter.Null, CancellationToken.None);
 
         Assert.Equal(HeadlessCommand.ExitCompleted, code);
-        var result = System.Text.Json.JsonSerializer.Deserialize<RunResult>(await File.ReadAllTextAsync(summary), HeadlessCommand.ResultJsonOptions)!;
-        Assert.Equal(321, result.Summary.TotalOk);
+        await using var file = File.OpenRead(summary);
+        var (result, errors) = await BenchWeb.Runs.RunTransfer.ReadAsync(file, CancellationToken.None);
+        Assert.Empty(errors);
+        Assert.Equal(321, result!.Summary!.TotalOk);
     }
 
     private async Task<(int Code, string Output)> RunAsync(ThresholdOptions? thresholds, string name = "profile", params string[] extra)

@@ -10,11 +10,13 @@ namespace BenchWeb.Tests.Web.Hubs;
 
 /// <summary>The hub as a .NET SignalR client sees it, with the app hosted in-process and a real run executing
 /// through its job server.</summary>
+[IntegrationTest]
 public sealed class RunsHubTests
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(60);
 
     [Fact]
+    [Slow]
     public async Task JoinRun_BeforeTheRunStarts_ReceivesEverySecondAndStatusInOrderWithNoGap()
     {
         await using var app = new BenchWebFactory(new Dictionary<string, string?> { ["BenchWeb:MaxConcurrentRuns"] = "1" });
@@ -58,6 +60,7 @@ public sealed class RunsHubTests
     }
 
     [Fact]
+    [Slow]
     public async Task JoinRun_MidRun_ReturnsTheSecondsSoFarAndTheRestArriveLive()
     {
         await using var app = new BenchWebFactory();

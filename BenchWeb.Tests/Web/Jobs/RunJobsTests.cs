@@ -18,6 +18,7 @@ namespace BenchWeb.Tests.Web.Jobs;
 
 /// <summary>Runs go through Hangfire: one job per run on the benchmarks queue, never retried, cancelled through
 /// Hangfire's own job cancellation, as many at once as <c>MaxConcurrentRuns</c> says.</summary>
+[IntegrationTest]
 public sealed class RunJobsTests
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(60);

@@ -1,8 +1,10 @@
 using BenchEngine.Running;
 using BenchWeb.Profiles;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Profiles;
 
+[UnitTest]
 public sealed class PlanTextTests
 {
     [Theory]

@@ -1,9 +1,11 @@
 using BenchEngine.Presets;
 using BenchEngine.Running;
 using BenchWeb.Profiles;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Profiles;
 
+[UnitTest]
 public sealed class RunLengthTests
 {
     [Fact]

@@ -3,9 +3,11 @@ using BenchEngine.Targets;
 using BenchWeb.Data;
 using BenchWeb.Runs;
 using BenchWeb.Tests.Support.Components;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Runs;
 
+[UnitTest]
 public sealed class RunHistoryQueryTests
 {
     // Five runs named by key; each test gets a fresh database with them.

@@ -1,8 +1,10 @@
 using BenchWeb.Data;
 using BenchWeb.Runs;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Runs;
 
+[UnitTest]
 public sealed class RunLiveStateTests
 {
     [Fact]

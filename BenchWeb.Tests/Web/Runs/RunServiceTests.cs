@@ -8,6 +8,7 @@ using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Runs;
 
+[UnitTest]
 public sealed class RunServiceTests
 {
     [Fact]

@@ -8,6 +8,7 @@ namespace BenchWeb.Tests.Web.Secrets;
 
 /// <summary>The Data Protection keys that encrypt stored secrets: encrypted at rest with a configured certificate, and
 /// otherwise in a folder only the app's user may read.</summary>
+[IntegrationTest]
 public sealed class KeyProtectionTests
 {
     [Fact]

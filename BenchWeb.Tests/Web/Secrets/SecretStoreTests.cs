@@ -7,6 +7,7 @@ using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Secrets;
 
+[UnitTest]
 public sealed class SecretStoreTests
 {
     [Fact]

@@ -9,6 +9,7 @@ using Microsoft.Extensions.Time.Testing;
 namespace BenchWeb.Tests.Web.Security;
 
 /// <summary>Personal API tokens: kept as hashes only, revocable, expiring, and never acting above their owner's role.</summary>
+[IntegrationTest]
 public sealed class ApiTokenTests
 {
     private static readonly string ShortRun = """{"plan":{"name":"token run","stop":{"durationSeconds":1}}}""";

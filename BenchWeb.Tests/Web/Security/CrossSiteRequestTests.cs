@@ -8,6 +8,7 @@ namespace BenchWeb.Tests.Web.Security;
 
 /// <summary>Another site's page cannot act with a signed-in user's browser session: no state change and no
 /// WebSocket from a foreign origin. API tokens are no ambient credential and pass.</summary>
+[IntegrationTest]
 public sealed class CrossSiteRequestTests
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(60);

@@ -7,6 +7,7 @@ using BenchWeb.Tests.Support;
 namespace BenchWeb.Tests.Web.Security;
 
 /// <summary>App Service authentication's headers: honoured only when the installation enables them.</summary>
+[IntegrationTest]
 public sealed class EasyAuthTests
 {
     private static readonly Dictionary<string, string?> Enabled = new() { ["BenchWeb:Security:EasyAuth:Enabled"] = "true" };

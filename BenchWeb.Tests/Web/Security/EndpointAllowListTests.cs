@@ -1,10 +1,11 @@
 using BenchEngine.Targets;
-using BenchWeb.Tests.Support;
 using BenchWeb.Secrets;
 using BenchWeb.Security;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Security;
 
+[UnitTest]
 public sealed class EndpointAllowListTests
 {
     private static readonly IReadOnlyList<string> Defaults = EndpointAllowList.BuiltInPatterns;

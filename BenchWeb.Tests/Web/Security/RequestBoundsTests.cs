@@ -8,6 +8,7 @@ namespace BenchWeb.Tests.Web.Security;
 
 /// <summary>What the app reads is bounded: body size (413), body type (415), the Host header (AllowedHosts), and
 /// the texts a profile or an import stores.</summary>
+[IntegrationTest]
 public sealed class RequestBoundsTests
 {
     private static readonly Dictionary<string, string?> SmallBodies = new() { ["BenchWeb:MaxRequestBodyBytes"] = "4096" };

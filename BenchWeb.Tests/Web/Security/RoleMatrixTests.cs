@@ -12,6 +12,7 @@ namespace BenchWeb.Tests.Web.Security;
 /// <summary>Every endpoint of the app, as its endpoint data source lists them, against every role: nobody gets in
 /// without signing in (save the sign-in pages and static files), and each role gets exactly what the matrix says.
 /// A new endpoint fails here until it is placed in the matrix.</summary>
+[IntegrationTest]
 public sealed partial class RoleMatrixTests
 {
     /// <summary>The least role each endpoint needs ("" = anyone, signed in or not), by "METHOD pattern".</summary>

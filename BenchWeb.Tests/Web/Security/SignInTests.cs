@@ -10,6 +10,7 @@ namespace BenchWeb.Tests.Web.Security;
 
 /// <summary>Local sign-in: the administrator's one-time link printed at start, one-time invitations, the token form,
 /// sessions that end when a user is disabled, and signing out.</summary>
+[IntegrationTest]
 public sealed partial class SignInTests
 {
     [Fact]

@@ -9,6 +9,7 @@ using Microsoft.Extensions.DependencyInjection;
 namespace BenchWeb.Tests.Web.Uploads;
 
 /// <summary>The upload store over a real SQLite file and a data folder of its own.</summary>
+[UnitTest]
 public sealed class CsvUploadStoreTests
 {
     private const string UserId = "local:TEST RUNNER";

@@ -5,6 +5,7 @@ using BenchWeb.Uploads;
 
 namespace BenchWeb.Tests.Web.Uploads;
 
+[UnitTest]
 public sealed class WebPlanRulesTests : IDisposable
 {
     private readonly string _directory = Directory.CreateTempSubdirectory("benchweb-webplan-").FullName;

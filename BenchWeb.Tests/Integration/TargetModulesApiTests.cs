@@ -1,0 +1,61 @@
+using System.Net;
+using System.Text;
+using BenchWeb.Security;
+using BenchWeb.Tests.Support;
+using static BenchWeb.Tests.Integration.RunsApiTests;
+
+namespace BenchWeb.Tests.Integration;
+
+/// <summary>Hostile plans for the targets added as modules, through the real app's API: each is refused before anything is
+/// queued, with a message on the setting at fault that quotes no file of the server and no .NET type.</summary>
+[IntegrationTest]
+public sealed class TargetModulesApiTests
+{
+    public static TheoryData<string, string, string> HostilePlans() => new()
+    {
+        { """{ "kind": "../../etc/passwd" }""", "Target.Kind", "Not one of Simulated, CosmosSql" },
+        { """{ "kind": "Redis", "redis": { "host": "169.254.169.254" } }""", "Target.Redis.Host", "169.254.169.254" },
+        { """{ "kind": "Redis", "redis": { "host": "cache.example.com", "useTls": false } }""", "Target.Redis.UseTls", "" },
+        { """{ "kind": "Redis", "redis": { "host": "x.redis.cache.windows.net", "port": 99999 } }""", "Target.Redis.Port", "" },
+        { """{ "kind": "Redis", "redis": { "host": "x.redis.cache.windows.net", "database": -1 } }""", "Target.Redis.Database", "" },
+        { $$"""{ "kind": "Redis", "redis": { "host": "x.redis.cache.windows.net", "keyPrefix": "{{new string('k', 5_000)}}" } }""", "Target.Redis.KeyPrefix", "" },
+        { """{ "kind": "BlobStorage", "blobs": { "containerName": "../etc" } }""", "Target.Blobs.ContainerName", "" },
+        { """{ "kind": "BlobStorage", "blobs": { "connectionStringSecret": "" } }""", "Target.Blobs.ConnectionStringSecret", "Name the secret" },
+        { """{ "kind": "QueueStorage", "queues": { "queueName": "Q--x" } }""", "Target.Queues.QueueName", "" },
+    };
+
+    [Theory]
+    [MemberData(nameof(HostilePlans))]
+    public async Task StartRun_RefusesAHostileTargetSetting_OnThatSetting_AndQueuesNothing(string target, string field, string expected)
+    {
+        await using var host = await DashboardHost.StartAsync(new Dictionary<string, string?> { ["BenchWeb:Security:AllowLoopbackEndpoints"] = "false" });
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+        using var body = new StringContent($$"""{ "plan": { "name": "hostile", "target": {{target}}, "stop": { "durationSeconds": 5 } } }""", Encoding.UTF8, "application/json");
+
+        using var response = await http.PostAsync(new Uri("api/runs", UriKind.Relative), body);
+
+        var problem = await AssertProblemAsync(response, HttpStatusCode.BadRequest);
+        var messages = problem["errors"]?[field]?.AsArray().Select(m => m!.GetValue<string>()).ToList();
+        Assert.True(messages is { Count: > 0 }, $"No message on {field}: {problem.ToJsonString()}");
+        Assert.Contains(messages, m => m.Contains(expected, StringComparison.Ordinal));
+        var text = problem.ToJsonString();
+        Assert.DoesNotContain("root:", text, StringComparison.Ordinal);
+        Assert.DoesNotContain("System.", text, StringComparison.Ordinal);
+        Assert.DoesNotContain("BenchEngine.", text, StringComparison.Ordinal);
+        Assert.Equal(0, (await GetJsonAsync(http, "api/runs"))["total"]!.GetValue<int>());
+    }
+
+    [Fact]
+    public async Task StartRun_AKindAsANumber_IsRefusedInPlainWords()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+        using var body = new StringContent("""{ "plan": { "name": "n", "target": { "kind": 7 }, "stop": { "durationSeconds": 5 } } }""", Encoding.UTF8, "application/json");
+
+        using var response = await http.PostAsync(new Uri("api/runs", UriKind.Relative), body);
+
+        var problem = await AssertProblemAsync(response, HttpStatusCode.BadRequest);
+        Assert.Contains("a name in quotes", problem.ToJsonString(), StringComparison.Ordinal);
+        Assert.DoesNotContain("BenchEngine.", problem.ToJsonString(), StringComparison.Ordinal);
+    }
+}

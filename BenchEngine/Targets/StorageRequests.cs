@@ -58,7 +58,7 @@ internal static class StorageRequests
             }
 
             var uri = uriOf(client);
-            var endpoint = uri.GetLeftPart(UriPartial.Path);
+            var endpoint = uri.GetComponents(UriComponents.SchemeAndServer | UriComponents.Path, UriFormat.UriEscaped);
             if (context.Endpoints.Check(uri) is { } refusal)
             {
                 throw new TargetConfigurationException($"Cannot use the {service} endpoint {endpoint} of the secret '{secretName}': {refusal}");

@@ -41,7 +41,7 @@ internal sealed class TargetKindJsonConverter : JsonConverter<TargetKind>
 {
     public override TargetKind Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options) =>
         reader.TokenType == JsonTokenType.String
-            ? new TargetKind(reader.GetString()!)
+            ? TargetRegistry.Parse(reader.GetString()!)
             : throw new JsonException("A target kind is a name in quotes, e.g. \"CosmosSql\".");
 
     public override void Write(Utf8JsonWriter writer, TargetKind value, JsonSerializerOptions options) => writer.WriteStringValue(value.Name);

@@ -52,6 +52,10 @@ public abstract class TargetModule
     /// in comparisons.</summary>
     public virtual IReadOnlyList<TargetField> Fields => [];
 
+    /// <summary>The hosts of the service in Azure's clouds, as allow-list patterns (<c>*.documents.azure.com</c>): what an
+    /// installation allows until its administrator says otherwise.</summary>
+    public virtual IReadOnlyList<string> ServiceHostPatterns => [];
+
     /// <summary>Ready plans for this kind (rows of the published comparison tables), offered with the seed presets.</summary>
     public virtual IReadOnlyList<Presets.Preset> Presets => [];
 

@@ -27,6 +27,14 @@ public static class TargetRegistry
     /// <summary>The module of <paramref name="kind"/>, or <see cref="Unknown"/>.</summary>
     public static TargetModule Of(TargetKind kind) => ByName.GetValueOrDefault(kind.Name) ?? Unknown;
 
+    /// <summary>The kind a name stands for: a registered kind's own spelling whatever the case (<c>cosmossql</c> is
+    /// <c>CosmosSql</c>, as the enum it replaced read it), else the name as given (refused by validation).</summary>
+    public static TargetKind Parse(string name)
+    {
+        ArgumentNullException.ThrowIfNull(name);
+        return All.FirstOrDefault(m => string.Equals(m.Kind.Name, name.Trim(), StringComparison.OrdinalIgnoreCase))?.Kind ?? new TargetKind(name);
+    }
+
     /// <summary>Whether a module claims <paramref name="kind"/>.</summary>
     public static bool IsKnown(TargetKind kind) => ByName.ContainsKey(kind.Name);
 

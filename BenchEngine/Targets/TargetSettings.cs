@@ -38,7 +38,7 @@ public static class TargetSettings
         Get(options, path) is JsonValue value && value.TryGetValue<string>(out var text) ? text : null;
 
     /// <summary>A copy of <paramref name="options"/> with the setting at <paramref name="path"/> set to <paramref name="value"/>
-    /// (null removes it: its default).</summary>
+    /// (null: JSON null, for an optional setting left empty).</summary>
     /// <exception cref="JsonException">The value does not fit the setting.</exception>
     public static TargetOptions With(TargetOptions options, string path, JsonNode? value) =>
         WithAll(options, [new(path, value)]);
@@ -58,14 +58,7 @@ public static class TargetSettings
                 section = section[name] as JsonObject ?? throw new JsonException($"There is no setting {path}.");
             }
 
-            if (value is null)
-            {
-                section.Remove(names[^1]);
-            }
-            else
-            {
-                section[names[^1]] = value.DeepClone();
-            }
+            section[names[^1]] = value?.DeepClone();
         }
 
         return root.Deserialize<TargetOptions>(RunPlan.JsonOptions) ?? options;

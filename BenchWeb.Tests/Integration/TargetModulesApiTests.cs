@@ -19,6 +19,8 @@ public sealed class TargetModulesApiTests
         { """{ "kind": "Redis", "redis": { "host": "x.redis.cache.windows.net", "port": 99999 } }""", "Target.Redis.Port", "" },
         { """{ "kind": "Redis", "redis": { "host": "x.redis.cache.windows.net", "database": -1 } }""", "Target.Redis.Database", "" },
         { $$"""{ "kind": "Redis", "redis": { "host": "x.redis.cache.windows.net", "keyPrefix": "{{new string('k', 5_000)}}" } }""", "Target.Redis.KeyPrefix", "" },
+        { """{ "kind": "Redis", "redis": { "host": "[cache.example.com]" } }""", "Target.Redis.Host", "A host name or IP address" },
+        { """{ "kind": "Redis", "redis": { "host": "cache.example.com]" } }""", "Target.Redis.Host", "A host name or IP address" },
         { """{ "kind": "BlobStorage", "blobs": { "containerName": "../etc" } }""", "Target.Blobs.ContainerName", "" },
         { """{ "kind": "BlobStorage", "blobs": { "connectionStringSecret": "" } }""", "Target.Blobs.ConnectionStringSecret", "Name the secret" },
         { """{ "kind": "QueueStorage", "queues": { "queueName": "Q--x" } }""", "Target.Queues.QueueName", "" },

@@ -19,21 +19,29 @@ public sealed record LaunchRules(InstallationLimits Limits, IReadOnlyList<string
         ArgumentNullException.ThrowIfNull(plan);
         var errors = Limits.Check(plan).ToList();
         var module = plan.Target.Kind.Module;
-        if (module.PlannedEndpoint(plan.Target) is { } planned
-            && EndpointAllowList.Check(planned.Endpoint, EndpointPatterns, AllowLoopbackEndpoints) is { } refused)
+        var planned = module.PlannedEndpoint(plan.Target);
+        if (planned is not null && EndpointAllowList.Check(planned.Endpoint, EndpointPatterns, AllowLoopbackEndpoints) is { } refused)
         {
             errors.Add(new(planned.Field, refused));
         }
 
         foreach (var (field, endpoint) in secretEndpoints ?? new Dictionary<string, Uri>())
         {
+            var label = module.FieldAt(field)?.Label.ToLowerInvariant() ?? "secret";
             if (EndpointAllowList.Check(endpoint, EndpointPatterns, AllowLoopbackEndpoints) is { } secretRefused)
             {
-                var label = module.FieldAt(field)?.Label.ToLowerInvariant() ?? "secret";
                 errors.Add(new(field, $"The stored {label}'s {module.DisplayName} endpoint: {secretRefused}"));
+            }
+            else if (planned is not null && !SameServer(endpoint, planned.Endpoint))
+            {
+                // A key stored for one server is never sent to another: the plan's endpoint changed since it was stored.
+                errors.Add(new(planned.Field, $"The stored {label} was stored for {endpoint.Authority}: store it again to use it with {planned.Endpoint.Authority}."));
             }
         }
 
         return errors;
     }
+
+    private static bool SameServer(Uri a, Uri b) =>
+        string.Equals(a.Scheme, b.Scheme, StringComparison.OrdinalIgnoreCase) && string.Equals(a.IdnHost, b.IdnHost, StringComparison.OrdinalIgnoreCase) && a.Port == b.Port;
 }

@@ -226,15 +226,13 @@ public sealed partial class ProfileForm
         var values = new List<KeyValuePair<string, System.Text.Json.Nodes.JsonNode?>>();
         foreach (var (path, value) in TargetFields)
         {
-            var json = value.Write(out var problem);
-            if (problem is not null)
-            {
-                problems.Add(new FieldError(path, problem));
-            }
-
-            if (json is not null)
+            if (value.TryWrite(out var json, out var problem))
             {
                 values.Add(new(path, json));
+            }
+            else if (problem is not null)
+            {
+                problems.Add(new FieldError(path, problem));
             }
         }
 

@@ -54,18 +54,25 @@ public sealed class TargetFieldValue(TargetField field)
         }
     }
 
-    /// <summary>The setting's JSON for the plan, or null to leave its default; <paramref name="problem"/> says what is wrong
-    /// with a value that cannot be the setting (then its default goes to the plan, and the form cannot be saved).</summary>
-    public JsonNode? Write(out string? problem)
+    /// <summary>The setting's JSON for the plan (null: JSON null, an optional setting left empty); false when the value
+    /// cannot be the setting, then <paramref name="problem"/> says why, its default goes to the plan and the form cannot be
+    /// saved.</summary>
+    public bool TryWrite(out JsonNode? value, out string? problem)
     {
         problem = null;
+        value = Write(ref problem);
+        return problem is null && !(value is null && Field.WhenEmpty is null);
+    }
+
+    private JsonNode? Write(ref string? problem)
+    {
         switch (Field.Input)
         {
             case TargetInput.WholeNumber:
                 if (WholeNumber is not { } whole)
                 {
                     problem = Field.WhenEmpty is null ? "Give a whole number." : null;
-                    return Field.WhenEmpty is null ? null : JsonValue.Create((long?)null);
+                    return null;
                 }
 
                 if (whole < Field.Minimum || whole > Field.Maximum)
@@ -79,7 +86,7 @@ public sealed class TargetFieldValue(TargetField field)
                 if (Number is not { } number)
                 {
                     problem = Field.WhenEmpty is null ? "Give a number." : null;
-                    return Field.WhenEmpty is null ? null : JsonValue.Create((double?)null);
+                    return null;
                 }
 
                 if (!double.IsFinite(number))
@@ -95,7 +102,7 @@ public sealed class TargetFieldValue(TargetField field)
                 if (string.IsNullOrWhiteSpace(Text))
                 {
                     problem = Field.WhenEmpty is null ? $"Choose one of {string.Join(", ", Field.Choices)}." : null;
-                    return Field.WhenEmpty is null ? null : JsonValue.Create((string?)null);
+                    return null;
                 }
 
                 if (!Field.Choices.Contains(Text, StringComparer.Ordinal))

@@ -114,7 +114,7 @@ public sealed partial class RunExecutor(
             {
                 // Every connection the targets open is checked against the installation's allow-list: the account
                 // endpoint, the table endpoint of a connection string, and whatever the service redirects to.
-                var context = new TargetContext(time, await secrets.CreateResolverAsync(run.ProfileId, CancellationToken.None))
+                var context = new TargetContext(time, await secrets.CreateResolverAsync(run.ProfileId, plan, CancellationToken.None))
                 {
                     Endpoints = new EndpointPolicy(allowList.Check),
                 };

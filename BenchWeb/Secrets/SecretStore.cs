@@ -121,24 +121,48 @@ public sealed class SecretStore(IDbContextFactory<BenchDbContext> databases, IDa
         return await db.Secrets.AnyAsync(s => s.Name == name, cancellationToken);
     }
 
-    /// <summary>Whether a profile may name this environment variable as its secret.</summary>
-    public bool IsAllowedEnvironmentVariable(string name) =>
-        name.StartsWith(EnvironmentPrefix, StringComparison.Ordinal) || options.Value.EnvironmentSecrets.Contains(name, StringComparer.Ordinal);
+    /// <summary>Whether a profile may name this environment variable for this secret setting: any
+    /// <c>BENCHWEB_*</c> variable, the setting's own default (<c>REDIS_ACCESS_KEY</c> for the Redis access key), or one the
+    /// installation lists that is no other setting's default, so that no plan sends one service's key to another's host.</summary>
+    public bool IsAllowedEnvironmentVariable(string name, TargetField field)
+    {
+        ArgumentNullException.ThrowIfNull(name);
+        ArgumentNullException.ThrowIfNull(field);
+        var own = TargetSettings.Text(new TargetOptions(), field.Path);
+        return name.StartsWith(EnvironmentPrefix, StringComparison.Ordinal)
+            || string.Equals(name, own, StringComparison.Ordinal)
+            || (options.Value.EnvironmentSecrets.Contains(name, StringComparer.Ordinal) && !TargetRegistry.DefaultSecretNames.Contains(name, StringComparer.Ordinal));
+    }
+
+    /// <summary>The environment variables a secret setting may name, for messages: its default, then the installation's
+    /// others.</summary>
+    public IEnumerable<string> AllowedEnvironmentVariables(TargetField field)
+    {
+        ArgumentNullException.ThrowIfNull(field);
+        return new[] { TargetSettings.Text(new TargetOptions(), field.Path) ?? "" }.Concat(options.Value.EnvironmentSecrets)
+            .Where(name => name.Length > 0 && IsAllowedEnvironmentVariable(name, field)).Distinct(StringComparer.Ordinal);
+    }
 
     /// <summary>Whether a secret name belongs to this profile's stored secrets.</summary>
     public static bool BelongsTo(string name, long profileId) => name.StartsWith(NameFor(profileId, ""), StringComparison.Ordinal);
 
-    /// <summary>The secrets one run may use: its own profile's stored values, decrypted, then the allowed
-    /// environment variables.</summary>
-    internal async Task<Func<string, string?>> CreateResolverAsync(long? profileId, CancellationToken cancellationToken)
+    /// <summary>The secrets one run may use: its own profile's stored values, decrypted, then the environment variables its
+    /// plan's secret settings may name (<see cref="IsAllowedEnvironmentVariable"/>), each only for its setting.</summary>
+    internal async Task<Func<string, string?>> CreateResolverAsync(long? profileId, RunPlan plan, CancellationToken cancellationToken)
     {
+        ArgumentNullException.ThrowIfNull(plan);
+        var environment = plan.Target.Kind.Module.Fields.Where(f => f.Input == TargetInput.Secret)
+            .Select(f => (Name: TargetSettings.Text(plan.Target, f.Path), Field: f))
+            .Where(s => s.Name is not null && IsAllowedEnvironmentVariable(s.Name, s.Field))
+            .Select(s => s.Name!)
+            .ToHashSet(StringComparer.Ordinal);
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         var prefix = profileId is { } id ? NameFor(id, "") : null;
         var stored = prefix is null
             ? []
             : await db.Secrets.AsNoTracking().Where(s => s.Name.StartsWith(prefix)).ToDictionaryAsync(s => s.Name, s => s.ProtectedValue, cancellationToken);
         return name => stored.TryGetValue(name, out var value) ? _protector.Unprotect(value)
-            : IsAllowedEnvironmentVariable(name) ? Environment.GetEnvironmentVariable(name)
+            : environment.Contains(name) ? Environment.GetEnvironmentVariable(name)
             : null;
     }
 

@@ -13,21 +13,10 @@ namespace BenchWeb.Security;
 /// connection they open.</summary>
 public sealed class EndpointAllowList(InstallationSettingsService settings, IOptions<SecurityOptions> security)
 {
-    /// <summary>Azure Cosmos DB (NoSQL and Table API) and Table Storage endpoints in Azure's public cloud, Azure China
-    /// and Azure US Government.</summary>
+    /// <summary>Every target's service hosts in Azure's public cloud, Azure China and Azure US Government, as its module
+    /// declares them (Cosmos DB, Table, Blob and Queue Storage, Azure Cache for Redis).</summary>
     public static readonly IReadOnlyList<string> BuiltInPatterns =
-    [
-        "*.documents.azure.com",
-        "*.table.core.windows.net",
-        "*.table.cosmos.azure.com",
-        "*.cosmos.azure.com",
-        "*.documents.azure.cn",
-        "*.table.core.chinacloudapi.cn",
-        "*.table.cosmos.azure.cn",
-        "*.documents.azure.us",
-        "*.table.core.usgovcloudapi.net",
-        "*.table.cosmos.azure.us",
-    ];
+        [.. BenchEngine.Targets.TargetRegistry.All.SelectMany(m => m.ServiceHostPatterns).Distinct(StringComparer.Ordinal)];
 
     public const int MaxPatterns = 100;
 

@@ -31,6 +31,9 @@ internal sealed class BlobsModule() : StorageResourceModule(
 
     public override TargetKind Kind => TargetKind.BlobStorage;
 
+    public override IReadOnlyList<string> ServiceHostPatterns { get; } =
+        ["*.blob.core.windows.net", "*.blob.core.chinacloudapi.cn", "*.blob.core.usgovcloudapi.net"];
+
     public override string DisplayName => "Blob Storage";
 
     public override IReadOnlyList<Preset> Presets => field ??=

@@ -25,6 +25,9 @@ internal sealed class CosmosSqlModule : TargetModule
 
     public override string Section => "Cosmos";
 
+    public override IReadOnlyList<string> ServiceHostPatterns { get; } =
+        ["*.documents.azure.com", "*.cosmos.azure.com", "*.documents.azure.cn", "*.documents.azure.us"];
+
     public override bool ReportsRequestUnits => true;
 
     public override string BatchRefusal => "Cosmos DB for NoSQL writes one document per request here; turn on Bulk mode to let the SDK group writes.";

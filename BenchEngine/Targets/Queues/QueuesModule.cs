@@ -31,6 +31,9 @@ internal sealed class QueuesModule() : StorageResourceModule(
 
     public override TargetKind Kind => TargetKind.QueueStorage;
 
+    public override IReadOnlyList<string> ServiceHostPatterns { get; } =
+        ["*.queue.core.windows.net", "*.queue.core.chinacloudapi.cn", "*.queue.core.usgovcloudapi.net"];
+
     public override string DisplayName => "Queue Storage";
 
     public override IReadOnlyList<Preset> Presets => field ??=

@@ -50,6 +50,9 @@ internal sealed class RedisModule : TargetModule
 
     public override TargetKind Kind => TargetKind.Redis;
 
+    public override IReadOnlyList<string> ServiceHostPatterns { get; } =
+        ["*.redis.cache.windows.net", "*.redis.cache.chinacloudapi.cn", "*.redis.cache.usgovcloudapi.net"];
+
     public override string DisplayName => "Azure Cache for Redis";
 
     public override string? ChoiceNote => "or any Redis server";
@@ -142,16 +145,19 @@ internal sealed class RedisModule : TargetModule
 
     public override TargetEndpoint? PlannedEndpoint(TargetOptions options) =>
         options.Redis is { Host: { } host } redis && IsHostName(host) && redis.Port is >= 1 and <= 65_535
-            ? new("Target.Redis.Host", EndpointOf(host, redis.Port, redis.UseTls))
+            && Uri.TryCreate($"{(redis.UseTls ? Uri.UriSchemeHttps : Uri.UriSchemeHttp)}://{host}:{redis.Port}/", UriKind.Absolute, out var endpoint)
+            ? new("Target.Redis.Host", endpoint)
             : null;
 
     /// <summary>The URL the endpoint policy and the allow-list judge a Redis server by: https with TLS, http without.</summary>
     internal static Uri EndpointOf(string host, int port, bool useTls) =>
         new UriBuilder(useTls ? Uri.UriSchemeHttps : Uri.UriSchemeHttp, host, port).Uri;
 
-    /// <summary>A DNS name or an IP address, nothing more.</summary>
+    /// <summary>A DNS name or an IP address, nothing more; square brackets only around an IPv6 address.</summary>
     internal static bool IsHostName(string host) =>
-        host.Length <= MaxHost && Uri.CheckHostName(host.Trim('[', ']')) is UriHostNameType.Dns or UriHostNameType.IPv4 or UriHostNameType.IPv6;
+        host.Length <= MaxHost && (host.StartsWith('[') && host.EndsWith(']') && host.Length > 2
+            ? Uri.CheckHostName(host[1..^1]) == UriHostNameType.IPv6
+            : !host.Contains('[') && !host.Contains(']') && Uri.CheckHostName(host) is UriHostNameType.Dns or UriHostNameType.IPv4 or UriHostNameType.IPv6);
 
     /// <summary>Letters, digits and <c>: _ - . /</c>: none of the characters SCAN's pattern gives a meaning to (<c>* ? [ ] \</c>).</summary>
     private static bool IsKeyPrefix(string? prefix) =>

@@ -37,6 +37,10 @@ internal sealed class TablesModule : TargetModule
 
     public override string Section => "Tables";
 
+    public override IReadOnlyList<string> ServiceHostPatterns => ReportsRequestUnits
+        ? ["*.table.cosmos.azure.com", "*.cosmos.azure.com", "*.table.cosmos.azure.cn", "*.table.cosmos.azure.us"]
+        : ["*.table.core.windows.net", "*.table.core.chinacloudapi.cn", "*.table.core.usgovcloudapi.net"];
+
     public override bool ReportsRequestUnits { get; }
 
     public override int MaxBatchSize => Running.RunPlan.MaxTableBatch;

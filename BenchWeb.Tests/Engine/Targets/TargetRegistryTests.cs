@@ -99,6 +99,9 @@ public sealed class TargetRegistryTests
         Assert.Contains("\"kind\": \"TableStorage\"", json, StringComparison.Ordinal);
         Assert.Equal(TargetKind.TableStorage, JsonSerializer.Deserialize<TargetOptions>(json, RunPlan.JsonOptions)!.Kind);
 
+        // Plans written by hand spell a kind in any case, as the enum it replaced read them.
+        Assert.Equal(TargetKind.CosmosSql, RunPlan.FromJson("""{ "target": { "kind": "cosmossql" } }""").Target.Kind);
+
         var number = Assert.Throws<RunPlanValidationException>(() => RunPlan.FromJson("""{ "target": { "kind": 3 } }"""));
         Assert.Contains("a name in quotes", Assert.Single(number.Errors).Message, StringComparison.Ordinal);
         Assert.Equal(TargetKind.Simulated, default);
@@ -115,7 +118,8 @@ public sealed class TargetRegistryTests
         Assert.Equal("flights", changed.Tables.TableName);
         Assert.Equal("BENCHWEB_KEY", TargetSettings.Text(changed, "Target.Cosmos.KeySecret"));
         Assert.Null(TargetSettings.Text(changed, "Target.Cosmos.Nothing"));
-        Assert.Equal(options.Cosmos.KeySecret, TargetSettings.With(changed, "Target.Cosmos.KeySecret", null).Cosmos.KeySecret);
+        Assert.Null(TargetSettings.With(changed, "Target.Cosmos.RequestUnits", null).Cosmos.RequestUnits);
+        Assert.Throws<JsonException>(() => TargetSettings.With(changed, "Target.Cosmos.KeySecret", null));
     }
 
     /// <summary>The rest of the code asks a kind's module; only the target's own folder may compare kinds. Seed presets name

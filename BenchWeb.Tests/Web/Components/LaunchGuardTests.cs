@@ -40,6 +40,29 @@ public sealed class LaunchGuardTests
     }
 
     [Fact]
+    public async Task Launch_RefusesAStoredKey_ForAnotherServerThanTheOneItWasStoredFor()
+    {
+        await using var context = new BenchWebComponentContext();
+        var profiles = context.Services.GetRequiredService<ProfileService>();
+        var form = new ProfileForm { Name = "cache", TargetKind = TargetKind.Redis }
+            .WithText("Target.Redis.Host", "bench.redis.cache.windows.net")
+            .WithNewSecret("Target.Redis.AccessKeySecret", "c2VjcmV0LWFjY2Vzcy1rZXk=");
+        var id = await profiles.SaveAsync(0, form, TestActors.Admin, CancellationToken.None);
+        var plan = BenchEngine.Running.RunPlan.FromJson((await profiles.FindAsync(id, CancellationToken.None))!.PlanJson);
+        var runs = context.Services.GetRequiredService<RunService>();
+
+        // A runner points the profile at a host of their own: the key stored for the cache is not sent there.
+        var moved = plan with { Target = plan.Target with { Redis = plan.Target.Redis with { Host = "elsewhere.redis.cache.windows.net" } } };
+        var refused = await Assert.ThrowsAsync<BenchEngine.Running.RunPlanValidationException>(() => runs.StartAsync(moved, id, null, TestActors.Runner, CancellationToken.None));
+
+        var error = Assert.Single(refused.Errors, e => e.Field == "Target.Redis.Host");
+        Assert.Equal("The stored access key was stored for bench.redis.cache.windows.net:6380: store it again to use it with elsewhere.redis.cache.windows.net:6380.", error.Message);
+        Assert.Empty(context.Jobs.Enqueued);
+        await runs.StartAsync(plan, id, null, TestActors.Runner, CancellationToken.None);
+        Assert.Single(context.Jobs.Enqueued);
+    }
+
+    [Fact]
     public async Task ProfileListRun_RefusesTheStoredConnectionStringsHost_WhenItIsOffTheAllowList()
     {
         await using var context = new BenchWebComponentContext();

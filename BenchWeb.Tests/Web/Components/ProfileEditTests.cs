@@ -58,6 +58,26 @@ public sealed class ProfileEditTests
     }
 
     [Fact]
+    public void Form_AnOptionalSettingLeftEmpty_StaysEmpty_RatherThanTakingItsDefault()
+    {
+        // A container of serverless or shared throughput has no RU/s of its own: the plan must not gain 10,000.
+        var plan = new BenchEngine.Running.RunPlan
+        {
+            Name = "serverless",
+            Target = new TargetOptions { Kind = TargetKind.CosmosSql, Cosmos = new CosmosOptions { Endpoint = "https://acme.documents.azure.com:443/", RequestUnits = null } },
+        };
+
+        var form = ProfileForm.FromPlan(plan);
+
+        Assert.Null(form.TargetFields["Target.Cosmos.RequestUnits"].WholeNumber);
+        Assert.Null(form.ToPlan().Target.Cosmos.RequestUnits);
+        form.TargetFields["Target.Cosmos.RequestUnits"].WholeNumber = 4_000;
+        Assert.Equal(4_000, form.ToPlan().Target.Cosmos.RequestUnits);
+        form.TargetFields["Target.Cosmos.RequestUnits"].WholeNumber = null;
+        Assert.Null(form.ToPlan().Target.Cosmos.RequestUnits);
+    }
+
+    [Fact]
     public async Task Form_TargetNumberBeyondItsType_SaysWhichWholeNumbersFit_AndDoesNotSave()
     {
         await using var context = new BenchWebComponentContext();
@@ -211,7 +231,7 @@ public sealed class ProfileEditTests
         var markup = page.Markup;
         Assert.DoesNotContain("c2VjcmV0LWNvc21vcy1rZXk=", markup, StringComparison.Ordinal);
         Assert.Contains("data-secret-stored=\"true\"", markup, StringComparison.Ordinal);
-        var resolve = await context.Services.GetRequiredService<SecretStore>().CreateResolverAsync(id, CancellationToken.None);
+        var resolve = await context.Services.GetRequiredService<SecretStore>().CreateResolverAsync(id, new BenchEngine.Running.RunPlan(), CancellationToken.None);
         var plan = BenchEngine.Running.RunPlan.FromJson((await profiles.FindAsync(id, CancellationToken.None))!.PlanJson);
         Assert.Equal("c2VjcmV0LWNvc21vcy1rZXk=", resolve(plan.Target.Cosmos.KeySecret));
     }

@@ -55,7 +55,7 @@ public sealed class RedisProfileEditTests
         Assert.Contains("data-secret-stored=\"true\"", page.Markup, StringComparison.Ordinal);
         var planJson = (await profiles.FindAsync(id, CancellationToken.None))!.PlanJson;
         Assert.DoesNotContain(AccessKey, planJson, StringComparison.Ordinal);
-        var resolve = await context.Services.GetRequiredService<SecretStore>().CreateResolverAsync(id, CancellationToken.None);
+        var resolve = await context.Services.GetRequiredService<SecretStore>().CreateResolverAsync(id, new BenchEngine.Running.RunPlan(), CancellationToken.None);
         Assert.Equal(AccessKey, resolve(RunPlan.FromJson(planJson).Target.Redis.AccessKeySecret));
     }
 }

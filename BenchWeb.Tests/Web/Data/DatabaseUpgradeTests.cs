@@ -46,8 +46,8 @@ public sealed class DatabaseUpgradeTests
             var store = host.Get<SecretStore>();
             Assert.Equal(
                 "DefaultEndpointsProtocol=http;AccountName=fixture;AccountKey=Zml4dHVyZS1zZWNyZXQ=;TableEndpoint=http://127.0.0.1:10002/fixture;",
-                (await store.CreateResolverAsync(1, CancellationToken.None))("profile-1-tables-connection-string"));
-            Assert.Equal("Zml4dHVyZS1jb3Ntb3Mta2V5", (await store.CreateResolverAsync(2, CancellationToken.None))("profile-2-cosmos-key"));
+                (await store.CreateResolverAsync(1, new BenchEngine.Running.RunPlan(), CancellationToken.None))("profile-1-tables-connection-string"));
+            Assert.Equal("Zml4dHVyZS1jb3Ntb3Mta2V5", (await store.CreateResolverAsync(2, new BenchEngine.Running.RunPlan(), CancellationToken.None))("profile-2-cosmos-key"));
         }
         finally
         {

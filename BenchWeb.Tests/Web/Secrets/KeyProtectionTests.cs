@@ -37,7 +37,7 @@ public sealed class KeyProtectionTests
             Assert.DoesNotContain("<masterKey", key, StringComparison.Ordinal);
 
             await using var second = await DashboardHost.StartAsync(dataDirectory, settings);
-            Assert.Equal("the stored value", (await second.Get<SecretStore>().CreateResolverAsync(1, CancellationToken.None))("profile-1-cosmos-key"));
+            Assert.Equal("the stored value", (await second.Get<SecretStore>().CreateResolverAsync(1, new BenchEngine.Running.RunPlan(), CancellationToken.None))("profile-1-cosmos-key"));
         }
         finally
         {

@@ -19,15 +19,15 @@ public sealed class SecretStoreTests
         var other = await profiles.SaveAsync(0, new ProfileForm { Name = "other", TargetKind = TargetKind.TableStorage }.WithNewSecret(ProfileForms.TablesConnectionString, "other-secret"), TestActors.Admin, CancellationToken.None);
         var store = context.Services.GetRequiredService<SecretStore>();
 
-        var resolve = await store.CreateResolverAsync(mine, CancellationToken.None);
+        var resolve = await store.CreateResolverAsync(mine, new BenchEngine.Running.RunPlan(), CancellationToken.None);
 
         Assert.Equal("mine-secret", resolve(SecretStore.NameFor(mine, "tables-connection-string")));
         Assert.Null(resolve(SecretStore.NameFor(other, "tables-connection-string")));
-        Assert.Null((await store.CreateResolverAsync(null, CancellationToken.None))(SecretStore.NameFor(mine, "tables-connection-string")));
+        Assert.Null((await store.CreateResolverAsync(null, new BenchEngine.Running.RunPlan(), CancellationToken.None))(SecretStore.NameFor(mine, "tables-connection-string")));
     }
 
     [Fact]
-    public async Task Resolver_ReadsOnlyAllowedEnvironmentVariables()
+    public async Task Resolver_ReadsOnlyTheEnvironmentVariablesThePlansSecretSettingsMayName()
     {
         await using var context = new BenchWebComponentContext();
         var store = context.Services.GetRequiredService<SecretStore>();
@@ -35,14 +35,25 @@ public sealed class SecretStoreTests
         Environment.SetEnvironmentVariable("SOME_OTHER_HOST_SECRET", "not for profiles");
         try
         {
-            var resolve = await store.CreateResolverAsync(null, CancellationToken.None);
-
+            var tables = new BenchEngine.Running.RunPlan { Target = new TargetOptions { Kind = TargetKind.TableStorage, Tables = new TableOptions { ConnectionStringSecret = "BENCHWEB_TEST_SECRET" } } };
+            var resolve = await store.CreateResolverAsync(null, tables, CancellationToken.None);
             Assert.Equal("allowed", resolve("BENCHWEB_TEST_SECRET"));
             Assert.Null(resolve("SOME_OTHER_HOST_SECRET"));
-            Assert.True(store.IsAllowedEnvironmentVariable("COSMOS_KEY"));
-            Assert.True(store.IsAllowedEnvironmentVariable("BLOBS_CONNECTION_STRING"));
-            Assert.True(store.IsAllowedEnvironmentVariable("QUEUES_CONNECTION_STRING"));
-            Assert.False(store.IsAllowedEnvironmentVariable("PATH"));
+
+            // A variable is read only for the setting that names it: a Redis plan naming it gets nothing.
+            var redis = new BenchEngine.Running.RunPlan { Target = new TargetOptions { Kind = TargetKind.Redis, Redis = new RedisOptions { Host = "cache.example.com", AccessKeySecret = "SOME_OTHER_HOST_SECRET" } } };
+            Assert.Null((await store.CreateResolverAsync(null, redis, CancellationToken.None))("BENCHWEB_TEST_SECRET"));
+            Assert.Null((await store.CreateResolverAsync(null, redis, CancellationToken.None))("SOME_OTHER_HOST_SECRET"));
+
+            // One service's key never goes to another's host: the Redis access key may not name COSMOS_KEY.
+            var cosmosKey = TargetKind.CosmosSql.Module.FieldAt("Target.Cosmos.KeySecret")!;
+            var redisKey = TargetKind.Redis.Module.FieldAt("Target.Redis.AccessKeySecret")!;
+            Assert.True(store.IsAllowedEnvironmentVariable("COSMOS_KEY", cosmosKey));
+            Assert.False(store.IsAllowedEnvironmentVariable("COSMOS_KEY", redisKey));
+            Assert.True(store.IsAllowedEnvironmentVariable("REDIS_ACCESS_KEY", redisKey));
+            Assert.True(store.IsAllowedEnvironmentVariable("BENCHWEB_ANY", redisKey));
+            Assert.False(store.IsAllowedEnvironmentVariable("BLOBS_CONNECTION_STRING", cosmosKey));
+            Assert.False(store.IsAllowedEnvironmentVariable("PATH", cosmosKey));
         }
         finally
         {
@@ -62,11 +73,11 @@ public sealed class SecretStoreTests
         var clone = (await profiles.CloneAsync(source, TestActors.Admin, CancellationToken.None))!.Value;
         var clonePlan = BenchEngine.Running.RunPlan.FromJson((await profiles.FindAsync(clone, CancellationToken.None))!.PlanJson);
         Assert.Equal(SecretStore.NameFor(clone, "cosmos-key"), clonePlan.Target.Cosmos.KeySecret);
-        Assert.Equal("source-key", (await store.CreateResolverAsync(clone, CancellationToken.None))(clonePlan.Target.Cosmos.KeySecret));
+        Assert.Equal("source-key", (await store.CreateResolverAsync(clone, new BenchEngine.Running.RunPlan(), CancellationToken.None))(clonePlan.Target.Cosmos.KeySecret));
 
         await store.RemoveAsync(clonePlan.Target.Cosmos.KeySecret, TestActors.Admin, CancellationToken.None);
         await profiles.DeleteAsync(clone, TestActors.Admin, CancellationToken.None);
 
-        Assert.Equal("source-key", (await store.CreateResolverAsync(source, CancellationToken.None))(SecretStore.NameFor(source, "cosmos-key")));
+        Assert.Equal("source-key", (await store.CreateResolverAsync(source, new BenchEngine.Running.RunPlan(), CancellationToken.None))(SecretStore.NameFor(source, "cosmos-key")));
     }
 }

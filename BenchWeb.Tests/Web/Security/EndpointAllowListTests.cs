@@ -35,6 +35,9 @@ public sealed class EndpointAllowListTests
     [InlineData("https://acme.table.core.windows.net/")]
     [InlineData("https://acme.table.cosmos.azure.com:443/")]
     [InlineData("https://acme.documents.azure.us/")]
+    [InlineData("https://acme.blob.core.windows.net/")]
+    [InlineData("https://acme.queue.core.windows.net/")]
+    [InlineData("https://acme.redis.cache.windows.net:6380/")]
     public void Check_AllowsAzureEndpoints_WhenTheDefaultListApplies(string endpoint)
     {
         Assert.Null(EndpointAllowList.Check(new Uri(endpoint), Defaults, allowLoopback: false));

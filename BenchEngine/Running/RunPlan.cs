@@ -41,6 +41,9 @@ public sealed record RunPlan
     /// <summary>Pass/fail limits, if any.</summary>
     public ThresholdOptions? Thresholds { get; init; }
 
+    /// <summary>The most characters of a target's text setting, or items of its list, whatever its kind.</summary>
+    public const int MaxSettingLength = 2_048;
+
     /// <summary>The longest plan name.</summary>
     public const int MaxNameLength = 200;
 
@@ -106,6 +109,11 @@ public sealed record RunPlan
 
         var target = Target.Kind.Module;
         target.Validate(Target, new TargetChecks(errors));
+        // The settings of the kinds this plan does not use are kept, not read: still bounded, as every input is.
+        foreach (var (field, length) in TargetSettings.TextsAndLists(Target).Where(t => t.Length > MaxSettingLength).DistinctBy(t => t.Path))
+        {
+            Check(!errors.Exists(e => e.Field == field), field, $"At most {MaxSettingLength:N0} characters or items.");
+        }
         foreach (var (field, message) in WorkloadValidator.Validate(Workload, audience, target.ItemLimit))
         {
             errors.Add(new FieldError(field, message));

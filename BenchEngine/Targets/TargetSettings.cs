@@ -9,11 +9,18 @@ namespace BenchEngine.Targets;
 /// fields) without knowing its options type.</summary>
 public static class TargetSettings
 {
+    // The plan's conventions; a double that is not finite (possible in a plan built in code, refused by its rules) is kept as
+    // "NaN" rather than failing to be read.
+    private static readonly JsonSerializerOptions Json = new(RunPlan.JsonOptions)
+    {
+        NumberHandling = System.Text.Json.Serialization.JsonNumberHandling.AllowNamedFloatingPointLiterals,
+    };
+
     /// <summary>The options' JSON form, to read several settings with <see cref="Get(JsonObject, string)"/>.</summary>
     public static JsonObject Read(TargetOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
-        return JsonSerializer.SerializeToNode(options, RunPlan.JsonOptions)!.AsObject();
+        return JsonSerializer.SerializeToNode(options, Json)!.AsObject();
     }
 
     /// <summary>The setting's JSON value; null when it is not set or the path names nothing.</summary>
@@ -61,7 +68,41 @@ public static class TargetSettings
             section[names[^1]] = value?.DeepClone();
         }
 
-        return root.Deserialize<TargetOptions>(RunPlan.JsonOptions) ?? options;
+        return root.Deserialize<TargetOptions>(Json) ?? options;
+    }
+
+    /// <summary>Every text and list of the options, every kind's section included, by field path
+    /// (<c>Target.Cosmos.Endpoint</c>): what bounds the settings of the kinds a plan does not use.</summary>
+    public static IEnumerable<(string Path, int Length)> TextsAndLists(TargetOptions options)
+    {
+        var found = new List<(string, int)>();
+        Walk(Read(options), "Target", found);
+        return found;
+    }
+
+    private static void Walk(JsonNode? node, string path, List<(string, int)> found)
+    {
+        switch (node)
+        {
+            case JsonObject section:
+                foreach (var (name, child) in section)
+                {
+                    Walk(child, $"{path}.{char.ToUpperInvariant(name[0])}{name[1..]}", found);
+                }
+
+                break;
+            case JsonArray items:
+                found.Add((path, items.Count));
+                foreach (var item in items)
+                {
+                    Walk(item, path, found);
+                }
+
+                break;
+            case JsonValue value when value.TryGetValue<string>(out var text):
+                found.Add((path, text.Length));
+                break;
+        }
     }
 
     // "Target.Cosmos.KeySecret" → ["cosmos", "keySecret"]: the JSON names (camel case) below the target.

@@ -80,6 +80,17 @@ public sealed class TargetRegistryTests
     }
 
     [Fact]
+    public void SettingsOfAKindThePlanDoesNotUse_AreStillBounded()
+    {
+        var plan = RunPlan.FromJson($$"""{ "name": "n", "target": { "kind": "Simulated", "redis": { "host": "{{new string('h', 100_000)}}" } }, "stop": { "durationSeconds": 5 } }""");
+
+        var error = Assert.Single(plan.Validate());
+
+        Assert.Equal("Target.Redis.Host", error.Field);
+        Assert.Equal("At most 2,048 characters or items.", error.Message);
+    }
+
+    [Fact]
     public void UnknownKind_IsRefusedNamingTheKindsThereAre_AndOpensNothing()
     {
         var plan = RunPlan.FromJson("""{ "name": "x", "target": { "kind": "Mainframe" }, "stop": { "durationSeconds": 5 } }""");

@@ -174,6 +174,33 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         AssertNoBrowserErrors();
     });
 
+    [Fact]
+    public Task ProfileEditor_DrawsEachTargetsSectionFromItsModule_OnALaptopScreen() => WithDiagnosticsAsync("glance-target-sections", async () =>
+    {
+        await DashboardPages.GotoAsync(Page, App("profiles/new?preset=RD2"));
+        await Expect(Page.Locator("[id='Target.Redis.Host']")).ToBeVisibleAsync();
+        await Expect(Page.Locator("[id='Target.Kind']")).ToHaveValueAsync("Redis");
+        // The preset leaves the host empty: the rule asks for the cache beside that input once anything changes.
+        await DashboardPages.FillAsync(Page, "Target.Redis.Host", "");
+        await Expect(Page.Locator(".validation-message[data-field='Target.Redis.Host']")).ToContainTextAsync("host");
+        Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), "The editor scrolls sideways.");
+        await ScreenshotAsync("glance-profile-redis");
+
+        // Every registered kind draws its own section when chosen, and no other's.
+        foreach (var module in TargetRegistry.All)
+        {
+            await Page.Locator("[id='Target.Kind']").SelectOptionAsync(module.Kind.Name);
+            foreach (var field in module.Fields.Where(f => f.AppliesWhen is null && f.Input != TargetInput.Secret))
+            {
+                await Expect(Page.Locator($"[id='{field.Path}']")).ToBeVisibleAsync();
+            }
+        }
+
+        await Page.Locator("[id='Target.Kind']").SelectOptionAsync(TargetKind.BlobStorage.Name);
+        await ScreenshotAsync("glance-profile-blob");
+        AssertNoBrowserErrors();
+    });
+
     // A run of each kind of target, with profile names as long as real ones, the figures as the engine computes them.
     private async Task<IReadOnlyList<long>> SeedOneRunOfEachTargetAsync()
     {

@@ -38,7 +38,9 @@ public sealed class SettingsAdminTests
         Assert.Equal("Local", entry.Via);
         Assert.Equal(BenchWebComponentContext.ClientAddress.ToString(), entry.RemoteIp);
         Assert.Contains("Maximum concurrency: 1,000 (default) → 50", entry.Details, StringComparison.Ordinal);
-        Assert.Contains("Endpoint allow-list: added bench.example.net, removed *.table.core.windows.net", entry.Details, StringComparison.Ordinal);
+        Assert.Contains("Endpoint allow-list: added bench.example.net, removed ", entry.Details, StringComparison.Ordinal);
+        Assert.Contains("*.table.core.windows.net", entry.Details, StringComparison.Ordinal);
+        Assert.Contains("*.redis.cache.windows.net", entry.Details, StringComparison.Ordinal);
 
         // Emptied again: back to the defaults, and the change says so.
         await page.Find("#MaxConcurrency").ChangeAsync("");

@@ -247,8 +247,9 @@ public sealed partial class ProfileForm
         {
             if (!fields.ContainsKey(field.Path))
             {
-                var value = new TargetFieldValue(field);
-                value.Read(TargetSettings.Get(settings, field.Path));
+                var setting = TargetSettings.Get(settings, field.Path);
+                var value = new TargetFieldValue(field) { EmptyMeansUnset = setting is null };
+                value.Read(setting);
                 fields[field.Path] = value;
             }
         }

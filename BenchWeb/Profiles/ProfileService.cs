@@ -84,7 +84,9 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
                 changes.Add("Description changed");
             }
 
-            changes.AddRange(PlanChanges.Describe(before.PlanJson, profile.PlanJson).Where(c => !c.StartsWith("Name:", StringComparison.Ordinal)));
+            // The stored plan as this version writes it: settings it did not have yet (a new target's section) are no change.
+            var stored = TryRead(before.PlanJson)?.ToJson() ?? before.PlanJson;
+            changes.AddRange(PlanChanges.Describe(stored, profile.PlanJson).Where(c => !c.StartsWith("Name:", StringComparison.Ordinal)));
             if (changes.Count > 0)
             {
                 audit.Append(db, actor, AuditActions.ProfileChanged, Subject(profile), string.Join("; ", changes), endpoint);

@@ -19,6 +19,9 @@ public sealed class TargetFieldValue(TargetField field)
 
     public bool Flag { get; set; }
 
+    /// <summary>Whether the setting is unset by default (an endpoint, a host): then an empty text leaves it unset, not "".</summary>
+    public bool EmptyMeansUnset { get; init; }
+
     /// <summary>A secret typed into the form, not stored yet: write-only, never filled from storage.</summary>
     public string? NewSecret { get; set; }
 
@@ -119,7 +122,8 @@ public sealed class TargetFieldValue(TargetField field)
                 var name = (Text ?? "").Trim();
                 return JsonValue.Create(name.Length == 0 && !string.IsNullOrWhiteSpace(NewSecret) ? "(stored with this profile)" : name);
             default:
-                return JsonValue.Create((Text ?? "").Trim());
+                var text = (Text ?? "").Trim();
+                return text.Length == 0 && EmptyMeansUnset ? null : JsonValue.Create(text);
         }
     }
 }

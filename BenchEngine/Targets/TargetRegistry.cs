@@ -47,7 +47,7 @@ public static class TargetRegistry
     [
         .. All.SelectMany(m => m.Fields)
             .Where(f => f.Input == TargetInput.Secret)
-            .Select(f => TargetSettings.Text(new TargetOptions(), f.Path))
+            .Select(f => TargetSettings.DefaultText(f.Path))
             .OfType<string>()
             .Distinct(StringComparer.Ordinal),
     ];

@@ -73,37 +73,25 @@ public static class TargetSettings
 
     /// <summary>Every text and list of the options, every kind's section included, by field path
     /// (<c>Target.Cosmos.Endpoint</c>): what bounds the settings of the kinds a plan does not use.</summary>
-    public static IEnumerable<(string Path, int Length)> TextsAndLists(TargetOptions options)
+    public static IEnumerable<(string Path, int Length)> TextsAndLists(TargetOptions options) =>
+        TextsAndLists(Read(options), "Target").Select(t => (t.Path, t.Items ?? t.Text!.Length));
+
+    /// <summary>The text a setting has by default (<c>Target.Redis.AccessKeySecret</c> → <c>REDIS_ACCESS_KEY</c>, the environment
+    /// variable a secret is read from unless one is stored); null when it has none.</summary>
+    public static string? DefaultText(string path) => DefaultTexts.Value.GetValueOrDefault(path);
+
+    private static readonly Lazy<Dictionary<string, string>> DefaultTexts = new(() =>
+        TextsAndLists(Read(new TargetOptions()), "Target").Where(t => t.Text is not null)
+            .DistinctBy(t => t.Path).ToDictionary(t => t.Path, t => t.Text!, StringComparer.OrdinalIgnoreCase));
+
+    // Each text by its field path, and each list (with its count, then its items under the list's path).
+    private static IEnumerable<(string Path, string? Text, int? Items)> TextsAndLists(JsonNode? node, string path) => node switch
     {
-        var found = new List<(string, int)>();
-        Walk(Read(options), "Target", found);
-        return found;
-    }
-
-    private static void Walk(JsonNode? node, string path, List<(string, int)> found)
-    {
-        switch (node)
-        {
-            case JsonObject section:
-                foreach (var (name, child) in section)
-                {
-                    Walk(child, $"{path}.{char.ToUpperInvariant(name[0])}{name[1..]}", found);
-                }
-
-                break;
-            case JsonArray items:
-                found.Add((path, items.Count));
-                foreach (var item in items)
-                {
-                    Walk(item, path, found);
-                }
-
-                break;
-            case JsonValue value when value.TryGetValue<string>(out var text):
-                found.Add((path, text.Length));
-                break;
-        }
-    }
+        JsonObject section => section.SelectMany(setting => TextsAndLists(setting.Value, $"{path}.{char.ToUpperInvariant(setting.Key[0])}{setting.Key[1..]}")),
+        JsonArray items => items.SelectMany(item => TextsAndLists(item, path)).Prepend((path, null, items.Count)),
+        JsonValue value when value.TryGetValue<string>(out var text) => [(path, text, null)],
+        _ => [],
+    };
 
     // "Target.Cosmos.KeySecret" → ["cosmos", "keySecret"]: the JSON names (camel case) below the target.
     private static string[] Names(string path)

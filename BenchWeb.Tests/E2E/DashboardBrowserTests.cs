@@ -363,32 +363,8 @@ public sealed partial class DashboardBrowserTests(DashboardBrowserFixture fixtur
 
     private void AssertNoBrowserErrors() => Assert.True(_browserErrors.IsEmpty, string.Join('\n', _browserErrors));
 
-    // A failing browser test leaves a screenshot and says what the browser and the dashboard reported.
-    private async Task WithDiagnosticsAsync(string name, Func<Task> steps)
-    {
-        try
-        {
-            await steps();
-        }
-        catch (Exception ex) when (_page is not null)
-        {
-            Directory.CreateDirectory(ScreenshotDirectory);
-            var screenshot = Path.Combine(ScreenshotDirectory, name + "-failure.png");
-            try
-            {
-                await _page.ScreenshotAsync(new PageScreenshotOptions { Path = screenshot, FullPage = true });
-            }
-            catch (PlaywrightException)
-            {
-                screenshot = "(none: the page is gone)";
-            }
-
-            var output = fixture.App.Output;
-            throw new InvalidOperationException(
-                $"{ex.Message}\nPage: {_page.Url}\nScreenshot: {screenshot}\nBrowser errors: {string.Join('\n', _browserErrors)}\n" +
-                $"Dashboard output (end):\n{output[Math.Max(0, output.Length - 6_000)..]}", ex);
-        }
-    }
+    private Task WithDiagnosticsAsync(string name, Func<Task> steps) =>
+        BrowserDiagnostics.RunAsync(_page, name, () => _browserErrors, () => fixture.App.Output, steps);
 
     private static string Unique(string name) => $"{name} {Guid.NewGuid().ToString("N")[..8]}";
 

@@ -243,31 +243,8 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         Assert.True(errors.Count == 0, string.Join('\n', errors));
     }
 
-    private async Task WithDiagnosticsAsync(string name, Func<Task> steps)
-    {
-        try
-        {
-            await steps();
-        }
-        catch (Exception ex) when (_watched is not null)
-        {
-            Directory.CreateDirectory(DashboardBrowserTests.ScreenshotDirectory);
-            var screenshot = Path.Combine(DashboardBrowserTests.ScreenshotDirectory, name + "-failure.png");
-            try
-            {
-                await Page.ScreenshotAsync(new PageScreenshotOptions { Path = screenshot, FullPage = true });
-            }
-            catch (PlaywrightException)
-            {
-                screenshot = "(none: the page is gone)";
-            }
-
-            var output = fixture.App.Output;
-            throw new InvalidOperationException(
-                $"{ex.Message}\nPage: {Page.Url}\nScreenshot: {screenshot}\nBrowser errors: {string.Join('\n', _watched.Errors)}\n" +
-                $"Dashboard output (end):\n{output[Math.Max(0, output.Length - 6_000)..]}", ex);
-        }
-    }
+    private Task WithDiagnosticsAsync(string name, Func<Task> steps) =>
+        BrowserDiagnostics.RunAsync(_watched?.Page, name, () => _watched!.Errors, () => fixture.App.Output, steps);
 
     private static string Unique(string name) => $"{name} {Guid.NewGuid().ToString("N")[..4]}";
 }

@@ -174,10 +174,13 @@ public sealed partial class ProfileForm
         return form;
     }
 
-    public RunPlan ToPlan() => new()
+    public RunPlan ToPlan() => ToPlan(out _);
+
+    // The plan, and what of the target's settings could not be written to it.
+    private RunPlan ToPlan(out List<FieldError> targetProblems) => new()
     {
         Name = Name.Trim(),
-        Target = BuildTarget(out _),
+        Target = BuildTarget(out targetProblems),
         Workload = new WorkloadOptions
         {
             Shape = Shape,
@@ -294,10 +297,10 @@ public sealed partial class ProfileForm
     /// <param name="uploadedFile">An uploaded file's stored path by number (null: no such file).</param>
     public IReadOnlyList<FieldError> ValidateAll(Func<long, string?> uploadedFile)
     {
-        BuildTarget(out var problems);
+        var plan = ToPlan(out var problems);
         var chosen = TargetKind.Module;
         var unreadable = problems.Where(p => chosen.FieldAt(p.Field) is not null).ToList();
-        var errors = WebPlanRules.Validate(ToPlan(), uploadedFile).Where(e => !unreadable.Exists(p => p.Field == e.Field)).ToList();
+        var errors = WebPlanRules.Validate(plan, uploadedFile).Where(e => !unreadable.Exists(p => p.Field == e.Field)).ToList();
         errors.AddRange(unreadable);
         if (Description?.Trim().Length > MaxDescriptionLength)
         {

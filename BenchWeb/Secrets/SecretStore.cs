@@ -128,7 +128,7 @@ public sealed class SecretStore(IDbContextFactory<BenchDbContext> databases, IDa
     {
         ArgumentNullException.ThrowIfNull(name);
         ArgumentNullException.ThrowIfNull(field);
-        var own = TargetSettings.Text(new TargetOptions(), field.Path);
+        var own = TargetSettings.DefaultText(field.Path);
         return name.StartsWith(EnvironmentPrefix, StringComparison.Ordinal)
             || string.Equals(name, own, StringComparison.Ordinal)
             || (options.Value.EnvironmentSecrets.Contains(name, StringComparer.Ordinal) && !TargetRegistry.DefaultSecretNames.Contains(name, StringComparer.Ordinal));
@@ -139,7 +139,7 @@ public sealed class SecretStore(IDbContextFactory<BenchDbContext> databases, IDa
     public IEnumerable<string> AllowedEnvironmentVariables(TargetField field)
     {
         ArgumentNullException.ThrowIfNull(field);
-        return new[] { TargetSettings.Text(new TargetOptions(), field.Path) ?? "" }.Concat(options.Value.EnvironmentSecrets)
+        return new[] { TargetSettings.DefaultText(field.Path) ?? "" }.Concat(options.Value.EnvironmentSecrets)
             .Where(name => name.Length > 0 && IsAllowedEnvironmentVariable(name, field)).Distinct(StringComparer.Ordinal);
     }
 

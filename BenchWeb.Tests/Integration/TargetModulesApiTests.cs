@@ -24,6 +24,10 @@ public sealed class TargetModulesApiTests
         { """{ "kind": "BlobStorage", "blobs": { "containerName": "../etc" } }""", "Target.Blobs.ContainerName", "" },
         { """{ "kind": "BlobStorage", "blobs": { "connectionStringSecret": "" } }""", "Target.Blobs.ConnectionStringSecret", "Name the secret" },
         { """{ "kind": "QueueStorage", "queues": { "queueName": "Q--x" } }""", "Target.Queues.QueueName", "" },
+        { """{ "kind": "BlobStorage", "blobs": { "connectionStringSecret": "/etc/passwd" } }""", "Target.Blobs.ConnectionStringSecret", "name an allowed environment variable: BLOBS_CONNECTION_STRING" },
+        { """{ "kind": "Redis", "redis": { "host": "x.redis.cache.windows.net", "accessKeySecret": "COSMOS_KEY" } }""", "Target.Redis.AccessKeySecret", "REDIS_ACCESS_KEY" },
+        { """{ "kind": "Redis", "redis": { "host": "" } }""", "Target.Redis.Host", "Give the cache's host name" },
+        { """{ "kind": "Redis", "redis": { "host": "x.redis.cache.windows.net", "connectTimeoutMs": -5 } }""", "Target.Redis.ConnectTimeoutMs", "Between 100 and 60,000" },
     };
 
     [Theory]
@@ -44,6 +48,24 @@ public sealed class TargetModulesApiTests
         Assert.DoesNotContain("root:", text, StringComparison.Ordinal);
         Assert.DoesNotContain("System.", text, StringComparison.Ordinal);
         Assert.DoesNotContain("BenchEngine.", text, StringComparison.Ordinal);
+        Assert.Equal(0, (await GetJsonAsync(http, "api/runs"))["total"]!.GetValue<int>());
+    }
+
+    [Theory]
+    [InlineData("""{ "kind": "Redis", "redis": { "port": 1e20 } }""")]
+    [InlineData("""{ "kind": "Simulated", "simulator": { "medianLatencyMs": NaN } }""")]
+    [InlineData("""{ "kind": "Redis", "redis": { "database": "zero" } }""")]
+    public async Task StartRun_AValueThatIsNotANumberItsSettingTakes_IsRefusedInPlainWords(string target)
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+        using var body = new StringContent($$"""{ "plan": { "name": "n", "target": {{target}}, "stop": { "durationSeconds": 5 } } }""", Encoding.UTF8, "application/json");
+
+        using var response = await http.PostAsync(new Uri("api/runs", UriKind.Relative), body);
+
+        var problem = await AssertProblemAsync(response, HttpStatusCode.BadRequest);
+        Assert.DoesNotContain("System.", problem.ToJsonString(), StringComparison.Ordinal);
+        Assert.DoesNotContain("BenchEngine.", problem.ToJsonString(), StringComparison.Ordinal);
         Assert.Equal(0, (await GetJsonAsync(http, "api/runs"))["total"]!.GetValue<int>());
     }
 

@@ -48,9 +48,15 @@ public sealed class RunService(
             throw new RunPlanValidationException(errors);
         }
 
-        var tableEndpoint = await secrets.EndpointsAsync(plan, profileId, cancellationToken);
+        // A secret the run could not read (no stored one, an environment variable the setting may not name) fails now, on its field.
+        if (secrets.CheckSecretNames(plan, (_, name) => profileId is { } own && SecretStore.BelongsTo(name, own)).ToList() is { Count: > 0 } unreadable)
+        {
+            throw new RunPlanValidationException(unreadable);
+        }
+
+        var secretEndpoints = await secrets.EndpointsAsync(plan, profileId, cancellationToken);
         var rules = await settings.RulesAsync(cancellationToken);
-        if (rules.Check(plan, tableEndpoint) is { Count: > 0 } refused)
+        if (rules.Check(plan, secretEndpoints) is { Count: > 0 } refused)
         {
             throw new RunPlanValidationException(refused);
         }
@@ -82,7 +88,7 @@ public sealed class RunService(
             throw new LaunchesPausedException(pausedMeanwhile);
         }
 
-        audit.Append(db, actor, AuditActions.RunLaunched, $"run #{run.Id}", Describe(plan, profileId, presetId, durationCap, documentCap), AuditLog.EndpointOf(plan, tableEndpoint));
+        audit.Append(db, actor, AuditActions.RunLaunched, $"run #{run.Id}", Describe(plan, profileId, presetId, durationCap, documentCap), AuditLog.EndpointOf(plan, secretEndpoints));
         try
         {
             run.JobId = await jobs.EnqueueAsync(run.Id, CancellationToken.None);

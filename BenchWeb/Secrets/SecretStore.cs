@@ -134,6 +134,24 @@ public sealed class SecretStore(IDbContextFactory<BenchDbContext> databases, IDa
             || (options.Value.EnvironmentSecrets.Contains(name, StringComparer.Ordinal) && !TargetRegistry.DefaultSecretNames.Contains(name, StringComparer.Ordinal));
     }
 
+    /// <summary>The secret settings of the plan's target that apply and name neither a secret the profile has (stored or
+    /// being typed, as <paramref name="hasSecret"/> says) nor an environment variable they may name: each refused on its
+    /// field, in words that list the names it may use.</summary>
+    public IEnumerable<FieldError> CheckSecretNames(RunPlan plan, Func<TargetField, string, bool> hasSecret)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        ArgumentNullException.ThrowIfNull(hasSecret);
+        foreach (var field in plan.Target.Kind.Module.Fields.Where(f => f.Input == TargetInput.Secret && (f.AppliesWhen?.Invoke(plan.Target) ?? true)))
+        {
+            var name = TargetSettings.Text(plan.Target, field.Path) ?? "";
+            if (name.Length > 0 && !hasSecret(field, name) && !IsAllowedEnvironmentVariable(name, field))
+            {
+                yield return new FieldError(field.Path,
+                    $"Paste the secret, or name an allowed environment variable: {string.Join(", ", AllowedEnvironmentVariables(field))} or any {EnvironmentPrefix}* variable.");
+            }
+        }
+    }
+
     /// <summary>The environment variables a secret setting may name, for messages: its default, then the installation's
     /// others.</summary>
     public IEnumerable<string> AllowedEnvironmentVariables(TargetField field)

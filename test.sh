@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test. Installs what the tests need on a fresh machine (the pinned npm servers in
 # tools/servers, Debian's Chromium for the browser tests, Debian's redis-server for the Redis target's
-# tests), and lets the test fixtures start and stop Azurite, the Cosmos DB API server, redis-server and
-# the dashboard on free loopback ports.
+# tests, Debian's docker-compose for the compose file's tests), and lets the test fixtures start and stop
+# Azurite, the Cosmos DB API server, redis-server and the dashboard on free loopback ports.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -28,6 +28,10 @@ export BENCHWEB_CHROMIUM="${BENCHWEB_CHROMIUM:-$(command -v chromium)}"
 # The Redis target's tests start Debian's redis-server (with and without TLS) on free loopback ports.
 apt_install_for redis-server redis-server
 export BENCHWEB_REDIS_SERVER="${BENCHWEB_REDIS_SERVER:-$(command -v redis-server)}"
+
+# The hosting tests validate docker-compose.yml with Debian's docker-compose (1.29: profiles, no Docker engine needed).
+apt_install_for docker-compose docker-compose
+export BENCHWEB_DOCKER_COMPOSE="${BENCHWEB_DOCKER_COMPOSE:-$(command -v docker-compose)}"
 
 export BENCHWEB_SERVERS_DIR="$PWD/$servers"
 # Tests talk to loopback only; without this the Cosmos SDK probes the Azure VM metadata address (169.254.169.254).

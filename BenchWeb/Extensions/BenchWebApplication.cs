@@ -59,6 +59,8 @@ public static class BenchWebApplication
 
         // Scripts and styles are no secret; the sign-in page needs them before anyone has signed in.
         app.MapStaticAssets().AllowAnonymous();
+        // Probes from App Service and container hosts carry no sign-in; the answer is a status word.
+        app.MapHealthEndpoints();
         app.MapSignIn();
         app.MapHub<RunsHub>(RunsHub.Path).RequireAuthorization(Policies.Viewer);
         app.MapJobsDashboard();

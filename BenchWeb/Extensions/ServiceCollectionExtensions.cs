@@ -54,6 +54,7 @@ public static class ServiceCollectionExtensions
         services.AddHostedService<RunRecoveryService>();
         services.AddHostedService<UploadCleanupService>();
         services.AddRunJobs(options);
+        services.AddBenchWebHealthChecks(builder.Configuration);
 
         builder.AddBenchWebSecurity();
         services.AddSignalR().AddJsonProtocol(json => json.PayloadSerializerOptions.Converters.Add(new JsonStringEnumConverter()));

@@ -10,8 +10,8 @@ using Microsoft.Extensions.DependencyInjection;
 namespace BenchWeb.Tests.Web.Security;
 
 /// <summary>Every endpoint of the app, as its endpoint data source lists them, against every role: nobody gets in
-/// without signing in (save the sign-in pages and static files), and each role gets exactly what the matrix says.
-/// A new endpoint fails here until it is placed in the matrix.</summary>
+/// without signing in (save the sign-in pages, the health probes and static files), and each role gets exactly what the
+/// matrix says. A new endpoint fails here until it is placed in the matrix.</summary>
 [IntegrationTest]
 public sealed partial class RoleMatrixTests
 {
@@ -27,6 +27,9 @@ public sealed partial class RoleMatrixTests
         ["* /denied"] = "",
         ["* /not-found"] = "",
         ["* /Error"] = "",
+        // Probes from App Service and container hosts, answered with a status word only.
+        ["* /health/live"] = "",
+        ["* /health/ready"] = "",
 
         // Pages.
         ["* /"] = BenchWebRoles.Viewer,

@@ -21,7 +21,7 @@ COPY BenchWeb/build/ BenchWeb/build/
 RUN dotnet restore BenchWeb/BenchWeb.csproj
 
 # The npm packages, pinned by the lock file, in a layer of their own. The build's `npm ci` step then finds them
-# current (node_modules/.package-lock.json newer than package-lock.json) and skips.
+# current (node_modules/.package-lock.json newer than package-lock.json) and skips; run again, it installs the same.
 COPY BenchWeb/package.json BenchWeb/package-lock.json BenchWeb/
 RUN cd BenchWeb && npm ci --no-audit --no-fund --loglevel=error
 

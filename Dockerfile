@@ -2,7 +2,9 @@
 # plain http 8080 as non-root user `app`; put TLS in front of it (App Service, a reverse proxy).
 #   docker build -t benchweb .
 #   docker run -p 8080:8080 -v benchweb-data:/data benchweb          # then open the sign-in link it prints
-# A headless run works too, with the profile mounted: docker run -v $PWD/samples:/samples benchweb run /samples/simulated-quickstart.json
+# A headless run works too, with the profile mounted and its result written to the data volume:
+#   docker run --rm -v "$PWD/samples:/samples:ro" -v benchweb-data:/data benchweb \
+#     run /samples/simulated-quickstart.json --summary /data/quickstart.summary.json
 
 # --- build: the SDK, plus Node.js for the browser libraries the app serves itself (Chart.js, the SignalR client) ---
 FROM mcr.microsoft.com/dotnet/sdk:10.0 AS build

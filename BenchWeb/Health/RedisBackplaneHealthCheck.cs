@@ -37,7 +37,9 @@ internal sealed class RedisBackplaneHealthCheck(string configuration) : IHealthC
                 // Made even when the server is down (then PING fails and the check says so), and kept reconnecting.
                 options.AbortOnConnectFail = false;
                 options.BacklogPolicy = BacklogPolicy.FailFast;
-                _connection = await ConnectionMultiplexer.ConnectAsync(options).WaitAsync(cancellationToken);
+                // Not abandoned on cancellation, which would leave a connection no one disposes: the first attempt
+                // ends within the configuration's connect timeout (5 s unless it says otherwise).
+                _connection = await ConnectionMultiplexer.ConnectAsync(options);
             }
 
             return _connection;

@@ -35,7 +35,9 @@ public sealed class HealthEndpointsTests
         Assert.Equal("Healthy", await response.Content.ReadAsStringAsync());
     }
 
+    /// <summary>Slow: the first connection attempt to a port nobody listens on lasts the client's connect timeout (5 s).</summary>
     [Fact]
+    [Slow]
     public async Task Ready_Answers503WithTheWordOnly_WhenTheRedisBackplaneDoesNotAnswer()
     {
         var port = DashboardProcess.FreePort().ToString(CultureInfo.InvariantCulture);

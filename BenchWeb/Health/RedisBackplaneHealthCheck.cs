@@ -12,7 +12,7 @@ internal sealed class RedisBackplaneHealthCheck(string configuration) : IHealthC
     public const string ConnectionStringName = "Redis";
 
     private readonly SemaphoreSlim _connecting = new(1, 1);
-    private ConnectionMultiplexer? _connection;
+    private volatile ConnectionMultiplexer? _connection;
 
     public async Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken cancellationToken = default)
     {

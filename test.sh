@@ -33,6 +33,15 @@ export BENCHWEB_REDIS_SERVER="${BENCHWEB_REDIS_SERVER:-$(command -v redis-server
 apt_install_for docker-compose docker-compose
 export BENCHWEB_DOCKER_COMPOSE="${BENCHWEB_DOCKER_COMPOSE:-$(command -v docker-compose)}"
 
+# Shared mode's tests start Debian's PostgreSQL (its programs are off the PATH) beside redis-server, and several
+# dashboard processes as agents on them.
+if ! ls /usr/lib/postgresql/*/bin/initdb > /dev/null 2>&1; then
+  echo "Installing postgresql (apt-get)..."
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update && $sudo apt-get install -y postgresql
+fi
+export BENCHWEB_POSTGRES_BIN="${BENCHWEB_POSTGRES_BIN:-$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)}"
+
 export BENCHWEB_SERVERS_DIR="$PWD/$servers"
 # Tests talk to loopback only; without this the Cosmos SDK probes the Azure VM metadata address (169.254.169.254).
 export COSMOS_DISABLE_IMDS_ACCESS=true

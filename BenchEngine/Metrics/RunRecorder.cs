@@ -13,7 +13,9 @@ namespace BenchEngine.Metrics;
 /// closed seconds, made outside the lock, so its percentiles are exactly those of every second's values
 /// together.
 /// </remarks>
-public sealed class RunRecorder
+/// <param name="keepSecondHistograms">Encode each second's latencies into its snapshot
+/// (<see cref="SecondSnapshot.LatencyHistogram"/>): for a shard of a run spread over several machines.</param>
+public sealed class RunRecorder(bool keepSecondHistograms = false)
 {
     private readonly Lock _gate = new();
     private readonly LatencyDistribution _total = new();
@@ -154,6 +156,7 @@ public sealed class RunRecorder
                 LatencyP95Ms = closed.MillisecondsAtPercentile(95),
                 LatencyP99Ms = closed.MillisecondsAtPercentile(99),
                 LatencyMaxMs = closed.MaxMicroseconds / 1000.0,
+                LatencyHistogram = keepSecondHistograms ? closed.Encode() : null,
             };
         }
         _total.Add(closed);

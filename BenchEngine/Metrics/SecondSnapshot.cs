@@ -73,6 +73,11 @@ public sealed record SecondSnapshot
     /// <summary>CPU used by this process over the second, as a share of all cores (0–100).</summary>
     public double ClientCpuPercent { get; init; }
 
+    /// <summary>The second's latencies (<see cref="LatencyDistribution.Encode"/>), kept when the run is one shard of
+    /// several, so the run's seconds merge its shards' values; null otherwise, and never written to JSON.</summary>
+    [JsonIgnore]
+    public byte[]? LatencyHistogram { get; init; }
+
     /// <summary>Whether this second lasted a whole second (every one but maybe the last).</summary>
     [JsonIgnore]
     public bool IsFull => Duration >= FullSecond;

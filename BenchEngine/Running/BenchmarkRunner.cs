@@ -91,7 +91,7 @@ public sealed class BenchmarkRunner(
         using (source)
         {
             source.MeasureWith(target.MeasureRequestBytes);
-            using var session = new RunSession(plan, target, source, observer, environment, startedAt, time);
+            using var session = new RunSession(plan, target, source, observer, environment, startedAt, time) { StartAt = context.StartAt };
             return await session.RunAsync(cancellationToken).ConfigureAwait(false);
         }
     }
@@ -113,7 +113,8 @@ public sealed class BenchmarkRunner(
         /// <summary>The built-in rule's window: errors that dominate this many full seconds mean the target is down.</summary>
         private const int ErrorWindowSeconds = 5;
 
-        private readonly RunRecorder _recorder = new();
+        // A shard's seconds keep their latencies, so its host can merge them with the other shards'.
+        private readonly RunRecorder _recorder = new(keepSecondHistograms: plan.Workload.Shard is not null);
         private readonly List<SecondSnapshot> _seconds = [];
         private readonly CancellationTokenSource _stopIssuing = new(Timeout.InfiniteTimeSpan, time);
         private readonly CancellationTokenSource _abort = new(Timeout.InfiniteTimeSpan, time);
@@ -123,6 +124,8 @@ public sealed class BenchmarkRunner(
         private RunStatus? _stopStatus;
         private string? _stopFailure;
         private OperationExecutor? _executor;
+
+        public DateTimeOffset? StartAt { get; init; }
 
         public async Task<RunResult> RunAsync(CancellationToken cancellationToken)
         {
@@ -147,6 +150,12 @@ public sealed class BenchmarkRunner(
                         OfferedRequestsPerSecond = offered,
                     };
                     await observer.OnStartedAsync(announced, CancellationToken.None).ConfigureAwait(false);
+                }
+
+                // A common start (a shard of a run spread over agents): wait for it; a cancel ends the wait.
+                if (StartAt is { } startAt && startAt - time.GetUtcNow() is { Ticks: > 0 } wait)
+                {
+                    await Task.Delay(wait, time, _stopIssuing.Token).ContinueWith(static _ => { }, TaskScheduler.Default).ConfigureAwait(false);
                 }
 
                 // The run's clock, its duration stop and the target's seconds start at one instant, after the observer
@@ -213,6 +222,7 @@ public sealed class BenchmarkRunner(
                 Environment = environment,
                 Seconds = _seconds,
                 Summary = summary,
+                Latency = _recorder.Total,
                 AbandonedRequests = executor.Abandoned,
             };
         }

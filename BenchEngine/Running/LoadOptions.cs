@@ -24,6 +24,13 @@ public sealed record LoadOptions
     public int BatchSize { get; init; } = 1;
 
     public ThrottleOptions Throttling { get; init; } = new();
+
+    /// <summary>How many agents the load is spread over (shared mode): each runs a share of the workers, the rate and the
+    /// documents, from a common start. 1 (the default): one agent. <see cref="AllAgents"/>: every agent alive at launch.</summary>
+    public int Agents { get; init; } = 1;
+
+    /// <summary>The value of <see cref="Agents"/> that means every agent alive at launch.</summary>
+    public const int AllAgents = 0;
 }
 
 [JsonConverter(typeof(JsonStringEnumConverter<LoadModel>))]

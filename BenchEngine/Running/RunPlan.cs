@@ -140,6 +140,11 @@ public sealed record RunPlan
                 "A rate applies to the open loop only; a closed loop sends as fast as responses return. Clear the rate or choose OpenLoop.");
         }
 
+        Check(load.Agents is < LoadOptions.AllAgents or > WorkloadShard.MaxCount, "Load.Agents", $"Between 1 and {WorkloadShard.MaxCount}, or 0 for every agent alive at launch.");
+        Check(load.Agents > 1 && load.Concurrency < load.Agents, "Load.Agents", "Each agent needs at least one worker: set the concurrency to at least the number of agents.");
+        Check(load.Agents > 1 && load.Model == LoadModel.Unbounded, "Load.Agents", "The unbounded model starts every write at once from one client; spread a closed or open loop instead.");
+        Check(Workload.Shard is { } shard && (shard.Count is < 1 or > WorkloadShard.MaxCount || shard.Index < 0 || shard.Index >= shard.Count),
+            "Workload.Shard", $"A shard's index is from 0 to its count − 1, and the count at most {WorkloadShard.MaxCount}.");
         Check(load.Throttling.MaxRetries is < 0 or > 100, "Load.Throttling.MaxRetries", "Between 0 and 100.");
         CheckRange(load.Throttling.BaseDelayMs, "Load.Throttling.BaseDelayMs", 0, 60_000, "Between 0 and 60,000 ms.", aboveMin: true);
 
@@ -182,6 +187,32 @@ public sealed record RunPlan
 
         return errors;
     }
+
+    /// <summary>This plan's share when spread over <paramref name="count"/> agents: the workers, the rate and the
+    /// documents divided (the first shards take one more where they do not divide evenly), the workload split by sequence
+    /// number (<see cref="WorkloadShard"/>), and the target's own share (<see cref="TargetModule.ForShard"/>: a model's
+    /// capacity, say). Durations and rules stay as they are: every shard runs as long as the run.</summary>
+    public RunPlan ForShard(int index, int count)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(count, 1);
+        ArgumentOutOfRangeException.ThrowIfNegative(index);
+        ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual(index, count);
+        return this with
+        {
+            Target = Target.Kind.Module.ForShard(Target, index, count),
+            Workload = Workload with { Shard = count == 1 ? null : new WorkloadShard(index, count) },
+            Load = Load with
+            {
+                Agents = 1,
+                Concurrency = (int)ShareOf(Load.Concurrency, index, count),
+                RatePerSecond = Load.RatePerSecond / count,
+            },
+            Stop = Stop with { TotalDocuments = Stop.TotalDocuments is { } total ? ShareOf(total, index, count) : null },
+        };
+    }
+
+    /// <summary>Shard <paramref name="index"/>'s share of <paramref name="total"/> split <paramref name="count"/> ways.</summary>
+    public static long ShareOf(long total, int index, int count) => (total / count) + (index < total % count ? 1 : 0);
 
     /// <summary>Throws <see cref="RunPlanValidationException"/> listing every invalid setting.</summary>
     /// <param name="audience">Who reads the messages (see <see cref="Validate"/>).</param>

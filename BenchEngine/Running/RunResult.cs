@@ -30,6 +30,11 @@ public sealed record RunResult
 
     public RunSummary Summary { get; init; } = new();
 
+    /// <summary>Latency of every successful operation (the distribution the summary's percentiles come from), for a
+    /// host that merges runs measured on several machines. Not written to JSON.</summary>
+    [JsonIgnore]
+    public LatencyDistribution? Latency { get; init; }
+
     /// <summary>Requests still outstanding when the stop grace period ran out; whether they landed is unknown.</summary>
     public long AbandonedRequests { get; init; }
 }

@@ -8,6 +8,11 @@ public sealed record TargetContext(TimeProvider Time, Func<string, string?> Reso
     /// <summary>Which endpoints the target may connect to; the scheme rule alone unless the host says more.</summary>
     public EndpointPolicy Endpoints { get; init; } = EndpointPolicy.Default;
 
+    /// <summary>When set, the run's clock starts at this instant (once its target is open), not at once: the shards of a
+    /// run spread over agents start together, so their seconds are the same wall-clock seconds. An instant already past
+    /// starts the run at once.</summary>
+    public DateTimeOffset? StartAt { get; init; }
+
     /// <summary>Secrets from environment variables: what a headless run uses.</summary>
     public static TargetContext FromEnvironment(TimeProvider? time = null) =>
         new(time ?? TimeProvider.System, Environment.GetEnvironmentVariable);

@@ -108,6 +108,10 @@ public abstract class TargetModule
     /// <param name="field">The secret's field.</param>
     /// <param name="value">The secret's value.</param>
     public virtual Uri? EndpointOfSecret(TargetField field, string value) => null;
+
+    /// <summary>The target's settings for shard <paramref name="index"/> of a run spread over <paramref name="count"/>
+    /// agents. A real service is shared as it is (the default); a model gives each agent its share of what it models.</summary>
+    public virtual TargetOptions ForShard(TargetOptions options, int index, int count) => options;
 }
 
 /// <summary>Request units per second a run provisions, and the field that sets them.</summary>

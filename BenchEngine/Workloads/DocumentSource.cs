@@ -28,8 +28,11 @@ internal sealed class DocumentSource : IDocumentSource
     private Func<Document, int> _measure = static document => DocumentJson.Measure(document);
     private long _sequence;
 
-    public DocumentSource(IFieldSource fields, PartitionKeySelector partitionKeys, int? targetSizeBytes, string description)
+    private readonly WorkloadShard? _shard;
+
+    public DocumentSource(IFieldSource fields, PartitionKeySelector partitionKeys, int? targetSizeBytes, string description, WorkloadShard? shard = null)
     {
+        _shard = shard is { Count: > 1 } ? shard : null;
         _fields = fields;
         _partitionKeys = partitionKeys;
         _fieldCount = fields.FieldNames.Count;
@@ -43,10 +46,21 @@ internal sealed class DocumentSource : IDocumentSource
     public bool TryNext(out Document document)
     {
         var values = new KeyValuePair<string, object?>[_targetSizeBytes is null ? _fieldCount : _fieldCount + 1];
-        if (!_fields.TryFill(_sequence, values.AsSpan(0, _fieldCount)))
+        while (true)
         {
-            document = null!;
-            return false;
+            if (!_fields.TryFill(_sequence, values.AsSpan(0, _fieldCount)))
+            {
+                document = null!;
+                return false;
+            }
+
+            // Another shard's document: read past it (a file is read record by record; generators move on).
+            if (_shard is not { } shard || _sequence % shard.Count == shard.Index)
+            {
+                break;
+            }
+
+            _sequence++;
         }
 
         var partitionKey = _partitionKeys.Select(_sequence, values.AsSpan(0, _fieldCount));

@@ -43,7 +43,8 @@ public static class DocumentSourceFactory
                 fields,
                 selector,
                 options.TargetSizeBytes,
-                Describe(fields.Description, PartitionKeySelector.Describe(partitionKey), options.TargetSizeBytes));
+                Describe(fields.Description, PartitionKeySelector.Describe(partitionKey), options.TargetSizeBytes),
+                options.Shard);
         }
         catch
         {

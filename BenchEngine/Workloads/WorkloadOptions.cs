@@ -34,6 +34,18 @@ public sealed record WorkloadOptions
 
     /// <summary>Seed for the random generators, so a run can be repeated document for document.</summary>
     public int Seed { get; init; } = 1;
+
+    /// <summary>This run is one of several sharing the workload (a run spread over agents): it writes only the documents
+    /// whose sequence number is its own modulo their count. The shards together write each document of the workload
+    /// once, and sequence-based keys and values never repeat between them. Null: the whole workload.</summary>
+    public WorkloadShard? Shard { get; init; }
+}
+
+/// <summary>One share of a workload split between <see cref="Count"/> runs: documents <c>Index</c>, <c>Index + Count</c>, ….</summary>
+public sealed record WorkloadShard(int Index, int Count)
+{
+    /// <summary>The most runs a workload is split between.</summary>
+    public const int MaxCount = 64;
 }
 
 [JsonConverter(typeof(JsonStringEnumConverter<DocumentShape>))]

@@ -161,6 +161,16 @@ public sealed partial class DashboardProcess : IAsyncDisposable
         }
     }
 
+    /// <summary>Kills the process at once, as a crash or a lost machine would end it (no orderly stop).</summary>
+    public void Kill()
+    {
+        if (!_process.HasExited)
+        {
+            _process.Kill(entireProcessTree: true);
+            _process.WaitForExit(10_000);
+        }
+    }
+
     public async ValueTask DisposeAsync()
     {
         if (!_process.HasExited)

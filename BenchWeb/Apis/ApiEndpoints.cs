@@ -16,6 +16,7 @@ public static class ApiEndpoints
         app.MapFilesApi();
         app.MapAuditApi();
         app.MapKillSwitchApi();
+        app.MapAgentsApi();
 
         // Without this, an unknown API address (or a run number that is not a number) would get the HTML not-found page.
         // Routing passes over an endpoint whose body type does not match, so a body of another type lands here too:

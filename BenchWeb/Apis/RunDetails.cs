@@ -38,6 +38,9 @@ public sealed record RunDetails
 
     public double? ProvisionedRequestUnits { get; init; }
 
+    /// <summary>How many agents the run was spread over (1: one agent); the per-agent rows are at <c>/api/runs/{id}/agents</c>.</summary>
+    public int Agents { get; init; } = 1;
+
     public string? StopReason { get; init; }
 
     public string? FailureReason { get; init; }
@@ -84,6 +87,7 @@ public sealed record RunDetails
         TargetDescription = run.TargetDescription,
         TargetIsModel = run.TargetIsModel,
         ProvisionedRequestUnits = run.ProvisionedRequestUnits,
+        Agents = run.ShardCount,
         StopReason = run.StopReason,
         FailureReason = run.FailureReason,
         FirstError = run.FirstError,

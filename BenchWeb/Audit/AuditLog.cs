@@ -113,9 +113,12 @@ public sealed class AuditLog(IDbContextFactory<BenchDbContext> databases, TimePr
     {
         if (!string.IsNullOrWhiteSpace(filter.Who))
         {
-            var pattern = "%" + filter.Who.Trim().Replace(LikeEscape, LikeEscape + LikeEscape, StringComparison.Ordinal)
+            // Lower case on both sides: LIKE ignores case in SQLite but not in PostgreSQL (shared mode).
+            var pattern = "%" + filter.Who.Trim().ToLowerInvariant().Replace(LikeEscape, LikeEscape + LikeEscape, StringComparison.Ordinal)
                 .Replace("%", LikeEscape + "%", StringComparison.Ordinal).Replace("_", LikeEscape + "_", StringComparison.Ordinal) + "%";
-            entries = entries.Where(e => EF.Functions.Like(e.UserName, pattern, LikeEscape) || EF.Functions.Like(e.UserId, pattern, LikeEscape));
+#pragma warning disable CA1304, CA1311 // Translated to SQL's lower(): no culture applies.
+            entries = entries.Where(e => EF.Functions.Like(e.UserName.ToLower(), pattern, LikeEscape) || EF.Functions.Like(e.UserId.ToLower(), pattern, LikeEscape));
+#pragma warning restore CA1304, CA1311
         }
 
         if (!string.IsNullOrWhiteSpace(filter.Action))

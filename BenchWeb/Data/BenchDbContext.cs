@@ -1,13 +1,15 @@
 using BenchEngine.Targets;
 using BenchEngine.Running;
+using Microsoft.AspNetCore.DataProtection.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Storage.ValueConversion;
 
 namespace BenchWeb.Data;
 
 /// <summary>Profiles, runs and their seconds, stored secrets, users and tokens, uploaded workload files, the
-/// installation's settings and the audit log (SQLite by default).</summary>
-public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : DbContext(options)
+/// installation's settings, the audit log, the agents and, in shared mode, the Data Protection keys (SQLite by default;
+/// <see cref="PostgreSqlBenchDbContext"/> in shared mode, with migrations of its own).</summary>
+public class BenchDbContext(DbContextOptions<BenchDbContext> options) : DbContext(options), IDataProtectionKeyContext
 {
     public DbSet<ProfileEntity> Profiles => Set<ProfileEntity>();
 
@@ -30,6 +32,15 @@ public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : D
     public DbSet<InstallationSettingsEntity> InstallationSettings => Set<InstallationSettingsEntity>();
 
     public DbSet<LaunchPauseEntity> LaunchPauses => Set<LaunchPauseEntity>();
+
+    public DbSet<AgentEntity> Agents => Set<AgentEntity>();
+
+    public DbSet<RunShardEntity> RunShards => Set<RunShardEntity>();
+
+    public DbSet<RunShardSecondEntity> RunShardSeconds => Set<RunShardSecondEntity>();
+
+    /// <summary>Shared mode only: the keys that encrypt stored secrets, so every instance can read them.</summary>
+    public DbSet<DataProtectionKey> DataProtectionKeys => Set<DataProtectionKey>();
 
     /// <summary>The audit log is append-only from the app: a change or removal of an entry is refused before it reaches
     /// the database, whichever code tries it.</summary>
@@ -78,10 +89,40 @@ public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : D
             run.Property(r => r.ImportKey).HasMaxLength(200);
             run.HasIndex(r => r.ImportKey).IsUnique();
             run.HasMany(r => r.Seconds).WithOne().HasForeignKey(s => s.RunId).OnDelete(DeleteBehavior.Cascade);
+            run.HasMany(r => r.Shards).WithOne().HasForeignKey(s => s.RunId).OnDelete(DeleteBehavior.Cascade);
+            run.Property(r => r.AgentId).HasMaxLength(AgentEntity.MaxIdLength);
             run.Ignore(r => r.IsActive);
         });
 
         modelBuilder.Entity<RunSecondEntity>(second => second.HasKey(s => new { s.RunId, s.Index }));
+
+        modelBuilder.Entity<RunShardEntity>(shard =>
+        {
+            shard.HasKey(s => new { s.RunId, s.Index });
+            shard.Property(s => s.Status).HasConversion<string>().HasMaxLength(20);
+            shard.Property(s => s.AgentId).HasMaxLength(AgentEntity.MaxIdLength);
+            shard.Property(s => s.AgentName).HasMaxLength(100);
+            shard.HasIndex(s => new { s.AgentId, s.Status });
+            shard.Ignore(s => s.IsActive);
+        });
+
+        modelBuilder.Entity<RunShardSecondEntity>(second =>
+        {
+            second.HasKey(s => new { s.RunId, s.Shard, s.Index });
+            second.HasIndex(s => new { s.RunId, s.Index });
+        });
+
+        modelBuilder.Entity<AgentEntity>(agent =>
+        {
+            agent.Property(a => a.Id).HasMaxLength(AgentEntity.MaxIdLength);
+            agent.Property(a => a.Name).HasMaxLength(100);
+            agent.Property(a => a.Role).HasMaxLength(10);
+            agent.Property(a => a.Region).HasMaxLength(100);
+            agent.Property(a => a.InstanceId).HasMaxLength(100);
+            agent.Property(a => a.Version).HasMaxLength(50);
+            agent.HasIndex(a => a.LastHeartbeatAt);
+            agent.Ignore(a => a.Queue);
+        });
 
         modelBuilder.Entity<StoredSecret>(secret =>
         {

@@ -107,7 +107,19 @@ public sealed class RunEntity
     /// started and its target (<see cref="BenchWeb.Runs.RunTransfer.ImportKeyOf"/>). Unique, so a run is imported once.</summary>
     public string? ImportKey { get; set; }
 
+    /// <summary>The agent executing (or that executed) a run on one agent; null for a run spread over several (see
+    /// <see cref="Shards"/>) and for runs recorded before agents existed.</summary>
+    public string? AgentId { get; set; }
+
+    /// <summary>How many agents the run is spread over: 1 for a run on one agent.</summary>
+    public int ShardCount { get; set; } = 1;
+
+    /// <summary>A run spread over agents: the common instant its shards start at.</summary>
+    public DateTimeOffset? StartAt { get; set; }
+
     public List<RunSecondEntity> Seconds { get; } = [];
+
+    public List<RunShardEntity> Shards { get; } = [];
 
     /// <summary>The summary, once the run has ended.</summary>
     public RunSummary? ReadSummary() => SummaryJson is { } json ? JsonSerializer.Deserialize<RunSummary>(json, RunPlan.JsonOptions) : null;

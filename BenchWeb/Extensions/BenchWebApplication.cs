@@ -57,10 +57,18 @@ public static class BenchWebApplication
         app.UseAuthorization();
         app.UseAntiforgery();
 
-        // Scripts and styles are no secret; the sign-in page needs them before anyone has signed in.
-        app.MapStaticAssets().AllowAnonymous();
         // Probes from App Service and container hosts carry no sign-in; the answer is a status word.
         app.MapHealthEndpoints();
+
+        // An agent-only instance (shared mode) executes runs and pushes their seconds through the backplane; it serves no
+        // page and no API: the web instances do.
+        if (!app.Services.GetRequiredService<Microsoft.Extensions.Options.IOptions<BenchWebOptions>>().Value.Agent.ServesDashboard)
+        {
+            return app;
+        }
+
+        // Scripts and styles are no secret; the sign-in page needs them before anyone has signed in.
+        app.MapStaticAssets().AllowAnonymous();
         app.MapSignIn();
         app.MapHub<RunsHub>(RunsHub.Path).RequireAuthorization(Policies.Viewer);
         app.MapJobsDashboard();

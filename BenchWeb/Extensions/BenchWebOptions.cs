@@ -2,6 +2,16 @@ using System.ComponentModel.DataAnnotations;
 
 namespace BenchWeb.Extensions;
 
+/// <summary>How the dashboard is deployed.</summary>
+public enum DeploymentMode
+{
+    /// <summary>One instance: a SQLite file, in-process jobs, Data Protection keys in the data folder.</summary>
+    Embedded,
+
+    /// <summary>Several instances sharing PostgreSQL (data and jobs), Redis (live updates) and the keys (in the database).</summary>
+    Shared,
+}
+
 /// <summary>The dashboard's settings (section <c>BenchWeb</c> of the configuration).</summary>
 public sealed class BenchWebOptions
 {
@@ -26,9 +36,14 @@ public sealed class BenchWebOptions
     [Range(1, 16)]
     public int MaxConcurrentRuns { get; set; } = 1;
 
-    /// <summary>Where Hangfire keeps its jobs: <c>InMemory</c> (default; the run rows are the durable record). A
-    /// storage shared by several instances is chosen here too, once the build knows one.</summary>
-    public string JobStorage { get; set; } = JobsExtensions.DefaultStorage;
+    /// <summary><see cref="DeploymentMode.Embedded"/> (default): one instance, a SQLite file and Hangfire's in-memory
+    /// storage. <see cref="DeploymentMode.Shared"/>: a fleet of instances on one PostgreSQL database (runs and Hangfire's
+    /// jobs, connection string <c>BenchDb</c>), a Redis SignalR backplane (connection string <c>Redis</c>) and Data
+    /// Protection keys kept in the database, so any instance executes runs and any shows them live.</summary>
+    public DeploymentMode Mode { get; set; } = DeploymentMode.Embedded;
+
+    /// <summary>This instance as an agent: its role, name and heartbeat.</summary>
+    public AgentOptions Agent { get; set; } = new();
 
     /// <summary>Environment variables a profile may name as its key or connection string (besides any
     /// <c>BENCHWEB_*</c> variable), for secrets set on the host rather than stored in the dashboard. By default the

@@ -8,19 +8,39 @@ namespace BenchWeb.Extensions;
 /// on Windows, and otherwise by the folder's permissions alone (readable by the app's user only).</summary>
 public static class DataProtectionExtensions
 {
-    public static IServiceCollection AddBenchWebDataProtection(this IServiceCollection services, BenchWebOptions options, string dataDirectory)
+    /// <param name="services">The app's services.</param>
+    /// <param name="options">The dashboard's settings.</param>
+    /// <param name="dataDirectory">The data folder (the keys' folder in embedded mode).</param>
+    /// <param name="inDatabase">Shared mode: the keys live in the shared database, so every instance decrypts what any
+    /// stored (and the sign-in cookies of one are read by all).</param>
+    public static IServiceCollection AddBenchWebDataProtection(this IServiceCollection services, BenchWebOptions options, string dataDirectory, bool inDatabase = false)
     {
         ArgumentNullException.ThrowIfNull(options);
-        var keys = new DirectoryInfo(options.KeysDirectory is { Length: > 0 } configured ? configured : Path.Combine(dataDirectory, "keys"));
-        CreateForOwnerOnly(keys);
-        var dataProtection = services.AddDataProtection()
-            .SetApplicationName("BenchWeb")
-            .PersistKeysToFileSystem(keys);
+        var dataProtection = services.AddDataProtection().SetApplicationName("BenchWeb");
+        string location;
+        if (inDatabase)
+        {
+            dataProtection.PersistKeysToDbContext<Data.BenchDbContext>();
+            location = "the shared database (table DataProtectionKeys)";
+        }
+        else
+        {
+            var keys = new DirectoryInfo(options.KeysDirectory is { Length: > 0 } configured ? configured : Path.Combine(dataDirectory, "keys"));
+            CreateForOwnerOnly(keys);
+            dataProtection.PersistKeysToFileSystem(keys);
+            location = keys.FullName;
+        }
+
         KeyProtection protection;
         if (options.KeyCertificatePath is { Length: > 0 } certificate)
         {
             dataProtection.ProtectKeysWithCertificate(X509CertificateLoader.LoadPkcs12FromFile(certificate, options.KeyCertificatePassword));
             protection = KeyProtection.Certificate;
+        }
+        else if (inDatabase)
+        {
+            // DPAPI would tie the keys to one machine, and the other instances could not read them.
+            protection = KeyProtection.None;
         }
         else if (OperatingSystem.IsWindows())
         {
@@ -33,7 +53,7 @@ public static class DataProtectionExtensions
             protection = KeyProtection.FolderPermissions;
         }
 
-        services.AddSingleton(new KeyProtectionInfo(keys.FullName, protection));
+        services.AddSingleton(new KeyProtectionInfo(location, protection));
         services.AddHostedService<KeyProtectionNotice>();
         return services;
     }
@@ -59,4 +79,7 @@ public enum KeyProtection
     Certificate,
     Dpapi,
     FolderPermissions,
+
+    /// <summary>Kept in the shared database without a certificate: readable by whoever reads the database.</summary>
+    None,
 }

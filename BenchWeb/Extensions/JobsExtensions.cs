@@ -1,5 +1,8 @@
+using BenchWeb.Agents;
 using BenchWeb.Jobs;
 using Hangfire;
+using Hangfire.PostgreSql;
+using Hangfire.PostgreSql.Factories;
 using Hangfire.AspNetCore;
 using BenchWeb.Security;
 using Hangfire.Dashboard;
@@ -9,25 +12,18 @@ using Microsoft.Extensions.Options;
 namespace BenchWeb.Extensions;
 
 /// <summary>Background jobs on Hangfire: the one place that knows the job storage, the server's settings and the
-/// dashboard. A shared storage (for several instances) plugs in here, chosen by <see cref="BenchWebOptions.JobStorage"/>.</summary>
+/// dashboard. Embedded mode keeps jobs in memory; shared mode in the shared PostgreSQL database (Hangfire.PostgreSql,
+/// schema <c>hangfire</c>), where every agent's server takes them.</summary>
 public static class JobsExtensions
 {
     public const string DashboardPath = "/hangfire";
 
-    /// <summary>Hangfire's in-memory storage, the default.</summary>
-    public const string DefaultStorage = "InMemory";
-
-    /// <summary>The storages this build knows, by the configuration value that selects them.</summary>
-    public static readonly IReadOnlyList<string> Storages = [DefaultStorage];
-
     private static readonly Lock GlobalFiltersGate = new();
     private static bool _globalFiltersSet;
 
-    public static IServiceCollection AddRunJobs(this IServiceCollection services, BenchWebOptions options)
+    public static IServiceCollection AddRunJobs(this IServiceCollection services, BenchWebOptions options, SharedMode? shared)
     {
         ArgumentNullException.ThrowIfNull(options);
-        var storageName = options.JobStorage;
-        EnsureKnown(storageName);
         NeverRetryAutomatically();
 
         // Hangfire keeps its defaults in statics (JobStorage.Current, JobActivator.Current). Registered here first, each
@@ -36,7 +32,7 @@ public static class JobsExtensions
         services.AddSingleton(sp =>
         {
             sp.GetRequiredService<IGlobalConfiguration>();
-            return CreateStorage(storageName);
+            return CreateStorage(shared);
         });
         services.AddSingleton<JobActivator>(sp => new AspNetCoreJobActivator(sp.GetRequiredService<IServiceScopeFactory>()));
         services.AddHangfire((sp, configuration) => configuration
@@ -44,11 +40,21 @@ public static class JobsExtensions
             .SetDataCompatibilityLevel(CompatibilityLevel.Version_180)
             .UseSimpleAssemblyNameTypeSerializer()
             .UseRecommendedSerializerSettings());
+        // A dashboard-only instance enqueues and cancels jobs but never takes one.
+        if (!options.Agent.ExecutesRuns)
+        {
+            return services;
+        }
+
         services.AddHangfireServer((sp, server) =>
         {
             // One worker per run that may execute at once: two runs on one client measure each other.
             server.WorkerCount = sp.GetRequiredService<IOptions<BenchWebOptions>>().Value.MaxConcurrentRuns;
-            server.Queues = [RunBenchmarkJob.Queue];
+
+            // Its own queue first (the shards of runs spread over agents name their agent), then the common one.
+            var agent = sp.GetRequiredService<AgentIdentity>();
+            server.Queues = [agent.Queue, RunBenchmarkJob.Queue];
+            server.ServerName = $"{agent.Name}:{agent.Id}";
 
             // A cancelled (deleted) job's token is signalled at the next check: keep a cancel within about a second.
             server.CancellationCheckInterval = TimeSpan.FromSeconds(1);
@@ -70,24 +76,25 @@ public static class JobsExtensions
             DisplayStorageConnectionString = false,
         }).RequireAuthorization(Policies.Admin);
 
-    [System.Diagnostics.CodeAnalysis.SuppressMessage("Performance", "CA1859", Justification = "Shared storages join the switch.")]
-    private static JobStorage CreateStorage(string name) => name switch
+    private static JobStorage CreateStorage(SharedMode? shared)
     {
-        // Jobs live as long as the process; the run rows in the database are the durable record, and at start-up
-        // runs a stopped process left queued or running are closed (RunRecoveryService).
-        DefaultStorage => new InMemoryStorage(new InMemoryStorageOptions { IdType = InMemoryStorageIdType.Long }),
-        _ => throw new InvalidOperationException($"Unknown job storage '{name}'."),
-    };
-
-    private static void EnsureKnown(string name)
-    {
-        if (!Storages.Contains(name, StringComparer.Ordinal))
+        if (shared is null)
         {
-            throw new OptionsValidationException(
-                BenchWebOptions.SectionName,
-                typeof(BenchWebOptions),
-                [$"{BenchWebOptions.SectionName}:{nameof(BenchWebOptions.JobStorage)} is '{name}'; this build knows {string.Join(", ", Storages)}."]);
+            // Jobs live as long as the process; the run rows in the database are the durable record, and at start-up
+            // runs a stopped process left queued or running are closed (RunRecoveryService).
+            return new InMemoryStorage(new InMemoryStorageOptions { IdType = InMemoryStorageIdType.Long });
         }
+
+        var storageOptions = new PostgreSqlStorageOptions
+        {
+            SchemaName = "hangfire",
+            PrepareSchemaIfNecessary = true,
+
+            // A waiting shard is picked up within about a second (the default polls every 15 s), so spread runs start together.
+            QueuePollInterval = TimeSpan.FromSeconds(1),
+            EnableLongPolling = true,
+        };
+        return new PostgreSqlStorage(new NpgsqlConnectionFactory(shared.DatabaseConnectionString, storageOptions), storageOptions);
     }
 
     // A benchmark must never run twice by itself. Hangfire's global default retries a failed job ten times; the

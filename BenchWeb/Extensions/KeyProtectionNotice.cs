@@ -6,7 +6,11 @@ public sealed partial class KeyProtectionNotice(KeyProtectionInfo keys, ILogger<
 {
     public Task StartAsync(CancellationToken cancellationToken)
     {
-        if (keys.Protection == KeyProtection.FolderPermissions)
+        if (keys.Protection == KeyProtection.None)
+        {
+            LogInDatabase(logger, keys.Folder);
+        }
+        else if (keys.Protection == KeyProtection.FolderPermissions)
         {
             LogUnencrypted(logger, keys.Folder);
         }
@@ -22,6 +26,9 @@ public sealed partial class KeyProtectionNotice(KeyProtectionInfo keys, ILogger<
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "The keys that encrypt stored secrets are kept in {Folder}, readable by this user only but not encrypted at rest. To encrypt them, set BenchWeb:KeyCertificatePath (a .pfx) and BenchWeb:KeyCertificatePassword.")]
     private static partial void LogUnencrypted(ILogger logger, string folder);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "The keys that encrypt stored secrets are kept in {Location}, not encrypted at rest: whoever reads the database can read the stored secrets. Set BenchWeb:KeyCertificatePath (a .pfx every instance has) and BenchWeb:KeyCertificatePassword.")]
+    private static partial void LogInDatabase(ILogger logger, string location);
 
     [LoggerMessage(Level = LogLevel.Information, Message = "The keys that encrypt stored secrets are kept in {Folder}, encrypted at rest ({Protection}).")]
     private static partial void LogProtected(ILogger logger, string folder, KeyProtection protection);

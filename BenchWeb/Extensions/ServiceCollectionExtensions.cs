@@ -1,6 +1,7 @@
 using System.Text.Json.Serialization;
 using BenchEngine.Running;
 using BenchWeb.Administration;
+using BenchWeb.Agents;
 using BenchWeb.Audit;
 using BenchWeb.Data;
 using BenchWeb.Hubs;
@@ -8,12 +9,14 @@ using BenchWeb.Profiles;
 using BenchWeb.Runs;
 using BenchWeb.Secrets;
 using BenchWeb.Uploads;
+using Microsoft.AspNetCore.DataProtection;
 using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Extensions;
 
 /// <summary>The dashboard's services, on the embedded defaults: a SQLite file, uploaded workload files beside it,
-/// in-process background jobs (Hangfire, in-memory storage) and the simulated target preselected.</summary>
+/// in-process background jobs (Hangfire, in-memory storage) and the simulated target preselected. In shared mode
+/// (<see cref="SharedMode"/>) the same services on PostgreSQL, Hangfire.PostgreSql and a Redis backplane.</summary>
 public static class ServiceCollectionExtensions
 {
     public static WebApplicationBuilder AddBenchWeb(this WebApplicationBuilder builder)
@@ -25,11 +28,21 @@ public static class ServiceCollectionExtensions
         var options = builder.Configuration.GetSection(BenchWebOptions.SectionName).Get<BenchWebOptions>() ?? new BenchWebOptions();
         var dataDirectory = options.ResolveDataDirectory();
         Directory.CreateDirectory(dataDirectory);
-        var connectionString = builder.Configuration.GetConnectionString("BenchDb") is { Length: > 0 } configured
-            ? configured
-            : $"Data Source={Path.Combine(dataDirectory, "benchweb.db")}";
-        services.AddDbContextFactory<BenchDbContext>(db => db.UseSqlite(connectionString));
-        services.AddBenchWebDataProtection(options, dataDirectory);
+        var shared = SharedMode.Read(builder.Configuration, options);
+        if (shared is not null)
+        {
+            services.AddSingleton(shared);
+            services.AddDbContextFactory<BenchDbContext, PostgreSqlContextFactory>(db => db.UseNpgsql(shared.DatabaseConnectionString));
+        }
+        else
+        {
+            var connectionString = builder.Configuration.GetConnectionString(SharedMode.DatabaseConnectionName) is { Length: > 0 } configured
+                ? configured
+                : $"Data Source={Path.Combine(dataDirectory, "benchweb.db")}";
+            services.AddDbContextFactory<BenchDbContext>(db => db.UseSqlite(connectionString));
+        }
+
+        services.AddBenchWebDataProtection(options, dataDirectory, shared is not null);
 
         services.AddSingleton(TimeProvider.System);
         // Runs read uploaded files through the dashboard's source: its failures never quote the file.
@@ -53,11 +66,19 @@ public static class ServiceCollectionExtensions
         // Order matters: the schema and left-open runs are dealt with before the job server starts taking jobs.
         services.AddHostedService<RunRecoveryService>();
         services.AddHostedService<UploadCleanupService>();
-        services.AddRunJobs(options);
+        services.AddAgents(options);
+        services.AddRunJobs(options, shared);
         services.AddBenchWebHealthChecks(builder.Configuration);
 
         builder.AddBenchWebSecurity();
-        services.AddSignalR().AddJsonProtocol(json => json.PayloadSerializerOptions.Converters.Add(new JsonStringEnumConverter()));
+        var signalR = services.AddSignalR().AddJsonProtocol(json => json.PayloadSerializerOptions.Converters.Add(new JsonStringEnumConverter()));
+        if (shared is not null)
+        {
+            // Every instance's hub reaches every viewer: a second measured on one agent is pushed through Redis to the
+            // viewers connected to any instance.
+            signalR.AddStackExchangeRedis(shared.RedisConfiguration, redis => redis.Configuration.ChannelPrefix = StackExchange.Redis.RedisChannel.Literal("BenchWeb"));
+        }
+
         services.AddRazorComponents().AddInteractiveServerComponents();
         return builder;
     }

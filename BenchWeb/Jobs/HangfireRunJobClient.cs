@@ -9,6 +9,9 @@ internal sealed class HangfireRunJobClient(IBackgroundJobClient jobs) : IRunJobC
     public Task<string> EnqueueAsync(long runId, CancellationToken cancellationToken) =>
         Task.FromResult(jobs.Create<RunBenchmarkJob>(job => job.ExecuteAsync(runId, CancellationToken.None), new EnqueuedState(RunBenchmarkJob.Queue)));
 
+    public Task<string> EnqueueShardAsync(long runId, int shard, string queue, CancellationToken cancellationToken) =>
+        Task.FromResult(jobs.Create<RunShardJob>(job => job.ExecuteAsync(runId, shard, CancellationToken.None), new EnqueuedState(queue)));
+
     // Deleting a processing job is Hangfire's cancellation: the server that executes it notices the state change
     // and signals the job's token. Only a waiting or executing job is deleted: one that has ended keeps its state.
     public Task<bool> CancelAsync(string jobId, CancellationToken cancellationToken) =>

@@ -7,6 +7,10 @@ public interface IRunJobClient
     /// <summary>Enqueues the job that executes a queued run; returns the job's id.</summary>
     Task<string> EnqueueAsync(long runId, CancellationToken cancellationToken);
 
+    /// <summary>Enqueues the job that executes shard <paramref name="shard"/> of a run spread over agents, on the queue
+    /// of the agent it is for; returns the job's id.</summary>
+    Task<string> EnqueueShardAsync(long runId, int shard, string queue, CancellationToken cancellationToken);
+
     /// <summary>Cancels the job: taken off the queue if it waits, its cancellation token signalled if it executes
     /// (on whichever server runs it). Returns false when the job had already ended.</summary>
     Task<bool> CancelAsync(string jobId, CancellationToken cancellationToken);

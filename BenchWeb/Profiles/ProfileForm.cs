@@ -80,6 +80,9 @@ public sealed partial class ProfileForm
 
     public int BatchSize { get; set; } = 1;
 
+    /// <summary>Agents the load is spread over (shared mode); 0: every agent alive at launch.</summary>
+    public int Agents { get; set; } = 1;
+
     public int MaxRetries { get; set; } = 9;
 
     public bool SharedBackoff { get; set; } = true;
@@ -147,6 +150,7 @@ public sealed partial class ProfileForm
             Concurrency = load.Concurrency,
             RatePerSecond = load.RatePerSecond,
             BatchSize = load.BatchSize,
+            Agents = load.Agents,
             MaxRetries = load.Throttling.MaxRetries,
             SharedBackoff = load.Throttling.SharedBackoff,
             BaseDelayMs = load.Throttling.BaseDelayMs,
@@ -201,6 +205,7 @@ public sealed partial class ProfileForm
             RatePerSecond = RatePerSecond,
             // Cosmos DB for NoSQL takes no batches: a size kept from another target is not part of its profile.
             BatchSize = TargetKind.TakesBatches() ? BatchSize : 1,
+            Agents = Agents,
             Throttling = new ThrottleOptions { MaxRetries = MaxRetries, SharedBackoff = SharedBackoff, BaseDelayMs = BaseDelayMs },
         },
         Stop = new StopOptions
@@ -349,6 +354,7 @@ public sealed partial class ProfileForm
         ["Load.Concurrency"] = nameof(Concurrency),
         ["Load.RatePerSecond"] = nameof(RatePerSecond),
         ["Load.BatchSize"] = nameof(BatchSize),
+        ["Load.Agents"] = nameof(Agents),
         ["Load.Throttling.MaxRetries"] = nameof(MaxRetries),
         ["Load.Throttling.SharedBackoff"] = nameof(SharedBackoff),
         ["Load.Throttling.BaseDelayMs"] = nameof(BaseDelayMs),

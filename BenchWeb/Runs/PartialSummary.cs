@@ -91,7 +91,7 @@ public static class PartialSummary
 
     // What the engine would have been told: the run's stored target figures and its plan's load. An unreadable snapshot
     // (from a newer version) still gets its throughput; only the per-batch note and the offered rate are lost.
-    private static SummaryOptions OptionsOf(RunEntity run)
+    internal static SummaryOptions OptionsOf(RunEntity run)
     {
         RunPlan? plan;
         try

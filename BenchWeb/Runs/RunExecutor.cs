@@ -3,6 +3,7 @@ using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchWeb.Administration;
+using BenchWeb.Agents;
 using BenchWeb.Data;
 using BenchWeb.Hubs;
 using BenchWeb.Secrets;
@@ -26,6 +27,7 @@ public sealed partial class RunExecutor(
     BenchmarkRunner runner,
     TimeProvider time,
     IHostApplicationLifetime lifetime,
+    AgentIdentity agent,
     ILogger<RunExecutor> logger)
 {
     public const string InterruptedByRestart = "BenchWeb stopped while this run was running; the seconds saved until then are kept. Benchmarks are not re-run automatically.";
@@ -56,9 +58,10 @@ public sealed partial class RunExecutor(
             return;
         }
 
-        // Only a queued run starts; the conditional update loses against a cancel made a moment earlier.
-        var started = await db.Database.ExecuteSqlInterpolatedAsync(
-            $"UPDATE Runs SET Status = {nameof(RunStatus.Running)} WHERE Id = {runId} AND Status = {nameof(RunStatus.Queued)}", cancellationToken);
+        // Only a queued run starts; the conditional update loses against a cancel made a moment earlier. The run is this
+        // agent's from now on: should the agent stop heartbeating, the others mark it interrupted.
+        var started = await db.Runs.Where(r => r.Id == runId && r.Status == RunStatus.Queued).ExecuteUpdateAsync(
+            s => s.SetProperty(r => r.Status, RunStatus.Running).SetProperty(r => r.AgentId, agent.Id), cancellationToken);
         if (started == 0)
         {
             return;
@@ -98,39 +101,10 @@ public sealed partial class RunExecutor(
         var runId = run.Id;
         await using var secondsDb = await databases.CreateDbContextAsync(CancellationToken.None);
         var observer = new RunObserver(runId, secondsDb, publisher, time, stop, logger);
-        RunResult? result = null;
-        RunPlan? plan = null;
-        string? failure = null;
-        try
-        {
-            plan = RunPlan.FromJson(run.PlanJson);
-            // The stored plan names its uploaded file by number; the engine gets the stored path, in memory only.
-            var files = await uploads.LookupAsync(plan, CancellationToken.None);
-            if (WebPlanRules.Validate(plan, files) is { Count: > 0 } invalid)
-            {
-                failure = Invalid(invalid);
-            }
-            else
-            {
-                // Every connection the targets open is checked against the installation's allow-list: the account
-                // endpoint, the table endpoint of a connection string, and whatever the service redirects to.
-                var context = new TargetContext(time, await secrets.CreateResolverAsync(run.ProfileId, plan, CancellationToken.None))
-                {
-                    Endpoints = new EndpointPolicy(allowList.Check),
-                };
-                result = await runner.RunAsync(WithCaps(WebPlanRules.Resolve(plan, files), run), context, observer, stop.Token);
-            }
-        }
-        catch (RunPlanValidationException ex)
-        {
-            // The engine's own check of the resolved plan names the stored path (should the file vanish meanwhile).
-            failure = Invalid(plan is null ? ex.Errors : WebPlanRules.Sanitize(plan, ex.Errors));
-        }
-        catch (Exception ex) when (ex is not OutOfMemoryException)
-        {
-            LogRunCrashed(logger, ex, runId);
-            failure = $"{ex.GetType().Name}: {ex.Message}";
-        }
+        RunResult? result;
+        RunPlan? plan;
+        string? failure;
+        (result, plan, failure) = await RunEngineAsync(run, null, observer, stop.Token);
 
         // The run's own token may be cancelled by now; recording how it ended must not be.
         db.ChangeTracker.Clear();
@@ -172,18 +146,73 @@ public sealed partial class RunExecutor(
             run.StopReason = "BenchWeb stopped";
         }
 
-        if (plan?.Thresholds is { IsEmpty: false } thresholds)
+        await JudgeAsync(db, run, plan, status, result.Summary);
+        await EndAsync(db, run, status, reason);
+    }
+
+    /// <summary>Runs the stored plan of <paramref name="run"/> with the engine, as this installation allows it to run: its
+    /// uploaded file looked up, its secrets resolved, every connection checked against the allow-list, the installation's
+    /// caps applied; <paramref name="shard"/> (when given) makes the plan one agent's share of it. Never throws: a plan
+    /// that cannot run comes back as the failure.</summary>
+    internal async Task<(RunResult? Result, RunPlan? Plan, string? Failure)> RunEngineAsync(
+        RunEntity run, RunShardEntity? shard, IRunObserver observer, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        RunPlan? plan = null;
+        try
         {
-            // Only a completed run is a baseline: a failed or cancelled one would make any share easy to reach.
-            var baseline = thresholds.BaselineRunId is { } baselineId
-                ? await db.Runs.Where(r => r.Id == baselineId && r.Status == RunStatus.Completed).Select(r => r.AverageThroughput).SingleOrDefaultAsync(CancellationToken.None)
-                : null;
-            var verdict = ThresholdEvaluator.Evaluate(status, result.Summary, thresholds, baseline);
-            run.Verdict = verdict.Passed ? "Passed" : "Failed";
-            run.VerdictJson = JsonSerializer.Serialize(verdict, RunPlan.JsonOptions);
+            plan = RunPlan.FromJson(run.PlanJson);
+            // The stored plan names its uploaded file by number; the engine gets the stored path, in memory only.
+            var files = await uploads.LookupAsync(plan, CancellationToken.None);
+            if (WebPlanRules.Validate(plan, files) is { Count: > 0 } invalid)
+            {
+                return (null, plan, Invalid(invalid));
+            }
+
+            // Every connection the targets open is checked against the installation's allow-list: the account
+            // endpoint, the table endpoint of a connection string, and whatever the service redirects to.
+            var context = new TargetContext(time, await secrets.CreateResolverAsync(run.ProfileId, plan, CancellationToken.None))
+            {
+                Endpoints = new EndpointPolicy(allowList.Check),
+                StartAt = shard is null ? null : run.StartAt,
+            };
+            var executed = WithCaps(WebPlanRules.Resolve(plan, files), run);
+            if (shard is not null)
+            {
+                executed = executed.ForShard(shard.Index, run.ShardCount);
+            }
+
+            return (await runner.RunAsync(executed, context, observer, cancellationToken), plan, null);
+        }
+        catch (RunPlanValidationException ex)
+        {
+            // The engine's own check of the resolved plan names the stored path (should the file vanish meanwhile).
+            return (null, plan, Invalid(plan is null ? ex.Errors : WebPlanRules.Sanitize(plan, ex.Errors)));
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            LogRunCrashed(logger, ex, run.Id);
+            return (null, plan, $"{ex.GetType().Name}: {ex.Message}");
+        }
+    }
+
+    /// <summary>The verdict of the plan's thresholds on how the run ended (nothing when it has none); the caller saves.</summary>
+    internal static async Task JudgeAsync(BenchDbContext db, RunEntity run, RunPlan? plan, RunStatus status, RunSummary summary)
+    {
+        ArgumentNullException.ThrowIfNull(db);
+        ArgumentNullException.ThrowIfNull(run);
+        if (plan?.Thresholds is not { IsEmpty: false } thresholds)
+        {
+            return;
         }
 
-        await EndAsync(db, run, status, reason);
+        // Only a completed run is a baseline: a failed or cancelled one would make any share easy to reach.
+        var baseline = thresholds.BaselineRunId is { } baselineId
+            ? await db.Runs.Where(r => r.Id == baselineId && r.Status == RunStatus.Completed).Select(r => r.AverageThroughput).SingleOrDefaultAsync(CancellationToken.None)
+            : null;
+        var verdict = ThresholdEvaluator.Evaluate(status, summary, thresholds, baseline);
+        run.Verdict = verdict.Passed ? "Passed" : "Failed";
+        run.VerdictJson = JsonSerializer.Serialize(verdict, RunPlan.JsonOptions);
     }
 
     private static string Invalid(IEnumerable<FieldError> errors) =>

@@ -60,7 +60,9 @@ public static class RunHistoryQuery
         if (!string.IsNullOrWhiteSpace(filter.Profile))
         {
             var pattern = Contains(filter.Profile);
-            runs = runs.Where(r => EF.Functions.Like(r.ProfileName, pattern, LikeEscape));
+#pragma warning disable CA1304, CA1311 // Translated to SQL's lower(): no culture applies.
+            runs = runs.Where(r => EF.Functions.Like(r.ProfileName.ToLower(), pattern, LikeEscape));
+#pragma warning restore CA1304, CA1311
         }
 
         if (filter.TargetKind is { } kind)
@@ -96,7 +98,9 @@ public static class RunHistoryQuery
         if (!string.IsNullOrWhiteSpace(filter.Notes))
         {
             var pattern = Contains(filter.Notes);
-            runs = runs.Where(r => r.Notes != null && EF.Functions.Like(r.Notes, pattern, LikeEscape));
+#pragma warning disable CA1304, CA1311 // Translated to SQL's lower(): no culture applies.
+            runs = runs.Where(r => r.Notes != null && EF.Functions.Like(r.Notes.ToLower(), pattern, LikeEscape));
+#pragma warning restore CA1304, CA1311
         }
 
         return runs;
@@ -106,7 +110,9 @@ public static class RunHistoryQuery
     private static IOrderedQueryable<RunEntity> Sort(IQueryable<RunEntity> runs, RunHistorySort sort, bool descending) => sort switch
     {
         // Names sort as people read them ("gateway" beside "Gateway"), not by character code.
-        RunHistorySort.Profile => By(runs, r => EF.Functions.Collate(r.ProfileName, "NOCASE"), descending),
+#pragma warning disable CA1304, CA1311 // Translated to SQL's lower(): no culture applies.
+        RunHistorySort.Profile => By(runs, r => r.ProfileName.ToLower(), descending),
+#pragma warning restore CA1304, CA1311
         RunHistorySort.Target => By(runs, r => r.TargetKind, descending).ThenBy(r => r.TargetDescription).ThenByDescending(r => r.Id),
         RunHistorySort.Status => By(runs, r => r.Status, descending),
         RunHistorySort.Queued => By(runs, r => r.QueuedAt, descending),
@@ -139,8 +145,9 @@ public static class RunHistoryQuery
         return new DateTimeOffset(midnight, timeZone.GetUtcOffset(midnight)).ToUniversalTime();
     }
 
+    // Lower case on both sides: LIKE ignores case in SQLite but not in PostgreSQL (shared mode).
     private static string Contains(string text) =>
-        "%" + text.Trim().Replace(LikeEscape, LikeEscape + LikeEscape, StringComparison.Ordinal)
+        "%" + text.Trim().ToLowerInvariant().Replace(LikeEscape, LikeEscape + LikeEscape, StringComparison.Ordinal)
             .Replace("%", LikeEscape + "%", StringComparison.Ordinal)
             .Replace("_", LikeEscape + "_", StringComparison.Ordinal) + "%";
 }

@@ -4,11 +4,17 @@ using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Runs;
 
-/// <summary>At start-up: brings the database schema up to date, then closes runs a previous process left
-/// open. Runs left running become interrupted and keep their saved seconds; queued runs whose jobs lived in
-/// the previous process's in-memory queue are closed too rather than started unannounced. Every ended run that kept
-/// seconds but has no summary gets one computed from them (<see cref="PartialSummary"/>).</summary>
-public sealed partial class RunRecoveryService(IDbContextFactory<BenchDbContext> databases, TimeProvider time, ILogger<RunRecoveryService> logger) : IHostedService
+/// <summary>At start-up: brings the database schema up to date, then, in embedded mode, closes runs a previous process
+/// left open. Runs left running become interrupted and keep their saved seconds; queued runs whose jobs lived in the
+/// previous process's in-memory queue are closed too rather than started unannounced. In shared mode the other instances'
+/// runs are theirs: queued jobs wait in the shared storage, and a run is interrupted only when its agent stops
+/// heartbeating (<see cref="RunOwnership"/>). Every ended run that kept seconds but has no summary gets one computed
+/// from them (<see cref="PartialSummary"/>).</summary>
+public sealed partial class RunRecoveryService(
+    IDbContextFactory<BenchDbContext> databases,
+    Microsoft.Extensions.Options.IOptions<Extensions.BenchWebOptions> options,
+    TimeProvider time,
+    ILogger<RunRecoveryService> logger) : IHostedService
 {
     public const string NeverStarted = "BenchWeb stopped before this run's turn came; it never started. Launch it again.";
 
@@ -19,7 +25,9 @@ public sealed partial class RunRecoveryService(IDbContextFactory<BenchDbContext>
         var dataSource = db.Database.GetDbConnection().DataSource;
         LogDatabase(logger, dataSource);
 
-        var open = await db.Runs.Where(r => r.Status == RunStatus.Running || r.Status == RunStatus.Queued).ToListAsync(cancellationToken);
+        var open = options.Value.Mode == Extensions.DeploymentMode.Shared
+            ? []
+            : await db.Runs.Where(r => r.Status == RunStatus.Running || r.Status == RunStatus.Queued).ToListAsync(cancellationToken);
         foreach (var run in open)
         {
             run.FailureReason = run.Status == RunStatus.Running ? RunExecutor.InterruptedByRestart : NeverStarted;

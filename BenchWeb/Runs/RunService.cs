@@ -1,6 +1,7 @@
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchWeb.Administration;
+using BenchWeb.Agents;
 using BenchWeb.Audit;
 using BenchWeb.Data;
 using BenchWeb.Hubs;
@@ -25,6 +26,8 @@ public sealed class RunService(
     CsvUploadStore uploads,
     ExecutingRuns executing,
     AuditLog audit,
+    AgentDirectory agents,
+    Microsoft.Extensions.Options.IOptions<Extensions.BenchWebOptions> options,
     TimeProvider time)
 {
     public const string PausedBeforeStart = "cancelled before it started: an administrator paused launching";
@@ -62,6 +65,7 @@ public sealed class RunService(
         }
 
         var (durationCap, documentCap) = rules.Limits.CapsFor(plan);
+        var spreadOver = await AgentsForAsync(plan, cancellationToken);
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         var run = new RunEntity
         {
@@ -75,6 +79,19 @@ public sealed class RunService(
             DurationCapSeconds = durationCap,
             DocumentCap = documentCap,
         };
+        if (spreadOver.Count > 1)
+        {
+            run.ShardCount = spreadOver.Count;
+            run.StartAt = time.GetUtcNow() + TimeSpan.FromSeconds(options.Value.Agent.StartLeadSeconds);
+            run.Shards.AddRange(spreadOver.Select((agent, index) => new RunShardEntity
+            {
+                Index = index,
+                AgentId = agent.Agent.Id,
+                AgentName = agent.Agent.Name,
+                Status = RunStatus.Queued,
+            }));
+        }
+
         db.Runs.Add(run);
         await db.SaveChangesAsync(cancellationToken);
 
@@ -91,7 +108,16 @@ public sealed class RunService(
         audit.Append(db, actor, AuditActions.RunLaunched, $"run #{run.Id}", Describe(plan, profileId, presetId, durationCap, documentCap), AuditLog.EndpointOf(plan, secretEndpoints));
         try
         {
-            run.JobId = await jobs.EnqueueAsync(run.Id, CancellationToken.None);
+            if (run.ShardCount == 1)
+            {
+                run.JobId = await jobs.EnqueueAsync(run.Id, CancellationToken.None);
+            }
+
+            // Each shard waits in the queue of its own agent.
+            foreach (var shard in run.Shards)
+            {
+                shard.JobId = await jobs.EnqueueShardAsync(run.Id, shard.Index, AgentEntity.QueueOf(shard.AgentId), CancellationToken.None);
+            }
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {
@@ -99,14 +125,22 @@ public sealed class RunService(
             run.Status = RunStatus.Failed;
             run.FailureReason = $"The run could not be queued: {ex.Message}";
             run.EndedAt = time.GetUtcNow();
+            foreach (var shard in run.Shards.Where(s => s.JobId is null))
+            {
+                shard.Status = RunStatus.Failed;
+                shard.FailureReason = "never queued";
+            }
         }
 
         await db.SaveChangesAsync(CancellationToken.None);
 
         // A cancel made before the job's id was saved could not reach the job; it is passed on now.
-        if (run.JobId is { } jobId && await db.Runs.Where(r => r.Id == run.Id).Select(r => r.CancelRequestedAt).SingleAsync(CancellationToken.None) is not null)
+        if (await db.Runs.Where(r => r.Id == run.Id).Select(r => r.CancelRequestedAt).SingleAsync(CancellationToken.None) is not null)
         {
-            await jobs.CancelAsync(jobId, CancellationToken.None);
+            foreach (var jobId in run.Shards.Select(s => s.JobId).Append(run.JobId).OfType<string>())
+            {
+                await jobs.CancelAsync(jobId, CancellationToken.None);
+            }
         }
 
         return run.Id;
@@ -164,10 +198,13 @@ public sealed class RunService(
             plan is null ? null : AuditLog.EndpointOf(plan, await secrets.EndpointsAsync(plan, run.ProfileId, cancellationToken)));
         await db.SaveChangesAsync(cancellationToken);
 
-        var dequeued = await db.Database.ExecuteSqlInterpolatedAsync(
-            $"UPDATE Runs SET Status = {nameof(RunStatus.Cancelled)} WHERE Id = {runId} AND Status = {nameof(RunStatus.Queued)}", cancellationToken);
+        var dequeued = await db.Runs.Where(r => r.Id == runId && r.Status == RunStatus.Queued)
+            .ExecuteUpdateAsync(s => s.SetProperty(r => r.Status, RunStatus.Cancelled), cancellationToken);
         if (dequeued == 1)
         {
+            // No shard has started: none will.
+            await db.RunShards.Where(s => s.RunId == runId && s.Status == RunStatus.Queued).ExecuteUpdateAsync(
+                s => s.SetProperty(x => x.Status, RunStatus.Cancelled).SetProperty(x => x.StopReason, "cancelled before it started"), cancellationToken);
             await db.Entry(run).ReloadAsync(cancellationToken);
             run.EndedAt = time.GetUtcNow();
             run.StopReason = "cancelled before it started";
@@ -186,7 +223,46 @@ public sealed class RunService(
             await jobs.CancelAsync(jobId, cancellationToken);
         }
 
+        foreach (var shardJob in await db.RunShards.Where(s => s.RunId == runId && s.JobId != null).Select(s => s.JobId!).ToListAsync(cancellationToken))
+        {
+            await jobs.CancelAsync(shardJob, cancellationToken);
+        }
+
         return true;
+    }
+
+    /// <summary>The agents a run is spread over: none for a run on one agent (the common queue; whichever agent is free
+    /// takes it); otherwise the plan's number of agents alive now, the least busy first.</summary>
+    /// <exception cref="RunPlanValidationException">The plan asks for more agents than are alive, or for several in embedded mode.</exception>
+    private async Task<IReadOnlyList<AgentView>> AgentsForAsync(RunPlan plan, CancellationToken cancellationToken)
+    {
+        var wanted = plan.Load.Agents;
+        if (wanted == 1)
+        {
+            return [];
+        }
+
+        if (options.Value.Mode != Extensions.DeploymentMode.Shared)
+        {
+            throw new RunPlanValidationException([new FieldError("Load.Agents",
+                "Spreading a run over agents needs shared mode (BenchWeb:Mode = Shared, several instances on PostgreSQL and Redis); this installation is one instance: set 1.")]);
+        }
+
+        var alive = await agents.AliveAsync(cancellationToken);
+        var count = wanted == LoadOptions.AllAgents ? alive.Count : wanted;
+        if (alive.Count == 0 || count > alive.Count)
+        {
+            throw new RunPlanValidationException([new FieldError("Load.Agents",
+                $"{(wanted == LoadOptions.AllAgents ? "Every agent" : $"{wanted:N0} agents")} asked for, {alive.Count:N0} alive now (see the Agents page).")]);
+        }
+
+        if (plan.Load.Concurrency < count)
+        {
+            throw new RunPlanValidationException([new FieldError("Load.Agents",
+                $"Each of the {count:N0} agents needs at least one worker: set the concurrency to at least {count:N0}.")]);
+        }
+
+        return count == 1 ? [] : [.. alive.Take(count)];
     }
 
 

@@ -50,11 +50,16 @@ internal sealed class SimulatedModule : TargetModule
         checks.CheckChoice(sim.Indexing, "Target.Simulator.Indexing");
         checks.Check(sim.ProvisionedRequestUnits < 400, "Target.Simulator.ProvisionedRequestUnits", "At least 400 RU/s, as in the real service.");
         checks.Check(sim.ProvisionedRequestUnits > 10_000_000, "Target.Simulator.ProvisionedRequestUnits", "At most 10,000,000 RU/s.");
+        checks.Check(sim.Shards is < 1 or > Workloads.WorkloadShard.MaxCount, "Target.Simulator.Shards", $"Between 1 and {Workloads.WorkloadShard.MaxCount}.");
         checks.Check(sim.PhysicalPartitions is < 1 or > 1_000, "Target.Simulator.PhysicalPartitions", "Between 1 and 1,000.");
         checks.Check(sim.PhysicalPartitions is { } p && sim.ProvisionedRequestUnits / (double)p > SimulatedCosmosTarget.RequestUnitsPerPartition,
             "Target.Simulator.PhysicalPartitions", $"A physical partition serves at most {SimulatedCosmosTarget.RequestUnitsPerPartition:N0} RU/s: use more partitions or fewer RU/s.");
         checks.CheckRange(sim.MedianLatencyMs, "Target.Simulator.MedianLatencyMs", 0, 10_000, "Between 0 and 10,000 ms.", aboveMin: true);
     }
+
+    /// <summary>Each agent's model has its share of the account's budget: together they throttle as one account would.</summary>
+    public override TargetOptions ForShard(TargetOptions options, int index, int count) =>
+        options with { Simulator = options.Simulator with { Shards = count } };
 
     public override string Describe(TargetOptions options) =>
         string.Create(CultureInfo.InvariantCulture, $"{DisplayName} (model), {options.Simulator.ProvisionedRequestUnits:N0} RU/s");

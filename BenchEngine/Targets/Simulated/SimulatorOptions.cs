@@ -17,4 +17,8 @@ public sealed record SimulatorOptions
 
     /// <summary>Seed of the latency model, so simulated runs repeat.</summary>
     public int Seed { get; init; } = 7;
+
+    /// <summary>A run spread over agents: how many models share the account. Each one's partitions have this share of
+    /// their budget, so together they model one account of <see cref="ProvisionedRequestUnits"/>, not one per agent.</summary>
+    public int Shards { get; init; } = 1;
 }

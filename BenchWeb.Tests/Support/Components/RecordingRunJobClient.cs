@@ -14,5 +14,11 @@ internal sealed class RecordingRunJobClient : IRunJobClient
         return Task.FromResult($"recorded-{runId}");
     }
 
+    public Task<string> EnqueueShardAsync(long runId, int shard, string queue, CancellationToken cancellationToken)
+    {
+        Enqueued.Add(runId);
+        return Task.FromResult($"recorded-{runId}-{shard}");
+    }
+
     public Task<bool> CancelAsync(string jobId, CancellationToken cancellationToken) => Task.FromResult(false);
 }

@@ -23,5 +23,8 @@ internal sealed class CancelDuringEnqueue(IRunJobClient inner, IServiceProvider 
         return jobId;
     }
 
+    public Task<string> EnqueueShardAsync(long runId, int shard, string queue, CancellationToken cancellationToken) =>
+        inner.EnqueueShardAsync(runId, shard, queue, cancellationToken);
+
     public Task<bool> CancelAsync(string jobId, CancellationToken cancellationToken) => inner.CancelAsync(jobId, cancellationToken);
 }

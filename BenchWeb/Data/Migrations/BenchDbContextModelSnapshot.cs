@@ -16,6 +16,56 @@ namespace BenchWeb.Data.Migrations
 #pragma warning disable 612, 618
             modelBuilder.HasAnnotation("ProductVersion", "10.0.15");
 
+            modelBuilder.Entity("BenchWeb.Data.AgentEntity", b =>
+                {
+                    b.Property<string>("Id")
+                        .HasMaxLength(40)
+                        .HasColumnType("TEXT");
+
+                    b.Property<int>("Cores")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("InstanceId")
+                        .HasMaxLength(100)
+                        .HasColumnType("TEXT");
+
+                    b.Property<long>("LastHeartbeatAt")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<long>("MemoryBytes")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("Name")
+                        .IsRequired()
+                        .HasMaxLength(100)
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Region")
+                        .HasMaxLength(100)
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Role")
+                        .IsRequired()
+                        .HasMaxLength(10)
+                        .HasColumnType("TEXT");
+
+                    b.Property<long>("StartedAt")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<long?>("StoppedAt")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("Version")
+                        .HasMaxLength(50)
+                        .HasColumnType("TEXT");
+
+                    b.HasKey("Id");
+
+                    b.HasIndex("LastHeartbeatAt");
+
+                    b.ToTable("Agents");
+                });
+
             modelBuilder.Entity("BenchWeb.Data.ApiTokenEntity", b =>
                 {
                     b.Property<long>("Id")
@@ -276,6 +326,10 @@ namespace BenchWeb.Data.Migrations
                     b.Property<long>("AbandonedRequests")
                         .HasColumnType("INTEGER");
 
+                    b.Property<string>("AgentId")
+                        .HasMaxLength(40)
+                        .HasColumnType("TEXT");
+
                     b.Property<double?>("AverageThroughput")
                         .HasColumnType("REAL");
 
@@ -347,6 +401,12 @@ namespace BenchWeb.Data.Migrations
                         .HasColumnType("INTEGER");
 
                     b.Property<bool?>("RequestUnitsReported")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<int>("ShardCount")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<long?>("StartAt")
                         .HasColumnType("INTEGER");
 
                     b.Property<long?>("StartedAt")
@@ -481,6 +541,100 @@ namespace BenchWeb.Data.Migrations
                     b.ToTable("RunSeconds");
                 });
 
+            modelBuilder.Entity("BenchWeb.Data.RunShardEntity", b =>
+                {
+                    b.Property<long>("RunId")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<int>("Index")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<long>("AbandonedRequests")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("AgentId")
+                        .IsRequired()
+                        .HasMaxLength(40)
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("AgentName")
+                        .IsRequired()
+                        .HasMaxLength(100)
+                        .HasColumnType("TEXT");
+
+                    b.Property<long?>("EndedAt")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("EnvironmentJson")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("FailureReason")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("FirstError")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("JobId")
+                        .HasColumnType("TEXT");
+
+                    b.Property<byte[]>("LatencyHistogram")
+                        .HasColumnType("BLOB");
+
+                    b.Property<int>("OffsetSeconds")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<long?>("StartedAt")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("Status")
+                        .IsRequired()
+                        .HasMaxLength(20)
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("StopReason")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("SummaryJson")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("TargetDescription")
+                        .HasColumnType("TEXT");
+
+                    b.HasKey("RunId", "Index");
+
+                    b.HasIndex("AgentId", "Status");
+
+                    b.ToTable("RunShards");
+                });
+
+            modelBuilder.Entity("BenchWeb.Data.RunShardSecondEntity", b =>
+                {
+                    b.Property<long>("RunId")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<int>("Shard")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<int>("Index")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<long>("ClosedAt")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<byte[]>("LatencyHistogram")
+                        .HasColumnType("BLOB");
+
+                    b.Property<string>("SnapshotJson")
+                        .IsRequired()
+                        .HasColumnType("TEXT");
+
+                    b.HasKey("RunId", "Shard", "Index");
+
+                    b.HasIndex("RunId", "Index");
+
+                    b.ToTable("RunShardSeconds");
+                });
+
             modelBuilder.Entity("BenchWeb.Data.StoredSecret", b =>
                 {
                     b.Property<string>("Name")
@@ -583,6 +737,23 @@ namespace BenchWeb.Data.Migrations
                     b.ToTable("Users");
                 });
 
+            modelBuilder.Entity("Microsoft.AspNetCore.DataProtection.EntityFrameworkCore.DataProtectionKey", b =>
+                {
+                    b.Property<int>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("FriendlyName")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Xml")
+                        .HasColumnType("TEXT");
+
+                    b.HasKey("Id");
+
+                    b.ToTable("DataProtectionKeys");
+                });
+
             modelBuilder.Entity("BenchWeb.Data.RunSecondEntity", b =>
                 {
                     b.HasOne("BenchWeb.Data.RunEntity", null)
@@ -592,9 +763,20 @@ namespace BenchWeb.Data.Migrations
                         .IsRequired();
                 });
 
+            modelBuilder.Entity("BenchWeb.Data.RunShardEntity", b =>
+                {
+                    b.HasOne("BenchWeb.Data.RunEntity", null)
+                        .WithMany("Shards")
+                        .HasForeignKey("RunId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired();
+                });
+
             modelBuilder.Entity("BenchWeb.Data.RunEntity", b =>
                 {
                     b.Navigation("Seconds");
+
+                    b.Navigation("Shards");
                 });
 #pragma warning restore 612, 618
         }

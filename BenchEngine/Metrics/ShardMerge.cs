@@ -1,0 +1,70 @@
+namespace BenchEngine.Metrics;
+
+/// <summary>
+/// One run measured on several machines at once (its shards, each with its share of the load), made into one: the
+/// run's second <c>i</c> is the sum of every shard's second <c>i</c> (the shards share a start instant, so their
+/// seconds are the same wall-clock seconds), and every latency figure comes from the shards' histograms merged, so a
+/// percentile is over all the operations, never an average of percentiles.
+/// </summary>
+public static class ShardMerge
+{
+    /// <summary>The run's second from the shards' seconds with that index. Counts, request units and bytes add up; the
+    /// length is the longest; the client CPU is the busiest client's (a client-bound agent is what it signals).</summary>
+    /// <param name="index">The run's second.</param>
+    /// <param name="seconds">Each shard's second with that index (a shard that measured nothing then is left out).</param>
+    public static SecondSnapshot CombineSecond(int index, IReadOnlyCollection<SecondSnapshot> seconds)
+    {
+        ArgumentNullException.ThrowIfNull(seconds);
+        ArgumentOutOfRangeException.ThrowIfZero(seconds.Count);
+        var latency = Merge(seconds.Select(s => s.LatencyHistogram));
+        var errors = new Dictionary<int, long>();
+        foreach (var (status, count) in seconds.SelectMany(s => s.ErrorsByStatus))
+        {
+            errors[status] = errors.GetValueOrDefault(status) + count;
+        }
+
+        var combined = new SecondSnapshot
+        {
+            Index = index,
+            Elapsed = TimeSpan.FromSeconds(index) + seconds.Max(s => s.Duration),
+            Duration = seconds.Max(s => s.Duration),
+            Ok = seconds.Sum(s => s.Ok),
+            OkRequests = seconds.Sum(s => s.OkRequests),
+            Throttled = seconds.Sum(s => s.Throttled),
+            Errors = seconds.Sum(s => s.Errors),
+            ErrorsByStatus = errors,
+            Issued = seconds.Sum(s => s.Issued),
+            Dropped = seconds.Sum(s => s.Dropped),
+            GivenUp = seconds.Sum(s => s.GivenUp),
+            RequestUnits = seconds.Sum(s => s.RequestUnits),
+            Bytes = seconds.Sum(s => s.Bytes),
+            InFlight = seconds.Sum(s => s.InFlight),
+            ClientCpuPercent = seconds.Max(s => s.ClientCpuPercent),
+        };
+        return latency.Count == 0 ? combined : combined with
+        {
+            LatencyP50Ms = latency.MillisecondsAtPercentile(50),
+            LatencyP95Ms = latency.MillisecondsAtPercentile(95),
+            LatencyP99Ms = latency.MillisecondsAtPercentile(99),
+            LatencyMaxMs = latency.MaxMicroseconds / 1000.0,
+            LatencyHistogram = latency.Encode(),
+        };
+    }
+
+    /// <summary>Every value of the encoded distributions together (none: an empty distribution).</summary>
+    /// <exception cref="InvalidDataException">One is not an encoded distribution.</exception>
+    public static LatencyDistribution Merge(IEnumerable<byte[]?> encoded)
+    {
+        ArgumentNullException.ThrowIfNull(encoded);
+        var merged = new LatencyDistribution();
+        foreach (var bytes in encoded)
+        {
+            if (bytes is { Length: > 0 })
+            {
+                merged.Add(LatencyDistribution.Decode(bytes));
+            }
+        }
+
+        return merged;
+    }
+}

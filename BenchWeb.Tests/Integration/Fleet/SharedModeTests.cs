@@ -1,0 +1,181 @@
+using System.Net.Http.Json;
+using System.Text.Json;
+using BenchEngine.Metrics;
+using BenchEngine.Running;
+using BenchEngine.Targets;
+using BenchEngine.Workloads;
+using BenchWeb.Data;
+using BenchWeb.Hubs;
+using BenchWeb.Tests.Support;
+using Microsoft.AspNetCore.SignalR.Client;
+using Microsoft.Extensions.DependencyInjection;
+using Npgsql;
+using Xunit.Abstractions;
+
+namespace BenchWeb.Tests.Integration.Fleet;
+
+/// <summary>Shared mode end to end: real PostgreSQL and Redis, real Azurite, and several dashboard processes as agents.</summary>
+[IntegrationTest]
+[Slow]
+[Collection(AzuriteCollection.Name)]
+public sealed class SharedModeTests(AzuriteServer azurite, ITestOutputHelper output)
+{
+    [Fact]
+    public async Task RunOverThreeAgents_LandsExactlyThePlannedEntities_AndTheRunsFiguresAreTheAgentsFiguresAddedUp()
+    {
+        await using var fleet = await SharedModeFleet.StartAsync();
+        var secrets = new Dictionary<string, string> { ["TABLES_CONNECTION_STRING"] = azurite.ConnectionString };
+        var first = await fleet.AddAsync("agent-a", environment: secrets);
+        await fleet.AddAsync("agent-b", environment: secrets);
+        await fleet.AddAsync("agent-c", environment: secrets);
+        using var http = await first.CreateSignedInClientAsync();
+        await SharedModeFleet.WaitForAgentsAsync(http, 3);
+
+        var table = StorageTargets.NewName();
+        var plan = StorageTargets.Plan(new TargetOptions { Kind = TargetKind.TableStorage, Tables = new TableOptions { TableName = table } }, concurrency: 6, documents: 3_001) with
+        {
+            Load = new LoadOptions { Concurrency = 6, Agents = 3 },
+        };
+        var runId = await SharedModeFleet.LaunchAsync(http, plan);
+        var run = await SharedModeFleet.WaitForEndAsync(http, runId, TimeSpan.FromSeconds(120));
+        output.WriteLine(run.ToString());
+        Assert.Equal("Completed", run.GetProperty("status").GetString());
+        Assert.Equal(3, run.GetProperty("agents").GetInt32());
+
+        // What landed in the target is what the plan asked for: each document once, none twice.
+        Assert.Equal(3_001, await azurite.CountEntitiesAsync(table));
+
+        // The run's seconds, its per-agent rows and the shards' own seconds all add up to it.
+        var rows = await http.GetFromJsonAsync<JsonElement>($"api/runs/{runId}/agents");
+        Assert.Equal(3, rows.GetArrayLength());
+        Assert.Equal(["agent-a", "agent-b", "agent-c"], rows.EnumerateArray().Select(r => r.GetProperty("agent").GetString()).Order());
+        Assert.Equal([1_001L, 1_000L, 1_000L], rows.EnumerateArray().OrderBy(r => r.GetProperty("shard").GetInt32()).Select(r => r.GetProperty("ok").GetInt64()));
+        await using var db = new NpgsqlConnection(fleet.DatabaseConnectionString);
+        await db.OpenAsync();
+        Assert.Equal(3_001L, await ScalarAsync<long>(db, $"SELECT SUM(\"Ok\") FROM \"RunSeconds\" WHERE \"RunId\" = {runId}"));
+        Assert.Equal(3_001L, run.GetProperty("summary").GetProperty("totalOk").GetInt64());
+
+        // The run's p99 is that of every operation: the shards' histograms merged, never an average of their p99s.
+        var histograms = new List<byte[]>();
+        await using (var command = new NpgsqlCommand($"SELECT \"LatencyHistogram\" FROM \"RunShards\" WHERE \"RunId\" = {runId}", db))
+        await using (var reader = await command.ExecuteReaderAsync())
+        {
+            while (await reader.ReadAsync())
+            {
+                histograms.Add((byte[])reader[0]);
+            }
+        }
+
+        var merged = ShardMerge.Merge(histograms);
+        Assert.Equal(3_001, merged.Count);
+        Assert.Equal(merged.MillisecondsAtPercentile(99), run.GetProperty("summary").GetProperty("latency").GetProperty("p99Ms").GetDouble(), 6);
+    }
+
+    [Fact]
+    public async Task AnAgentKilledMidRun_ItsShardIsInterrupted_TheOthersFinish_AndTheRunSaysSo()
+    {
+        await using var fleet = await SharedModeFleet.StartAsync();
+        var first = await fleet.AddAsync("agent-a");
+        await fleet.AddAsync("agent-b");
+        var doomed = await fleet.AddAsync("agent-c");
+        using var http = await first.CreateSignedInClientAsync();
+        await SharedModeFleet.WaitForAgentsAsync(http, 3);
+
+        var plan = new RunPlan
+        {
+            Name = "three agents, one dies",
+            Target = new TargetOptions { Kind = TargetKind.Simulated, Simulator = new SimulatorOptions { ProvisionedRequestUnits = 100_000, MedianLatencyMs = 20 } },
+            Workload = new WorkloadOptions { Shape = DocumentShape.SmallDto },
+            Load = new LoadOptions { Concurrency = 6, Agents = 3 },
+            Stop = new StopOptions { DurationSeconds = 14 },
+        };
+        var runId = await SharedModeFleet.LaunchAsync(http, plan);
+        await Eventually.TrueAsync(async () =>
+        {
+            var rows = await http.GetFromJsonAsync<JsonElement>($"api/runs/{runId}/agents");
+            return rows.EnumerateArray().All(r => r.GetProperty("seconds").GetInt32() >= 2);
+        }, TimeSpan.FromSeconds(30), "every shard to measure two seconds");
+        doomed.Kill();
+
+        var run = await SharedModeFleet.WaitForEndAsync(http, runId, TimeSpan.FromSeconds(60));
+        output.WriteLine(run.ToString());
+        Assert.Equal("Interrupted", run.GetProperty("status").GetString());
+        var reason = run.GetProperty("failureReason").GetString()!;
+        Assert.Contains("agent agent-c", reason, StringComparison.Ordinal);
+        Assert.Contains("stopped heartbeating", reason, StringComparison.Ordinal);
+        Assert.Contains("The other 2 shards finished", reason, StringComparison.Ordinal);
+
+        var agentRows = (await http.GetFromJsonAsync<JsonElement>($"api/runs/{runId}/agents")).EnumerateArray().ToList();
+        Assert.Equal(["Completed", "Completed", "Interrupted"], agentRows.Select(r => r.GetProperty("status").GetString()).Order());
+        Assert.Equal("agent-c", agentRows.Single(r => r.GetProperty("status").GetString() == "Interrupted").GetProperty("agent").GetString());
+
+        // The survivors ran their whole 14 s; the run's totals are every shard's saved seconds added up.
+        Assert.All(agentRows.Where(r => r.GetProperty("status").GetString() == "Completed"), r => Assert.InRange(r.GetProperty("seconds").GetInt32(), 14, 16));
+        Assert.Equal(agentRows.Sum(r => r.GetProperty("ok").GetInt64()), run.GetProperty("summary").GetProperty("totalOk").GetInt64());
+    }
+
+    [Fact]
+    public async Task AViewerOfTheWebInstance_SeesTheSecondsMeasuredOnAnAgentInstance_ThroughTheBackplane()
+    {
+        await using var fleet = await SharedModeFleet.StartAsync();
+        var web = await fleet.AddAsync("web", role: "Web");
+        await fleet.AddAsync("worker", role: "Agent");
+        using var http = await web.CreateSignedInClientAsync();
+        await SharedModeFleet.WaitForAgentsAsync(http, 1);
+        var agents = await http.GetFromJsonAsync<JsonElement>("api/agents");
+        Assert.Equal(["worker"], agents.EnumerateArray().Select(a => a.GetProperty("name").GetString()));
+
+        // The hub of the web instance, signed in with the session's cookie, as the run page connects.
+        var cookies = await web.SessionAsync();
+        await using var hub = new HubConnectionBuilder()
+            .WithUrl(new Uri(web.BaseAddress, RunsHub.Path.TrimStart('/')), options => options.Cookies = cookies)
+            .AddJsonProtocol(json => json.PayloadSerializerOptions.Converters.Add(new System.Text.Json.Serialization.JsonStringEnumConverter()))
+            .Build();
+        var seconds = new List<RunSecondEntity>();
+        var ended = new TaskCompletionSource<RunStatus>(TaskCreationOptions.RunContinuationsAsynchronously);
+        hub.On<RunSecondEntity, JsonElement?>(RunsHub.SecondMessage, (second, _) =>
+        {
+            lock (seconds)
+            {
+                seconds.Add(second);
+            }
+        });
+        hub.On<RunStatusChange>(RunsHub.StatusMessage, change =>
+        {
+            if (change.Status is not (RunStatus.Queued or RunStatus.Running))
+            {
+                ended.TrySetResult(change.Status);
+            }
+        });
+        await hub.StartAsync();
+
+        var plan = new RunPlan
+        {
+            Name = "on the agent",
+            Target = new TargetOptions { Kind = TargetKind.Simulated },
+            Workload = new WorkloadOptions { Shape = DocumentShape.SmallDto },
+            Load = new LoadOptions { Concurrency = 4 },
+            Stop = new StopOptions { DurationSeconds = 5 },
+        };
+
+        // Joined before the job can start: the agent polls its queue about once a second.
+        var runId = await SharedModeFleet.LaunchAsync(http, plan);
+        await hub.InvokeAsync<IReadOnlyList<RunSecondEntity>>("JoinRun", runId);
+        Assert.Equal(RunStatus.Completed, await ended.Task.WaitAsync(TimeSpan.FromSeconds(60)));
+
+        var run = await SharedModeFleet.WaitForEndAsync(http, runId, TimeSpan.FromSeconds(10));
+        lock (seconds)
+        {
+            Assert.True(seconds.Count >= 4, $"{seconds.Count} seconds pushed to the web instance's viewer");
+            Assert.All(seconds, s => Assert.Equal(runId, s.RunId));
+        }
+
+        Assert.Equal(5, (int)Math.Round(run.GetProperty("summary").GetProperty("elapsed").GetString() is { } elapsed ? TimeSpan.Parse(elapsed, System.Globalization.CultureInfo.InvariantCulture).TotalSeconds : 0));
+    }
+
+    private static async Task<T> ScalarAsync<T>(NpgsqlConnection connection, string sql)
+    {
+        await using var command = new NpgsqlCommand(sql, connection);
+        return (T)Convert.ChangeType((await command.ExecuteScalarAsync())!, typeof(T), System.Globalization.CultureInfo.InvariantCulture);
+    }
+}

@@ -1,0 +1,128 @@
+using System.Text.Json;
+using BenchEngine.Metrics;
+using BenchEngine.Running;
+using BenchWeb.Data;
+using Microsoft.EntityFrameworkCore;
+
+namespace BenchWeb.Runs;
+
+/// <summary>Saves each second of one shard as it closes (placed in the run's second it falls in), has the run's second
+/// written once every running shard has it, and stops the shard when the run is cancelled or the shard was marked
+/// interrupted by another instance.</summary>
+internal sealed partial class ShardObserver(
+    RunEntity run,
+    RunShardEntity shard,
+    IDbContextFactory<BenchDbContext> databases,
+    DistributedRuns distributed,
+    TimeProvider time,
+    CancellationTokenSource stop,
+    ILogger logger) : IRunObserver
+{
+    private readonly HashSet<int> _saved = [];
+    private readonly RunLiveState _tiles = RunLiveState.For(run);
+    private int? _offset;
+
+    public bool CancelRequested { get; private set; }
+
+    public async ValueTask OnStartedAsync(RunStart start, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(start);
+        try
+        {
+            await using var db = await databases.CreateDbContextAsync(CancellationToken.None);
+            var environment = JsonSerializer.Serialize(start.Environment, RunPlan.JsonOptions);
+            await db.RunShards.Where(s => s.RunId == run.Id && s.Index == shard.Index).ExecuteUpdateAsync(
+                s => s.SetProperty(x => x.TargetDescription, start.TargetDescription).SetProperty(x => x.EnvironmentJson, environment), CancellationToken.None);
+
+            // The run's target figures come from whichever shard opens its target first.
+            await db.Runs.Where(r => r.Id == run.Id && r.TargetDescription == null).ExecuteUpdateAsync(s => s
+                .SetProperty(r => r.TargetDescription, start.TargetDescription)
+                .SetProperty(r => r.TargetIsModel, start.TargetIsModel)
+                .SetProperty(r => r.ProvisionedRequestUnits, start.ProvisionedRequestUnits)
+                .SetProperty(r => r.ProvisionedAutoscale, start.ProvisionedAutoscale)
+                .SetProperty(r => r.RequestUnitsReported, start.RequestUnitsReported)
+                .SetProperty(r => r.EnvironmentJson, environment), CancellationToken.None);
+            _tiles.ProvisionedRequestUnits ??= start.ProvisionedRequestUnits;
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            LogSaveFailed(logger, ex, run.Id, shard.Index, -1);
+        }
+    }
+
+    public async ValueTask OnSecondAsync(SecondSnapshot second, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(second);
+        var closedAt = time.GetUtcNow();
+
+        // The shard's clock started when its first second began: a shard that started after the common start joins
+        // the run at the second it was in.
+        _offset ??= run.StartAt is { } startAt ? Math.Max(0, (int)Math.Round((closedAt - second.Elapsed - startAt).TotalSeconds)) : 0;
+        var index = second.Index + _offset.Value;
+        try
+        {
+            await using var db = await databases.CreateDbContextAsync(CancellationToken.None);
+            if (second.Index == 0 && _offset > 0)
+            {
+                await db.RunShards.Where(s => s.RunId == run.Id && s.Index == shard.Index).ExecuteUpdateAsync(s => s.SetProperty(x => x.OffsetSeconds, _offset.Value), CancellationToken.None);
+            }
+
+            db.RunShardSeconds.Add(ToEntity(second, index, closedAt));
+            await db.SaveChangesAsync(CancellationToken.None);
+            _saved.Add(second.Index);
+            var state = await db.Runs.Where(r => r.Id == run.Id).Select(r => new { r.CancelRequestedAt, Shard = db.RunShards.Single(s => s.RunId == r.Id && s.Index == shard.Index).Status })
+                .SingleAsync(CancellationToken.None);
+            if (state.CancelRequestedAt is not null && !CancelRequested)
+            {
+                CancelRequested = true;
+                await stop.CancelAsync();
+            }
+            else if (state.Shard != RunStatus.Running)
+            {
+                // Another instance gave this agent up for lost: it stops rather than load the target unseen.
+                await stop.CancelAsync();
+            }
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // The shard goes on; what is missing is saved at its end.
+            LogSaveFailed(logger, ex, run.Id, shard.Index, second.Index);
+            return;
+        }
+
+        try
+        {
+            await distributed.CompleteSecondAsync(run.Id, index, _tiles, CancellationToken.None);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // The run's seconds are all made again when it ends.
+            LogSaveFailed(logger, ex, run.Id, shard.Index, second.Index);
+        }
+    }
+
+    /// <summary>Saves the seconds the shard measured that are not saved yet (after a failed save); the caller's context saves.</summary>
+    public async Task SaveUnsavedAsync(BenchDbContext db, IEnumerable<SecondSnapshot> seconds)
+    {
+        var offset = _offset ?? 0;
+        foreach (var missing in seconds.Where(s => !_saved.Contains(s.Index)))
+        {
+            db.RunShardSeconds.Add(ToEntity(missing, missing.Index + offset, time.GetUtcNow()));
+        }
+
+        await db.SaveChangesAsync(CancellationToken.None);
+    }
+
+    private RunShardSecondEntity ToEntity(SecondSnapshot second, int index, DateTimeOffset closedAt) => new()
+    {
+        RunId = run.Id,
+        Shard = shard.Index,
+        Index = index,
+        SnapshotJson = JsonSerializer.Serialize(second, RunPlan.JsonOptions),
+        LatencyHistogram = second.LatencyHistogram,
+        ClosedAt = closedAt,
+    };
+
+    [LoggerMessage(Level = LogLevel.Error, Message = "Run {RunId}, shard {Shard}: saving second {Index} failed (-1: the start)")]
+    private static partial void LogSaveFailed(ILogger logger, Exception exception, long runId, int shard, int index);
+}

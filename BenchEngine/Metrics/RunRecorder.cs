@@ -39,6 +39,9 @@ public sealed class RunRecorder
 
     public long InFlight => Interlocked.Read(ref _inFlight);
 
+    /// <summary>Where each response is also measured for a host's telemetry (<see cref="EngineTelemetry"/>); none by default.</summary>
+    public EngineTelemetry? Telemetry { get; init; }
+
     /// <summary>A request was sent: it is in flight, and issued in the current second.</summary>
     public void OperationStarted()
     {
@@ -59,6 +62,8 @@ public sealed class RunRecorder
             _throttled++;
             _givenUp += documents;
         }
+
+        Telemetry?.RecordGivenUp(outcome, documents);
     }
 
     public void OperationFinished() => Interlocked.Decrement(ref _inFlight);
@@ -96,6 +101,8 @@ public sealed class RunRecorder
                     break;
             }
         }
+
+        Telemetry?.Record(outcome, latency);
     }
 
     /// <summary>Whether anything was sent, answered, given up or left unsent since the last <see cref="CloseSecond"/>.</summary>

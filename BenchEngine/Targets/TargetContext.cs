@@ -8,6 +8,10 @@ public sealed record TargetContext(TimeProvider Time, Func<string, string?> Reso
     /// <summary>Which endpoints the target may connect to; the scheme rule alone unless the host says more.</summary>
     public EndpointPolicy Endpoints { get; init; } = EndpointPolicy.Default;
 
+    /// <summary>Tags for the run's measurements (<see cref="Metrics.EngineTelemetry"/>): which run, from which client; none
+    /// unless the host says. Targets do not read it.</summary>
+    public Metrics.EngineTelemetryTags? Telemetry { get; init; }
+
     /// <summary>Secrets from environment variables: what a headless run uses.</summary>
     public static TargetContext FromEnvironment(TimeProvider? time = null) =>
         new(time ?? TimeProvider.System, Environment.GetEnvironmentVariable);

@@ -56,6 +56,7 @@ public static class ServiceCollectionExtensions
         services.AddRunJobs(options);
 
         builder.AddBenchWebSecurity();
+        builder.AddBenchWebTelemetry();
         services.AddSignalR().AddJsonProtocol(json => json.PayloadSerializerOptions.Converters.Add(new JsonStringEnumConverter()));
         services.AddRazorComponents().AddInteractiveServerComponents();
         return builder;

@@ -1,9 +1,11 @@
+using System.Globalization;
 using System.Text.Json;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchWeb.Administration;
 using BenchWeb.Data;
+using BenchWeb.Extensions;
 using BenchWeb.Hubs;
 using BenchWeb.Secrets;
 using BenchWeb.Security;
@@ -26,6 +28,7 @@ public sealed partial class RunExecutor(
     BenchmarkRunner runner,
     TimeProvider time,
     IHostApplicationLifetime lifetime,
+    IConfiguration configuration,
     ILogger<RunExecutor> logger)
 {
     public const string InterruptedByRestart = "BenchWeb stopped while this run was running; the seconds saved until then are kept. Benchmarks are not re-run automatically.";
@@ -40,6 +43,7 @@ public sealed partial class RunExecutor(
             return;
         }
 
+        using var activity = RunActivity.Start(run);
         if (run.Status == RunStatus.Running)
         {
             await EndAsync(db, run, RunStatus.Interrupted, "Its job started again while the run was marked running (an earlier attempt died). It was not re-run, so the target was not loaded twice.");
@@ -117,6 +121,7 @@ public sealed partial class RunExecutor(
                 var context = new TargetContext(time, await secrets.CreateResolverAsync(run.ProfileId, plan, CancellationToken.None))
                 {
                     Endpoints = new EndpointPolicy(allowList.Check),
+                    Telemetry = new EngineTelemetryTags(runId.ToString(CultureInfo.InvariantCulture), TelemetryExtensions.AgentName(configuration), 0, run.TargetKind.Name),
                 };
                 result = await runner.RunAsync(WithCaps(WebPlanRules.Resolve(plan, files), run), context, observer, stop.Token);
             }
@@ -247,6 +252,7 @@ public sealed partial class RunExecutor(
 
     private async Task PublishStatusAsync(RunEntity run, string? message)
     {
+        RunActivity.StatusChanged(run.Status);
         try
         {
             await publisher.StatusAsync(new RunStatusChange(run.Id, run.Status, message), CancellationToken.None);

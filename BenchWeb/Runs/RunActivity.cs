@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Globalization;
 using BenchEngine.Running;
 using BenchWeb.Data;
 
@@ -10,6 +11,7 @@ internal static class RunActivity
 {
     public const string SourceName = Extensions.TelemetryExtensions.ServiceName;
 
+    /// <summary>The run's number, as text: the value of the engine's run tag too, so a trace and its run's metrics join.</summary>
     public const string RunIdTag = "benchweb.run.id";
 
     public const string TargetKindTag = "benchweb.target.kind";
@@ -22,7 +24,7 @@ internal static class RunActivity
     public static Activity? Start(RunEntity run)
     {
         var activity = Source.StartActivity("run.execute");
-        activity?.SetTag(RunIdTag, run.Id).SetTag(TargetKindTag, run.TargetKind.Name);
+        activity?.SetTag(RunIdTag, run.Id.ToString(CultureInfo.InvariantCulture)).SetTag(TargetKindTag, run.TargetKind.Name);
         return activity;
     }
 

@@ -15,6 +15,7 @@ namespace BenchWeb.Tests.Integration;
 public sealed class TelemetryExportTests
 {
     [Fact]
+    [Slow]
     public async Task Run_WithOtlpEndpoint_ExportsTheEngineMetricsAndTheRunTrace()
     {
         await using var collector = await OtlpCollectorStub.StartAsync();

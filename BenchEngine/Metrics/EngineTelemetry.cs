@@ -78,7 +78,7 @@ public sealed class EngineTelemetry
     private readonly KeyValuePair<string, object?>[] _tags;
 
     /// <param name="tags">The host's tags for every measurement; none when the host gives none.</param>
-    internal EngineTelemetry(EngineTelemetryTags? tags)
+    public EngineTelemetry(EngineTelemetryTags? tags)
     {
         _tags = tags is null
             ? []

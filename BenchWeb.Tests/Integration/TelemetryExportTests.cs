@@ -87,6 +87,18 @@ public sealed class TelemetryExportTests
         Assert.Contains("OTEL_EXPORTER_OTLP_ENDPOINT", error.Message, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("BenchWeb:Telemetry:Protocol", "http/json", "BenchWeb:Telemetry:Protocol")]
+    [InlineData("BenchWeb:Telemetry:OtlpEndpoint", "collector:4318", "absolute http or https")]
+    [InlineData("BenchWeb:Telemetry:OtlpEndpoint", "ftp://collector/", "absolute http or https")]
+    [InlineData("BenchWeb:Telemetry:MetricExportIntervalMilliseconds", "10", "MetricExportIntervalMilliseconds")]
+    public async Task Start_InvalidTelemetrySetting_Fails_NamingIt(string key, string value, string expected)
+    {
+        var error = await Assert.ThrowsAnyAsync<Exception>(() => DashboardHost.StartAsync(new Dictionary<string, string?> { [key] = value }));
+
+        Assert.Contains(expected, error.Message, StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task Start_EnabledWithTheStandardVariable_RegistersTheProviders()
     {

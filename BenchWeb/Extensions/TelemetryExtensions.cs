@@ -23,16 +23,18 @@ public static class TelemetryExtensions
         ArgumentNullException.ThrowIfNull(builder);
         var configuration = builder.Configuration;
         var options = configuration.GetSection(TelemetryOptions.SectionName).Get<TelemetryOptions>() ?? new TelemetryOptions();
-        Validator.ValidateObject(options, new ValidationContext(options), validateAllProperties: true);
-        if (!options.IsOn)
-        {
-            return builder;
-        }
 
+        // Checked even when off: a setting that could never work is said at start-up, not when someone turns it on.
+        Validator.ValidateObject(options, new ValidationContext(options), validateAllProperties: true);
         var endpoint = options.OtlpEndpoint;
         if (endpoint is not null && !(endpoint.IsAbsoluteUri && endpoint.Scheme is "http" or "https"))
         {
             throw new InvalidOperationException($"{TelemetryOptions.SectionName}:OtlpEndpoint must be an absolute http or https address, such as http://otel-collector:4318.");
+        }
+
+        if (!options.IsOn)
+        {
+            return builder;
         }
 
         if (endpoint is null && string.IsNullOrWhiteSpace(configuration[TelemetryOptions.StandardEndpointVariable]))

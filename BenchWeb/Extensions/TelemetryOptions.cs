@@ -28,12 +28,12 @@ public sealed class TelemetryOptions
     public Uri? OtlpEndpoint { get; set; }
 
     /// <summary>How <see cref="OtlpEndpoint"/> is spoken to: <c>http/protobuf</c> (default) or <c>grpc</c>.</summary>
-    [AllowedValues(HttpProtobuf, Grpc)]
+    [AllowedValues(HttpProtobuf, Grpc, ErrorMessage = $"{SectionName}:Protocol must be {HttpProtobuf} or {Grpc}.")]
     public string Protocol { get; set; } = HttpProtobuf;
 
     /// <summary>How often metrics are exported, in milliseconds. Unset: the SDK's default (60 s, or
     /// <c>OTEL_METRIC_EXPORT_INTERVAL</c>).</summary>
-    [Range(100, 3_600_000)]
+    [Range(100, 3_600_000, ErrorMessage = $"{SectionName}:MetricExportIntervalMilliseconds must be between 100 and 3,600,000.")]
     public int? MetricExportIntervalMilliseconds { get; set; }
 
     /// <summary>Whether the OpenTelemetry SDK is registered at all, by the rule above.</summary>

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Runs the benchmarks against local servers it starts on loopback, and stops them after.
-# Usage: tools/bench.sh [engine-cost|goodput|scaling|memory|dashboard-overhead|push-latency|history-page|all] [memory document count]
+# Usage: tools/bench.sh [engine-cost|goodput|scaling|memory|dashboard-overhead|push-latency|history-page|telemetry-cost|all] [memory document count]
 # The dashboard benchmarks start the dashboard themselves and watch it with Debian's Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Benchmarks talk to loopback only; without this the Cosmos SDK probes the Azure VM metadata address (169.254.169.254).
 export COSMOS_DISABLE_IMDS_ACCESS=true
-# The history page needs neither the local servers nor a browser.
-if [ "${1:-all}" = history-page ]; then
-  exec dotnet run --project tools/Benchmarks -c Release -- history-page
+# The history page and the telemetry cost need neither the local servers nor a browser.
+if [ "${1:-all}" = history-page ] || [ "${1:-all}" = telemetry-cost ]; then
+  exec dotnet run --project tools/Benchmarks -c Release -- "$1"
 fi
 servers=tools/servers
 [ -d "$servers/node_modules/azurite" ] || (cd "$servers" && npm ci --no-audit --no-fund --loglevel=error)

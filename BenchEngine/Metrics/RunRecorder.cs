@@ -41,6 +41,9 @@ public sealed class RunRecorder(bool keepSecondHistograms = false)
 
     public long InFlight => Interlocked.Read(ref _inFlight);
 
+    /// <summary>Where each response is also measured for a host's telemetry (<see cref="EngineTelemetry"/>); none by default.</summary>
+    public EngineTelemetry? Telemetry { get; init; }
+
     /// <summary>A request was sent: it is in flight, and issued in the current second.</summary>
     public void OperationStarted()
     {
@@ -61,6 +64,8 @@ public sealed class RunRecorder(bool keepSecondHistograms = false)
             _throttled++;
             _givenUp += documents;
         }
+
+        Telemetry?.RecordGivenUp(outcome, documents);
     }
 
     public void OperationFinished() => Interlocked.Decrement(ref _inFlight);
@@ -98,6 +103,8 @@ public sealed class RunRecorder(bool keepSecondHistograms = false)
                     break;
             }
         }
+
+        Telemetry?.Record(outcome, latency);
     }
 
     /// <summary>Whether anything was sent, answered, given up or left unsent since the last <see cref="CloseSecond"/>.</summary>

@@ -91,7 +91,7 @@ public sealed class BenchmarkRunner(
         using (source)
         {
             source.MeasureWith(target.MeasureRequestBytes);
-            using var session = new RunSession(plan, target, source, observer, environment, startedAt, time) { StartAt = context.StartAt };
+            using var session = new RunSession(plan, target, source, observer, environment, startedAt, time, new EngineTelemetry(context.Telemetry)) { StartAt = context.StartAt };
             return await session.RunAsync(cancellationToken).ConfigureAwait(false);
         }
     }
@@ -108,13 +108,14 @@ public sealed class BenchmarkRunner(
         IRunObserver? observer,
         ClientEnvironment environment,
         DateTimeOffset startedAt,
-        TimeProvider time) : IDisposable
+        TimeProvider time,
+        EngineTelemetry telemetry) : IDisposable
     {
         /// <summary>The built-in rule's window: errors that dominate this many full seconds mean the target is down.</summary>
         private const int ErrorWindowSeconds = 5;
 
         // A shard's seconds keep their latencies, so its host can merge them with the other shards'.
-        private readonly RunRecorder _recorder = new(keepSecondHistograms: plan.Workload.Shard is not null);
+        private readonly RunRecorder _recorder = new(keepSecondHistograms: plan.Workload.Shard is not null) { Telemetry = telemetry };
         private readonly List<SecondSnapshot> _seconds = [];
         private readonly CancellationTokenSource _stopIssuing = new(Timeout.InfiniteTimeSpan, time);
         private readonly CancellationTokenSource _abort = new(Timeout.InfiniteTimeSpan, time);

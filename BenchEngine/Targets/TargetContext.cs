@@ -13,6 +13,10 @@ public sealed record TargetContext(TimeProvider Time, Func<string, string?> Reso
     /// starts the run at once.</summary>
     public DateTimeOffset? StartAt { get; init; }
 
+    /// <summary>Tags for the run's measurements (<see cref="Metrics.EngineTelemetry"/>): which run, from which client; none
+    /// unless the host says. Targets do not read it.</summary>
+    public Metrics.EngineTelemetryTags? Telemetry { get; init; }
+
     /// <summary>Secrets from environment variables: what a headless run uses.</summary>
     public static TargetContext FromEnvironment(TimeProvider? time = null) =>
         new(time ?? TimeProvider.System, Environment.GetEnvironmentVariable);

@@ -71,6 +71,7 @@ public static class ServiceCollectionExtensions
         services.AddBenchWebHealthChecks(builder.Configuration);
 
         builder.AddBenchWebSecurity();
+        builder.AddBenchWebTelemetry();
         var signalR = services.AddSignalR().AddJsonProtocol(json => json.PayloadSerializerOptions.Converters.Add(new JsonStringEnumConverter()));
         if (shared is not null)
         {

@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Text.Json;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
@@ -5,6 +6,7 @@ using BenchEngine.Targets;
 using BenchWeb.Administration;
 using BenchWeb.Agents;
 using BenchWeb.Data;
+using BenchWeb.Extensions;
 using BenchWeb.Hubs;
 using BenchWeb.Secrets;
 using BenchWeb.Security;
@@ -42,6 +44,7 @@ public sealed partial class RunExecutor(
             return;
         }
 
+        using var activity = RunActivity.Start(run);
         if (run.Status == RunStatus.Running)
         {
             await EndAsync(db, run, RunStatus.Interrupted, "Its job started again while the run was marked running (an earlier attempt died). It was not re-run, so the target was not loaded twice.");
@@ -175,6 +178,7 @@ public sealed partial class RunExecutor(
             {
                 Endpoints = new EndpointPolicy(allowList.Check),
                 StartAt = shard is null ? null : run.StartAt,
+                Telemetry = new EngineTelemetryTags(run.Id.ToString(CultureInfo.InvariantCulture), agent.Name, shard?.Index ?? 0, run.TargetKind.Name),
             };
             var executed = WithCaps(WebPlanRules.Resolve(plan, files), run);
             if (shard is not null)
@@ -276,6 +280,7 @@ public sealed partial class RunExecutor(
 
     private async Task PublishStatusAsync(RunEntity run, string? message)
     {
+        RunActivity.StatusChanged(run.Status);
         try
         {
             await publisher.StatusAsync(new RunStatusChange(run.Id, run.Status, message), CancellationToken.None);

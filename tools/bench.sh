@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the benchmarks against local servers it starts on loopback, and stops them after.
-# Usage: tools/bench.sh [engine-cost|goodput|scaling|memory|dashboard-overhead|push-latency|history-page|telemetry-cost|all] [memory document count]
+# Usage: tools/bench.sh [engine-cost|goodput|scaling|memory|dashboard-overhead|push-latency|history-page|telemetry-cost|agents|all] [memory document count]
 # The dashboard benchmarks start the dashboard themselves and watch it with Debian's Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +10,27 @@ export COSMOS_DISABLE_IMDS_ACCESS=true
 if [ "${1:-all}" = history-page ] || [ "${1:-all}" = telemetry-cost ]; then
   exec dotnet run --project tools/Benchmarks -c Release -- "$1"
 fi
+# Runs spread over agents: Debian's PostgreSQL and redis-server on free loopback ports, three dashboard processes on them.
+if [ "${1:-all}" = agents ]; then
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  ls /usr/lib/postgresql/*/bin/initdb > /dev/null 2>&1 || { $sudo apt-get update && $sudo apt-get install -y postgresql; }
+  command -v redis-server > /dev/null || { $sudo apt-get update && $sudo apt-get install -y redis-server; }
+  pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+  pg=$(mktemp -d); as_postgres=""
+  if [ "$(id -u)" -eq 0 ]; then chown postgres "$pg"; as_postgres="runuser -u postgres --"; fi
+  pg_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+  redis_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+  $as_postgres "$pgbin/initdb" -D "$pg/data" -A trust -U postgres > /dev/null
+  $as_postgres "$pgbin/pg_ctl" -D "$pg/data" -o "-p $pg_port -k $pg -c listen_addresses=127.0.0.1 -c max_connections=300" -l "$pg/log" -w start > /dev/null
+  redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no > /dev/null &
+  redis=$!
+  trap '$as_postgres "$pgbin/pg_ctl" -D "$pg/data" -m fast -w stop > /dev/null; kill $redis 2>/dev/null; rm -rf "$pg"' EXIT
+  export BENCH_POSTGRES="Host=127.0.0.1;Port=$pg_port;Username=postgres;Database=postgres"
+  export BENCH_REDIS="127.0.0.1:$redis_port"
+  dotnet run --project tools/Benchmarks -c Release -- agents
+  exit
+fi
+
 servers=tools/servers
 [ -d "$servers/node_modules/azurite" ] || (cd "$servers" && npm ci --no-audit --no-fund --loglevel=error)
 

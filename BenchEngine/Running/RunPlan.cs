@@ -141,7 +141,7 @@ public sealed record RunPlan
         }
 
         Check(load.Agents is < LoadOptions.AllAgents or > WorkloadShard.MaxCount, "Load.Agents", $"Between 1 and {WorkloadShard.MaxCount}, or 0 for every agent alive at launch.");
-        Check(load.Agents > 1 && load.Concurrency < load.Agents, "Load.Agents", "Each agent needs at least one worker: set the concurrency to at least the number of agents.");
+        Check(load.Agents is > 1 and <= WorkloadShard.MaxCount && load.Concurrency < load.Agents, "Load.Agents", "Each agent needs at least one worker: set the concurrency to at least the number of agents.");
         Check(load.Agents > 1 && load.Model == LoadModel.Unbounded, "Load.Agents", "The unbounded model starts every write at once from one client; spread a closed or open loop instead.");
         Check(Workload.Shard is { } shard && (shard.Count is < 1 or > WorkloadShard.MaxCount || shard.Index < 0 || shard.Index >= shard.Count),
             "Workload.Shard", $"A shard's index is from 0 to its count − 1, and the count at most {WorkloadShard.MaxCount}.");

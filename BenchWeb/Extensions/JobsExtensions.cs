@@ -40,6 +40,9 @@ public static class JobsExtensions
             .SetDataCompatibilityLevel(CompatibilityLevel.Version_180)
             .UseSimpleAssemblyNameTypeSerializer()
             .UseRecommendedSerializerSettings());
+        services.AddTransient<RunBenchmarkJob>();
+        services.AddSingleton<IRunJobClient, HangfireRunJobClient>();
+
         // A dashboard-only instance enqueues and cancels jobs but never takes one.
         if (!options.Agent.ExecutesRuns)
         {
@@ -59,8 +62,6 @@ public static class JobsExtensions
             // A cancelled (deleted) job's token is signalled at the next check: keep a cancel within about a second.
             server.CancellationCheckInterval = TimeSpan.FromSeconds(1);
         });
-        services.AddTransient<RunBenchmarkJob>();
-        services.AddSingleton<IRunJobClient, HangfireRunJobClient>();
         return services;
     }
 

@@ -239,6 +239,8 @@ public sealed class ConfigurationDiff
         // Secret names say where a key is kept, not how the run was set up; computed flags repeat other values.
         name.EndsWith("Secret", StringComparison.OrdinalIgnoreCase)
         || name == "isEmpty"
+        // A shard's own share (set in memory when a run is spread over agents) is not a setting of the plan.
+        || name is "shard" or "shards"
         // Only the settings of the run's own kind of target apply; the others are unused defaults.
         || (path.Split('.') is ["target", var section] && TargetSections.Contains(section)
             && !string.Equals(section, new TargetKind(kind ?? "").Module.Section, StringComparison.OrdinalIgnoreCase));

@@ -34,7 +34,7 @@ internal sealed class SimulatedCosmosTarget : IInsertTarget
         _options = options;
         _time = time;
         var count = options.PhysicalPartitions ?? Math.Max(1, (int)Math.Ceiling(options.ProvisionedRequestUnits / (double)RequestUnitsPerPartition));
-        var budget = options.ProvisionedRequestUnits / (double)count / Math.Max(1, options.Shards);
+        var budget = options.ProvisionedRequestUnits / (double)count / Math.Max(1, options.Shards ?? 1);
         _partitions = Enumerable.Range(0, count).Select(_ => new Partition(budget)).ToArray();
         _startTimestamp = time.GetTimestamp();
         _random = new Random(options.Seed);

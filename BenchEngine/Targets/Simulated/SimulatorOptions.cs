@@ -20,5 +20,7 @@ public sealed record SimulatorOptions
 
     /// <summary>A run spread over agents: how many models share the account. Each one's partitions have this share of
     /// their budget, so together they model one account of <see cref="ProvisionedRequestUnits"/>, not one per agent.</summary>
-    public int Shards { get; init; } = 1;
+    /// <remarks>Set in memory for a shard's plan only; a stored plan never holds it.</remarks>
+    [System.Text.Json.Serialization.JsonIgnore(Condition = System.Text.Json.Serialization.JsonIgnoreCondition.WhenWritingNull)]
+    public int? Shards { get; init; }
 }

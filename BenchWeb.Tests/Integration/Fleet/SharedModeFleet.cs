@@ -69,12 +69,12 @@ internal sealed class SharedModeFleet : IAsyncDisposable
     }
 
     /// <summary>Launches the plan through the API; returns the run's number.</summary>
-    public static async Task<long> LaunchAsync(HttpClient http, RunPlan plan)
+    public static async Task<long> LaunchAsync(HttpClient http, RunPlan plan, DashboardProcess? instance = null)
     {
         using var content = new StringContent($"{{\"plan\":{plan.ToJson()}}}", System.Text.Encoding.UTF8, "application/json");
         using var response = await http.PostAsync("api/runs", content);
         var body = await response.Content.ReadAsStringAsync();
-        Assert.True(response.IsSuccessStatusCode, $"Launch answered {(int)response.StatusCode}: {body}");
+        Assert.True(response.IsSuccessStatusCode, $"Launch answered {(int)response.StatusCode}: {body}\n{instance?.Output[^Math.Min(instance.Output.Length, 6000)..]}");
         return JsonDocument.Parse(body).RootElement.GetProperty("id").GetInt64();
     }
 

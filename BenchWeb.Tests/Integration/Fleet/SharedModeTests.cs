@@ -36,7 +36,7 @@ public sealed class SharedModeTests(AzuriteServer azurite, ITestOutputHelper out
         {
             Load = new LoadOptions { Concurrency = 6, Agents = 3 },
         };
-        var runId = await SharedModeFleet.LaunchAsync(http, plan);
+        var runId = await SharedModeFleet.LaunchAsync(http, plan, first);
         var run = await SharedModeFleet.WaitForEndAsync(http, runId, TimeSpan.FromSeconds(120));
         output.WriteLine(run.ToString());
         Assert.Equal("Completed", run.GetProperty("status").GetString());
@@ -54,6 +54,13 @@ public sealed class SharedModeTests(AzuriteServer azurite, ITestOutputHelper out
         await db.OpenAsync();
         Assert.Equal(3_001L, await ScalarAsync<long>(db, $"SELECT SUM(\"Ok\") FROM \"RunSeconds\" WHERE \"RunId\" = {runId}"));
         Assert.Equal(3_001L, run.GetProperty("summary").GetProperty("totalOk").GetInt64());
+
+        // Second by second, the run's chart is its agents' seconds added up.
+        Assert.Equal(0L, await ScalarAsync<long>(db, $"""
+            SELECT COUNT(*) FROM "RunSeconds" r
+            WHERE r."RunId" = {runId}
+              AND r."Ok" <> (SELECT SUM(CAST(s."SnapshotJson"::json->>'ok' AS bigint)) FROM "RunShardSeconds" s WHERE s."RunId" = r."RunId" AND s."Index" = r."Index")
+            """));
 
         // The run's p99 is that of every operation: the shards' histograms merged, never an average of their p99s.
         var histograms = new List<byte[]>();
@@ -89,7 +96,7 @@ public sealed class SharedModeTests(AzuriteServer azurite, ITestOutputHelper out
             Load = new LoadOptions { Concurrency = 6, Agents = 3 },
             Stop = new StopOptions { DurationSeconds = 14 },
         };
-        var runId = await SharedModeFleet.LaunchAsync(http, plan);
+        var runId = await SharedModeFleet.LaunchAsync(http, plan, first);
         await Eventually.TrueAsync(async () =>
         {
             var rows = await http.GetFromJsonAsync<JsonElement>($"api/runs/{runId}/agents");
@@ -159,8 +166,13 @@ public sealed class SharedModeTests(AzuriteServer azurite, ITestOutputHelper out
         };
 
         // Joined before the job can start: the agent polls its queue about once a second.
-        var runId = await SharedModeFleet.LaunchAsync(http, plan);
+        var runId = await SharedModeFleet.LaunchAsync(http, plan, web);
         await hub.InvokeAsync<IReadOnlyList<RunSecondEntity>>("JoinRun", runId);
+
+        // An instance starting meanwhile leaves the other agent's run alone (embedded mode would close it as left over).
+        await Eventually.TrueAsync(async () => (await http.GetFromJsonAsync<JsonElement>($"api/runs/{runId}")).GetProperty("status").GetString() == "Running",
+            TimeSpan.FromSeconds(30), "the run to start");
+        await fleet.AddAsync("late");
         Assert.Equal(RunStatus.Completed, await ended.Task.WaitAsync(TimeSpan.FromSeconds(60)));
 
         var run = await SharedModeFleet.WaitForEndAsync(http, runId, TimeSpan.FromSeconds(10));
@@ -171,6 +183,47 @@ public sealed class SharedModeTests(AzuriteServer azurite, ITestOutputHelper out
         }
 
         Assert.Equal(5, (int)Math.Round(run.GetProperty("summary").GetProperty("elapsed").GetString() is { } elapsed ? TimeSpan.Parse(elapsed, System.Globalization.CultureInfo.InvariantCulture).TotalSeconds : 0));
+    }
+
+    [Fact]
+    public async Task CancellingARunSpreadOverAgents_StopsEveryShardWithinTwoSeconds()
+    {
+        await using var fleet = await SharedModeFleet.StartAsync();
+        var first = await fleet.AddAsync("agent-a");
+        await fleet.AddAsync("agent-b");
+        using var http = await first.CreateSignedInClientAsync();
+        await SharedModeFleet.WaitForAgentsAsync(http, 2);
+        var plan = new RunPlan
+        {
+            Name = "cancelled on two agents",
+            Target = new TargetOptions { Kind = TargetKind.Simulated },
+            Workload = new WorkloadOptions { Shape = DocumentShape.SmallDto },
+            Load = new LoadOptions { Concurrency = 4, Agents = 2 },
+            Stop = new StopOptions { DurationSeconds = 120 },
+        };
+        var runId = await SharedModeFleet.LaunchAsync(http, plan, first);
+        await Eventually.TrueAsync(async () =>
+        {
+            var rows = await http.GetFromJsonAsync<JsonElement>($"api/runs/{runId}/agents");
+            return rows.EnumerateArray().All(r => r.GetProperty("seconds").GetInt32() >= 2);
+        }, TimeSpan.FromSeconds(30), "both shards to measure two seconds");
+
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        using (var cancel = await http.PostAsync($"api/runs/{runId}/cancel", null))
+        {
+            Assert.True(cancel.IsSuccessStatusCode, await cancel.Content.ReadAsStringAsync());
+        }
+
+        var run = await SharedModeFleet.WaitForEndAsync(http, runId, TimeSpan.FromSeconds(30));
+        var ended = clock.Elapsed;
+        output.WriteLine($"ended {ended.TotalSeconds:N2} s after the cancel: {run}");
+        Assert.Equal("Cancelled", run.GetProperty("status").GetString());
+        var rowsAfter = (await http.GetFromJsonAsync<JsonElement>($"api/runs/{runId}/agents")).EnumerateArray().ToList();
+        Assert.All(rowsAfter, r => Assert.Equal("Cancelled", r.GetProperty("status").GetString()));
+
+        // Each shard's load stopped within 2 s of the cancel (its ended time as the database has it), plus the poll of this test.
+        Assert.True(ended < TimeSpan.FromSeconds(2) + TimeSpan.FromSeconds(1.5), $"The run ended {ended.TotalSeconds:N2} s after the cancel.");
+        Assert.Equal(rowsAfter.Sum(r => r.GetProperty("ok").GetInt64()), run.GetProperty("summary").GetProperty("totalOk").GetInt64());
     }
 
     private static async Task<T> ScalarAsync<T>(NpgsqlConnection connection, string sql)

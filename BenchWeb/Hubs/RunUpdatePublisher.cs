@@ -5,8 +5,26 @@ using Microsoft.AspNetCore.SignalR;
 namespace BenchWeb.Hubs;
 
 /// <summary>Sends a run's updates to everyone watching it.</summary>
-public sealed class RunUpdatePublisher(IHubContext<RunsHub> hub)
+public sealed partial class RunUpdatePublisher(IHubContext<RunsHub> hub, ILogger<RunUpdatePublisher> logger)
 {
+    /// <summary>Sends an update, logging instead of throwing when it cannot: watchers catch up from the database when they
+    /// reconnect, and a run never fails for them.</summary>
+    public async Task TryAsync(Func<RunUpdatePublisher, Task> send, long runId)
+    {
+        ArgumentNullException.ThrowIfNull(send);
+        try
+        {
+            await send(this);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            LogPublishFailed(logger, ex, runId);
+        }
+    }
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "Run {RunId}: pushing an update to watchers failed")]
+    private static partial void LogPublishFailed(ILogger logger, Exception exception, long runId);
+
     /// <summary>A second as it was saved, and what the tiles say with it (null when the run's row could not be read).</summary>
     public Task SecondAsync(RunSecondEntity second, RunTileTexts? tiles, CancellationToken cancellationToken)
     {

@@ -20,11 +20,10 @@ namespace BenchWeb.Runs;
 /// measured it; at the end every run second is made again from all the shards' seconds, so the run's sums always equal
 /// its shards' sums, whichever of them lagged or died.
 /// </remarks>
-public sealed partial class DistributedRuns(
+public sealed class DistributedRuns(
     IDbContextFactory<BenchDbContext> databases,
     RunUpdatePublisher publisher,
-    TimeProvider time,
-    ILogger<DistributedRuns> logger)
+    TimeProvider time)
 {
     /// <summary>After a shard saved its second <paramref name="index"/>: writes and pushes the run's second when every
     /// running shard has it. Returns the run second written, or null when some shard has not measured it yet.</summary>
@@ -58,7 +57,7 @@ public sealed partial class DistributedRuns(
             tiles.Add([second]);
         }
 
-        await PublishAsync(() => publisher.SecondAsync(second, tiles is null ? null : RunTileTexts.Of(tiles, RunStatus.Running), CancellationToken.None), runId);
+        await publisher.TryAsync(p => p.SecondAsync(second, tiles is null ? null : RunTileTexts.Of(tiles, RunStatus.Running), CancellationToken.None), runId);
         return second;
     }
 
@@ -110,7 +109,7 @@ public sealed partial class DistributedRuns(
             change = new RunStatusChange(runId, status, reason ?? stopReason);
         }
 
-        await PublishAsync(() => publisher.StatusAsync(change, CancellationToken.None), runId);
+        await publisher.TryAsync(p => p.StatusAsync(change, CancellationToken.None), runId);
     }
 
     /// <summary>How the run ended, from how its shards did: a failed shard fails the run; a cancel cancels it; a lost
@@ -181,18 +180,5 @@ public sealed partial class DistributedRuns(
         }
     }
 
-    private async Task PublishAsync(Func<Task> send, long runId)
-    {
-        try
-        {
-            await send();
-        }
-        catch (Exception ex) when (ex is not OutOfMemoryException)
-        {
-            LogPublishFailed(logger, ex, runId);
-        }
-    }
 
-    [LoggerMessage(Level = LogLevel.Warning, Message = "Run {RunId}: pushing an update to watchers failed")]
-    private static partial void LogPublishFailed(ILogger logger, Exception exception, long runId);
 }

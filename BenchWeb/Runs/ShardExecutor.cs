@@ -64,7 +64,7 @@ public sealed partial class ShardExecutor(
         if (await db.Runs.Where(r => r.Id == runId && r.Status == RunStatus.Queued).ExecuteUpdateAsync(
                 s => s.SetProperty(r => r.Status, RunStatus.Running).SetProperty(r => r.StartedAt, run.StartAt ?? now), CancellationToken.None) == 1)
         {
-            await PublishAsync(() => publisher.StatusAsync(new RunStatusChange(runId, RunStatus.Running, null), CancellationToken.None), runId);
+            await publisher.TryAsync(p => p.StatusAsync(new RunStatusChange(runId, RunStatus.Running, null), CancellationToken.None), runId);
         }
 
         try
@@ -137,17 +137,6 @@ public sealed partial class ShardExecutor(
         await distributed.FinishIfDoneAsync(shard.RunId, CancellationToken.None);
     }
 
-    private async Task PublishAsync(Func<Task> send, long runId)
-    {
-        try
-        {
-            await send();
-        }
-        catch (Exception ex) when (ex is not OutOfMemoryException)
-        {
-            LogPublishFailed(logger, ex, runId);
-        }
-    }
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "Run {RunId} or its shard {Shard} does not exist; its job does nothing")]
     private static partial void LogMissing(ILogger logger, long runId, int shard);
@@ -155,6 +144,4 @@ public sealed partial class ShardExecutor(
     [LoggerMessage(Level = LogLevel.Error, Message = "Run {RunId}, shard {Shard} failed outside the engine")]
     private static partial void LogShardCrashed(ILogger logger, Exception exception, long runId, int shard);
 
-    [LoggerMessage(Level = LogLevel.Warning, Message = "Run {RunId}: pushing its status to watchers failed")]
-    private static partial void LogPublishFailed(ILogger logger, Exception exception, long runId);
 }

@@ -32,6 +32,12 @@ public sealed partial class RunUpdatePublisher(IHubContext<RunsHub> hub, ILogger
         return hub.Clients.Group(RunsHub.GroupFor(second.RunId)).SendAsync(RunsHub.SecondMessage, second, tiles, cancellationToken);
     }
 
+    public Task ShardSecondAsync(ShardSecond second, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(second);
+        return hub.Clients.Group(RunsHub.GroupFor(second.RunId)).SendAsync(RunsHub.ShardSecondMessage, second, cancellationToken);
+    }
+
     public Task StatusAsync(RunStatusChange change, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(change);

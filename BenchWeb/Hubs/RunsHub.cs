@@ -7,12 +7,16 @@ namespace BenchWeb.Hubs;
 /// <summary>Live seconds and status changes of runs, a group per run. A second is sent as it was saved
 /// (<see cref="RunSecondEntity"/>), with the tiles' texts it leads to (<see cref="BenchWeb.Runs.RunTileTexts"/>). Jobs publish through
 /// <see cref="IHubContext{THub}"/> (<see cref="RunUpdatePublisher"/>), so the publisher does not have to be the
-/// instance a browser is connected to once a backplane is added.</summary>
+/// instance a browser is connected to (shared mode adds a Redis backplane). A run spread over agents also sends each
+/// agent's own seconds (<see cref="ShardSecondMessage"/>).</summary>
 public sealed class RunsHub(IDbContextFactory<BenchDbContext> databases) : Hub
 {
     public const string Path = "/hubs/runs";
     public const string SecondMessage = "second";
     public const string StatusMessage = "status";
+
+    /// <summary>A run spread over agents: one agent's own second, as its agent saved it (<see cref="ShardSecond"/>).</summary>
+    public const string ShardSecondMessage = "shardSecond";
 
     public static string GroupFor(long runId) => $"run-{runId}";
 

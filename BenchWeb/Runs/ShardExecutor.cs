@@ -90,7 +90,7 @@ public sealed partial class ShardExecutor(
     {
         await using var db = await databases.CreateDbContextAsync(CancellationToken.None);
         var shard = await db.RunShards.SingleAsync(s => s.RunId == run.Id && s.Index == index, CancellationToken.None);
-        var observer = new ShardObserver(run, shard, databases, distributed, time, stop, logger);
+        var observer = new ShardObserver(run, shard, databases, distributed, publisher, time, stop, logger);
         var (result, _, failure) = await runs.RunEngineAsync(run, shard, observer, stop.Token);
 
         db.ChangeTracker.Clear();

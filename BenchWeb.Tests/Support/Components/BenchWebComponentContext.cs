@@ -58,6 +58,7 @@ internal sealed class BenchWebComponentContext : BunitContext
         Services.AddSingleton<CsvUploadStore>();
         Services.AddSingleton<ProfileService>();
         Services.AddSingleton<ExecutingRuns>();
+        Services.AddSingleton<BenchWeb.Agents.AgentDirectory>();
         Services.AddSingleton<RunService>();
         Services.AddSingleton<RunTransfer>();
         Services.AddSingleton<RunUpdatePublisher>();

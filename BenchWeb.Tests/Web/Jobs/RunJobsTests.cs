@@ -130,7 +130,8 @@ public sealed class RunJobsTests
         await Eventually.TrueAsync(async () => (await app.Services.RunAsync(first)).Status == RunStatus.Running && (await app.Services.RunAsync(second)).Status == RunStatus.Running, Timeout, "two runs running");
         var server = Assert.Single(monitor.Servers());
         Assert.Equal(2, server.WorkersCount);
-        Assert.Equal([RunBenchmarkJob.Queue], server.Queues);
+        // Its own agent's queue first (shards of runs spread over agents), then the common one.
+        Assert.Equal([app.Get<BenchWeb.Agents.AgentIdentity>().Queue, RunBenchmarkJob.Queue], server.Queues);
         Assert.Equal(RunStatus.Queued, (await app.Services.RunAsync(third)).Status);
         foreach (var id in new[] { third, first, second })
         {
@@ -202,13 +203,13 @@ public sealed class RunJobsTests
     }
 
     [Fact]
-    public async Task Start_UnknownJobStorage_FailsNamingTheSettingAndWhatIsKnown()
+    public async Task Start_SharedModeWithoutItsDatabase_FailsNamingTheSetting()
     {
-        await using var app = new BenchWebFactory(new Dictionary<string, string?> { ["BenchWeb:JobStorage"] = "Redis" });
+        await using var app = new BenchWebFactory(new Dictionary<string, string?> { ["BenchWeb:Mode"] = "Shared" });
 
         var ex = Assert.Throws<OptionsValidationException>(() => app.Services);
 
-        Assert.Contains("BenchWeb:JobStorage is 'Redis'; this build knows InMemory.", ex.Message, StringComparison.Ordinal);
+        Assert.Contains("Shared mode keeps runs and jobs in PostgreSQL: set ConnectionStrings:BenchDb", ex.Message, StringComparison.Ordinal);
     }
 
     [Fact]

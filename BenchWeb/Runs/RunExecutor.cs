@@ -148,6 +148,13 @@ public sealed partial class RunExecutor(
             reason = InterruptedByRestart;
             run.StopReason = "BenchWeb stopped";
         }
+        else if (run.Status == RunStatus.Interrupted)
+        {
+            // Closed meanwhile by another instance that took this agent for lost: that stands, with the figures measured.
+            status = RunStatus.Interrupted;
+            reason = run.FailureReason;
+            run.StopReason = "its agent was taken for lost";
+        }
 
         await JudgeAsync(db, run, plan, status, result.Summary);
         await EndAsync(db, run, status, reason);

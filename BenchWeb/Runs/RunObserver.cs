@@ -63,7 +63,13 @@ internal sealed partial class RunObserver(
             db.RunSeconds.Add(entity);
             await db.SaveChangesAsync(CancellationToken.None);
             _saved.Add(second.Index);
-            CheckCancelRequest(await db.Runs.Where(r => r.Id == runId).Select(r => r.CancelRequestedAt).SingleAsync(CancellationToken.None));
+            var state = await db.Runs.Where(r => r.Id == runId).Select(r => new { r.CancelRequestedAt, r.Status }).SingleAsync(CancellationToken.None);
+            CheckCancelRequest(state.CancelRequestedAt);
+            if (state.Status != RunStatus.Running)
+            {
+                // Another instance gave this agent up for lost and closed the run: it stops rather than load the target unseen.
+                await stop.CancelAsync();
+            }
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {

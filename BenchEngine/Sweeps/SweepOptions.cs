@@ -1,0 +1,187 @@
+using System.Globalization;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using BenchEngine.Running;
+
+namespace BenchEngine.Sweeps;
+
+/// <summary>
+/// A sweep: one plan run again and again with one setting changed each time (<see cref="Setting"/> over
+/// <see cref="Values"/>), optionally once per value of a second setting (<see cref="SeriesSetting"/>, e.g. Gateway and
+/// Direct), each step an ordinary run. The steps run one after another on the same client.
+/// </summary>
+public sealed record SweepOptions
+{
+    /// <summary>The most steps a sweep has (series × values).</summary>
+    public const int MaxSteps = 50;
+
+    /// <summary>The settings a sweep may change, by their plan path.</summary>
+    public static readonly IReadOnlyList<string> SweepableSettings =
+    [
+        "Load.Concurrency",
+        "Load.BatchSize",
+        "Load.RatePerSecond",
+        "Load.Agents",
+        "Workload.TargetSizeBytes",
+        "Target.Cosmos.ConnectionMode",
+        "Target.Cosmos.GatewayMaxConnections",
+        "Target.Cosmos.Bulk",
+        "Target.Simulator.ProvisionedRequestUnits",
+    ];
+
+    /// <summary>The swept setting's plan path, e.g. <c>Load.Concurrency</c>.</summary>
+    public string Setting { get; init; } = "Load.Concurrency";
+
+    /// <summary>Its values, in the order they run, as the plan writes them (<c>8</c>, <c>Gateway</c>, <c>true</c>).</summary>
+    public IReadOnlyList<string> Values { get; init; } = [];
+
+    /// <summary>An optional second setting: the sweep runs once per value of it (a series each), e.g. the connection mode.</summary>
+    public string? SeriesSetting { get; init; }
+
+    public IReadOnlyList<string> SeriesValues { get; init; } = [];
+
+    /// <summary>Stop a series early when throughput stops improving; null: run every step.</summary>
+    public EarlyStopOptions? EarlyStop { get; init; }
+
+    /// <summary>The rule that names the recommended step.</summary>
+    public KneeRule Knee { get; init; } = new();
+
+    /// <summary>The series (one, unnamed, without a <see cref="SeriesSetting"/>).</summary>
+    public IReadOnlyList<string?> Series => SeriesSetting is null ? [null] : [.. SeriesValues];
+
+    /// <summary>Every step: the base plan with the series' and the step's values set, named after them.</summary>
+    /// <exception cref="RunPlanValidationException">A value cannot be set on the plan (the errors name it).</exception>
+    public IReadOnlyList<SweepStep> Steps(RunPlan basePlan)
+    {
+        ArgumentNullException.ThrowIfNull(basePlan);
+        var steps = new List<SweepStep>();
+        foreach (var series in Series)
+        {
+            foreach (var value in Values)
+            {
+                var json = JsonNode.Parse(basePlan.ToJson())!.AsObject();
+                if (series is not null)
+                {
+                    Set(json, SeriesSetting!, series);
+                }
+
+                Set(json, Setting, value);
+                var plan = RunPlan.FromJson(json.ToJsonString()) with
+                {
+                    Name = Truncate($"{basePlan.Name} · {(series is null ? "" : $"{Label(SeriesSetting!)} {series}, ")}{Label(Setting)} {value}"),
+                };
+                steps.Add(new SweepStep(steps.Count, series, value, plan));
+            }
+        }
+
+        return steps;
+    }
+
+    /// <summary>What is wrong with this sweep of <paramref name="basePlan"/>, by field (<c>Sweep.Values[2]</c>, …): the
+    /// settings, the values, the rules, and every step's plan as the engine validates it.</summary>
+    public IReadOnlyList<FieldError> Validate(RunPlan basePlan, ValidationAudience audience = ValidationAudience.Remote)
+    {
+        ArgumentNullException.ThrowIfNull(basePlan);
+        var errors = new List<FieldError>();
+        void Check(bool failed, string field, string message)
+        {
+            if (failed)
+            {
+                errors.Add(new FieldError(field, message));
+            }
+        }
+
+        Check(!SweepableSettings.Contains(Setting, StringComparer.Ordinal), "Sweep.Setting", $"Not a setting a sweep can change: one of {string.Join(", ", SweepableSettings)}.");
+        Check(SeriesSetting is not null && !SweepableSettings.Contains(SeriesSetting, StringComparer.Ordinal), "Sweep.SeriesSetting", $"Not a setting a sweep can change: one of {string.Join(", ", SweepableSettings)}.");
+        Check(SeriesSetting is not null && string.Equals(SeriesSetting, Setting, StringComparison.Ordinal), "Sweep.SeriesSetting", "The series setting must differ from the swept one.");
+        Check(Values.Count < 2, "Sweep.Values", "Give at least two values.");
+        Check(SeriesSetting is not null && SeriesValues.Count < 1, "Sweep.SeriesValues", "Give at least one value for each series.");
+        Check(SeriesSetting is null && SeriesValues.Count > 0, "Sweep.SeriesValues", "Series values need a series setting.");
+        Check(Values.Count * Math.Max(1, SeriesValues.Count) > MaxSteps, "Sweep.Values", $"At most {MaxSteps} steps in all (series × values).");
+        Check(Values.Any(v => v is null || v.Length is 0 or > 100), "Sweep.Values", "Each value is 1 to 100 characters.");
+        Check(SeriesValues.Any(v => v is null || v.Length is 0 or > 100), "Sweep.SeriesValues", "Each value is 1 to 100 characters.");
+        Check(Values.Distinct(StringComparer.Ordinal).Count() != Values.Count, "Sweep.Values", "Each value once.");
+        if (EarlyStop is { } early)
+        {
+            Check(early.MinGainPercent is < 0 or > 1_000 || double.IsNaN(early.MinGainPercent), "Sweep.EarlyStop.MinGainPercent", "Between 0 and 1,000 %.");
+            Check(early.StepsWithoutGain is < 1 or > MaxSteps, "Sweep.EarlyStop.StepsWithoutGain", $"Between 1 and {MaxSteps}.");
+        }
+
+        Check(Knee.P99Multiple is < 1 or > 1_000 || double.IsNaN(Knee.P99Multiple), "Sweep.Knee.P99Multiple", "Between 1 and 1,000 (times the best p99).");
+        Check(Knee.MaxThrottledPercent is < 0 or > 100 || double.IsNaN(Knee.MaxThrottledPercent), "Sweep.Knee.MaxThrottledPercent", "A percentage between 0 and 100.");
+        Check(Knee.ClientCpuPercent is <= 0 or > 100 || double.IsNaN(Knee.ClientCpuPercent), "Sweep.Knee.ClientCpuPercent", "A percentage above 0, at most 100.");
+        if (errors.Count > 0)
+        {
+            return errors;
+        }
+
+        IReadOnlyList<SweepStep> steps;
+        try
+        {
+            steps = Steps(basePlan);
+        }
+        catch (RunPlanValidationException ex)
+        {
+            return [.. ex.Errors.Select(e => new FieldError("Sweep.Values", $"A value does not fit {Label(Setting)}: {e.Message}"))];
+        }
+
+        foreach (var step in steps)
+        {
+            var field = step.Series is null ? $"Sweep.Values[{Values.ToList().IndexOf(step.Value)}]" : $"Sweep.Values[{Values.ToList().IndexOf(step.Value)}] ({step.Series})";
+            errors.AddRange(step.Plan.Validate(audience).Select(e => new FieldError(field, $"{e.Field}: {e.Message}")));
+        }
+
+        return errors;
+    }
+
+    /// <summary>The last segment of a path, for names: <c>Load.Concurrency</c> → <c>Concurrency</c>.</summary>
+    public static string Label(string path) => path[(path.LastIndexOf('.') + 1)..];
+
+    // Sets a plan setting by its path (segments camel-cased, as the plan's JSON writes them). A value that reads as JSON (a
+    // number, true, false) is written as such; any other as text (enum names: Gateway, Direct).
+    private static void Set(JsonObject plan, string path, string value)
+    {
+        var segments = path.Split('.').Select(s => JsonNamingPolicy.CamelCase.ConvertName(s)).ToList();
+        var node = plan;
+        foreach (var segment in segments[..^1])
+        {
+            if (node[segment] is not JsonObject child)
+            {
+                child = [];
+                node[segment] = child;
+            }
+
+            node = child;
+        }
+
+        node[segments[^1]] = double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out _) || value is "true" or "false"
+            ? JsonNode.Parse(value)
+            : JsonValue.Create(value);
+    }
+
+    private static string Truncate(string name) => name.Length <= RunPlan.MaxNameLength ? name : name[..RunPlan.MaxNameLength];
+}
+
+/// <summary>One step of a sweep: its number (from 0), its series' value (null without series), its value and its plan.</summary>
+public sealed record SweepStep(int Index, string? Series, string Value, RunPlan Plan);
+
+/// <summary>Stop a series when throughput stops improving: after <see cref="StepsWithoutGain"/> steps in a row that each
+/// add less than <see cref="MinGainPercent"/> % to the best throughput so far.</summary>
+public sealed record EarlyStopOptions
+{
+    public double MinGainPercent { get; init; } = 5;
+
+    public int StepsWithoutGain { get; init; } = 2;
+}
+
+/// <summary>How the recommended step is chosen: the highest-throughput step before the first one whose p99 exceeds
+/// <see cref="P99Multiple"/> × the best p99 of the series, whose throttled share exceeds <see cref="MaxThrottledPercent"/>,
+/// or whose client is CPU-bound (<see cref="ClientCpuPercent"/>; then the client, not the service, is the limit).</summary>
+public sealed record KneeRule
+{
+    public double P99Multiple { get; init; } = 3;
+
+    public double MaxThrottledPercent { get; init; } = 1;
+
+    public double ClientCpuPercent { get; init; } = Metrics.SummaryCalculator.ClientBoundCpuPercent;
+}

@@ -1,0 +1,61 @@
+using BenchEngine.Presets;
+using BenchEngine.Running;
+using BenchEngine.Sweeps;
+using BenchWeb.Tests.Support;
+
+namespace BenchWeb.Tests.Engine.Sweeps;
+
+/// <summary>The built-in sweeps: valid against their real service and on the simulator, step by step.</summary>
+[UnitTest]
+public sealed class SweepPresetTests
+{
+    public static TheoryData<string> Ids() => [.. SweepPresets.All.Select(p => p.Id)];
+
+    [Theory]
+    [MemberData(nameof(Ids))]
+    public void EveryStep_IsAValidPlan_OnItsServiceAndOnTheSimulator(string id)
+    {
+        var preset = SweepPresets.Find(id)!;
+
+        // Against the service only the account's endpoint is missing: the user's own, given before running there.
+        Assert.All(preset.Sweep.Validate(preset.Plan, ValidationAudience.Local), e => Assert.Contains("Target.Cosmos.Endpoint:", e.Message, StringComparison.Ordinal));
+        var simulated = SeedPresets.OnSimulator(preset.Plan);
+        Assert.Empty(preset.Sweep.Validate(simulated, ValidationAudience.Local));
+        var steps = preset.Sweep.Steps(simulated);
+        Assert.Equal(preset.Sweep.Values.Count * preset.Sweep.Series.Count, steps.Count);
+        Assert.All(steps, s => Assert.Equal(BenchEngine.Targets.TargetKind.Simulated, s.Plan.Target.Kind));
+    }
+
+    [Fact]
+    public void TheClientTuningStudy_SweepsConcurrencyInEachConnectionMode()
+    {
+        var preset = SweepPresets.Find("g-study")!;
+
+        var steps = preset.Sweep.Steps(preset.Plan);
+
+        Assert.Equal(12, steps.Count);
+        Assert.Equal([5, 10, 20, 50, 100, 200, 5, 10, 20, 50, 100, 200], steps.Select(s => s.Plan.Load.Concurrency));
+        Assert.Equal(6, steps.Count(s => s.Plan.Target.Cosmos.ConnectionMode == BenchEngine.Targets.CosmosConnectionMode.Gateway));
+        Assert.Equal("G-study: Gateway vs Direct × concurrency · ConnectionMode Direct, Concurrency 200", steps[^1].Plan.Name);
+    }
+
+    [Fact]
+    public void TheBatchStudy_SweepsTheBatchSizeFromOneToAHundred()
+    {
+        var steps = SweepPresets.Find("T-batch")!.Sweep.Steps(SweepPresets.Find("T-batch")!.Plan);
+
+        Assert.Equal([1, 2, 5, 10, 20, 50, 100], steps.Select(s => s.Plan.Load.BatchSize));
+    }
+
+    [Theory]
+    [InlineData("Load.Concurrency", new[] { "8", "abc" }, "Sweep.Values")]
+    [InlineData("Target.Cosmos.Key", new[] { "1", "2" }, "Sweep.Setting")]
+    [InlineData("Load.Concurrency", new[] { "8" }, "Sweep.Values")]
+    [InlineData("Load.Concurrency", new[] { "8", "-3" }, "Sweep.Values[1]")]
+    public void AHostileSweep_IsRefusedOnItsField(string setting, string[] values, string field)
+    {
+        var sweep = new SweepOptions { Setting = setting, Values = values };
+
+        Assert.Contains(sweep.Validate(new RunPlan()), e => e.Field == field);
+    }
+}

@@ -109,6 +109,12 @@ public static class HeadlessCommand
 
             // The person running the command is on this machine: file problems are described, never quoted.
             plan.EnsureValid(ValidationAudience.Local);
+            if (plan.Load.Agents != 1)
+            {
+                // Running the whole load here would measure one client as if it were several.
+                throw new RunPlanValidationException([new FieldError("Load.Agents",
+                    "A headless run is one client: set 1, or launch the profile from a dashboard in shared mode to spread it over agents.")]);
+            }
         }
         catch (RunPlanValidationException ex)
         {

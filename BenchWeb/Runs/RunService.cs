@@ -27,6 +27,7 @@ public sealed class RunService(
     ExecutingRuns executing,
     AuditLog audit,
     AgentDirectory agents,
+    DistributedRuns distributed,
     Microsoft.Extensions.Options.IOptions<Extensions.BenchWebOptions> options,
     TimeProvider time)
 {
@@ -226,6 +227,15 @@ public sealed class RunService(
         foreach (var shardJob in await db.RunShards.Where(s => s.RunId == runId && s.JobId != null).Select(s => s.JobId!).ToListAsync(cancellationToken))
         {
             await jobs.CancelAsync(shardJob, cancellationToken);
+        }
+
+        // A shard whose job was still waiting never starts now (its job left the queue, or finds the run cancelled): it is
+        // closed here, so the run ends once its running shards have.
+        if (await db.RunShards.Where(s => s.RunId == runId && s.Status == RunStatus.Queued).ExecuteUpdateAsync(s => s
+                .SetProperty(x => x.Status, RunStatus.Cancelled).SetProperty(x => x.StopReason, "cancelled before it started").SetProperty(x => x.EndedAt, time.GetUtcNow()),
+                CancellationToken.None) > 0)
+        {
+            await distributed.FinishIfDoneAsync(runId, CancellationToken.None);
         }
 
         return true;

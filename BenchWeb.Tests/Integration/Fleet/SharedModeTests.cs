@@ -203,7 +203,7 @@ public sealed class SharedModeTests(AzuriteServer azurite, ITestOutputHelper out
     }
 
     [Fact]
-    public async Task CancellingARunSpreadOverAgents_StopsEveryShardWithinTwoSeconds()
+    public async Task CancellingARunSpreadOverAgents_StopsItsRunningShards_AndClosesTheWaitingOnes()
     {
         await using var fleet = await SharedModeFleet.StartAsync();
         var first = await fleet.AddAsync("agent-a");
@@ -218,12 +218,16 @@ public sealed class SharedModeTests(AzuriteServer azurite, ITestOutputHelper out
             Load = new LoadOptions { Concurrency = 4, Agents = 2 },
             Stop = new StopOptions { DurationSeconds = 120 },
         };
+        // One agent is busy with a run of its own (each agent runs one at a time): the spread run's shard for it waits.
+        var busy = await SharedModeFleet.LaunchAsync(http, plan with { Name = "keeps one agent busy", Load = new LoadOptions { Concurrency = 2 } }, first);
+        await Eventually.TrueAsync(async () => (await http.GetFromJsonAsync<JsonElement>($"api/runs/{busy}")).GetProperty("status").GetString() == "Running",
+            TimeSpan.FromSeconds(30), "the busy agent's run to start");
         var runId = await SharedModeFleet.LaunchAsync(http, plan, first);
         await Eventually.TrueAsync(async () =>
         {
-            var rows = await http.GetFromJsonAsync<JsonElement>($"api/runs/{runId}/agents");
-            return rows.EnumerateArray().All(r => r.GetProperty("seconds").GetInt32() >= 2);
-        }, TimeSpan.FromSeconds(30), "both shards to measure two seconds");
+            var rows = (await http.GetFromJsonAsync<JsonElement>($"api/runs/{runId}/agents")).EnumerateArray().ToList();
+            return rows.Any(r => r.GetProperty("seconds").GetInt32() >= 2) && rows.Any(r => r.GetProperty("status").GetString() == "Queued");
+        }, TimeSpan.FromSeconds(30), "one shard to measure two seconds while the other waits");
 
         using (var cancel = await http.PostAsync($"api/runs/{runId}/cancel", null))
         {
@@ -240,6 +244,11 @@ public sealed class SharedModeTests(AzuriteServer azurite, ITestOutputHelper out
         output.WriteLine($"ended {took.TotalSeconds:N2} s after the cancel request");
         Assert.True(took <= TimeSpan.FromSeconds(2), $"The last shard ended {took.TotalSeconds:N2} s after the cancel request.");
         Assert.Equal(rowsAfter.Sum(r => r.GetProperty("ok").GetInt64()), run.GetProperty("summary").GetProperty("totalOk").GetInt64());
+
+        // The busy agent's own run goes on, untouched.
+        Assert.Equal("Running", (await http.GetFromJsonAsync<JsonElement>($"api/runs/{busy}")).GetProperty("status").GetString());
+        using var stopBusy = await http.PostAsync($"api/runs/{busy}/cancel", null);
+        Assert.Equal("Cancelled", (await SharedModeFleet.WaitForEndAsync(http, busy, TimeSpan.FromSeconds(30))).GetProperty("status").GetString());
     }
 
     /// <summary>The hub of an instance, signed in with its session's cookie, as the run page connects.</summary>

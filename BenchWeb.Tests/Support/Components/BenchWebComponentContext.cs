@@ -59,6 +59,7 @@ internal sealed class BenchWebComponentContext : BunitContext
         Services.AddSingleton<ProfileService>();
         Services.AddSingleton<ExecutingRuns>();
         Services.AddSingleton<BenchWeb.Agents.AgentDirectory>();
+        Services.AddSingleton<DistributedRuns>();
         Services.AddSingleton<RunService>();
         Services.AddSingleton<RunTransfer>();
         Services.AddSingleton<RunUpdatePublisher>();

@@ -8,7 +8,8 @@ namespace BenchEngine.Sweeps;
 /// the multiple of the series' best p99.</summary>
 public static class KneeDetector
 {
-    /// <summary>One knee per series, in the order the series first appear in <paramref name="steps"/>.</summary>
+    /// <summary>One knee per series (a recommended step for every series with a measured step: the first one when already
+    /// it crossed the rule), in the order the series first appear in <paramref name="steps"/>.</summary>
     /// <param name="steps">The steps that ran, in the order they ran.</param>
     /// <param name="rule">The rule.</param>
     /// <param name="setting">The swept setting's plan path, for the reasons' wording (<c>Load.Concurrency</c>).</param>
@@ -61,20 +62,17 @@ public static class KneeDetector
         }
 
         var before = limit is null ? measured : measured.Where(s => s.Index < limit.Index).ToList();
-        if (before.Count == 0)
+        var crossedAtOnce = before.Count == 0;
+        if (crossedAtOnce)
         {
-            return new KneeResult
-            {
-                Series = series,
-                ClientBound = limitedBy == KneeLimit.ClientCpu,
-                LimitedBy = limitedBy,
-                LimitIndex = limit?.Index,
-                Reason = $"Already the first measured step crossed the rule: {why}.",
-            };
+            // Nothing ran below the limit: the first step is the best there is, and the reason says it is already past it.
+            before = [limit!];
         }
 
         var chosen = before.MaxBy(s => s.Throughput)!;
-        var reason = limit is null
+        var reason = crossedAtOnce
+            ? $"{Name(chosen)}: the first step, {Rate(chosen.Throughput)}, already crossed the rule: {why}; try lower values."
+            : limit is null
             ? $"{Name(chosen)}: highest throughput, {Rate(chosen.Throughput)}; no step exceeded {Number(rule.P99Multiple)} × the best p99, {Percent(rule.MaxThrottledPercent)} throttled or {Percent(rule.ClientCpuPercent)} client CPU within the values, so the limit may lie beyond them."
             : $"{Name(chosen)}: highest throughput, {Rate(chosen.Throughput)}, before {why}.";
         double? headroom = chosen.ProvisionedRequestUnitsPerSecond is > 0 && chosen.RequestUnitsPerSecond is { } used

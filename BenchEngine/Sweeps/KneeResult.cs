@@ -7,7 +7,7 @@ public sealed record KneeResult
     public string? Series { get; init; }
 
     /// <summary>The recommended step's number (<see cref="SweepStepResult.Index"/>); null when no step of the series ran
-    /// and measured, or when already the first step crossed the rule.</summary>
+    /// and measured. When already the first step crossed the rule, it is that step (and <see cref="LimitIndex"/> too).</summary>
     public int? RecommendedIndex { get; init; }
 
     /// <summary>The recommended step's value of the swept setting.</summary>

@@ -104,6 +104,19 @@ public class KneeDetectorTests
     }
 
     [Fact]
+    public void Find_FirstStepAlreadyThrottled_RecommendsItAndSaysSo()
+    {
+        var steps = new[] { 1, 2 }.Select(i => new SweepStepResult { Index = i - 1, Value = $"{i}", Status = RunStatus.Completed, Throughput = 100, P99Ms = 5, ThrottledPercent = 20 }).ToList();
+
+        var knee = Assert.Single(KneeDetector.Find(steps, new KneeRule(), "Load.Concurrency"));
+
+        Assert.Equal(0, knee.RecommendedIndex);
+        Assert.Equal(0, knee.LimitIndex);
+        Assert.Equal(KneeLimit.Throttling, knee.LimitedBy);
+        Assert.StartsWith("step 1 (concurrency 1): the first step, 100/s, already crossed the rule: 20 % of requests were throttled", knee.Reason, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Find_NoStepRan_RecommendsNothing()
     {
         var steps = new[] { new SweepStepResult { Index = 0, Value = "1", Status = RunStatus.Failed } };

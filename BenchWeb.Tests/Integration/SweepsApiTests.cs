@@ -2,8 +2,11 @@ using System.Diagnostics;
 using System.Net;
 using System.Text;
 using System.Text.Json.Nodes;
+using BenchEngine.Running;
+using BenchWeb.Data;
 using BenchWeb.Security;
 using BenchWeb.Tests.Support;
+using Microsoft.EntityFrameworkCore;
 using static BenchWeb.Tests.Integration.RunsApiTests;
 
 namespace BenchWeb.Tests.Integration;
@@ -52,6 +55,12 @@ public sealed class SweepsApiTests
         Assert.StartsWith("Step,Series,Value,Status,Throughput (docs/s)", csv, StringComparison.Ordinal);
         var markdown = await http.GetStringAsync($"api/sweeps/{id}/export.md");
         Assert.Contains("◀ recommended", markdown, StringComparison.Ordinal);
+
+        // The sweep and each of its steps are in the audit log as launches.
+        await using var db = await host.OpenDatabaseAsync();
+        var actions = await db.AuditEntries.Select(e => e.Action).ToListAsync();
+        Assert.Single(actions, a => a == "sweep.launched");
+        Assert.Equal(6, actions.Count(a => a == "run.launched"));
     }
 
     [Fact]
@@ -99,6 +108,49 @@ public sealed class SweepsApiTests
         Assert.Contains("Load.Concurrency", (await AssertProblemAsync(zeroConcurrency, HttpStatusCode.BadRequest))["errors"]!["Sweep.Values[1]"]![0]!.GetValue<string>(), StringComparison.Ordinal);
         Assert.Empty((await GetJsonAsync(http, "api/sweeps")).AsArray());
         Assert.Equal(0, (await GetJsonAsync(http, "api/runs"))["total"]!.GetValue<int>());
+    }
+
+    [Fact]
+    public async Task Restart_SweepLeftRunningOrQueued_IsClosedAsFailedAndRunsNoStep()
+    {
+        var dataDirectory = DashboardHost.NewDataDirectory();
+        try
+        {
+            long running, queued;
+            await using (var first = await DashboardHost.StartAsync(dataDirectory))
+            {
+                await using var db = await first.OpenDatabaseAsync();
+                SweepEntity Left(RunStatus status) => new()
+                {
+                    Name = "left open",
+                    PlanJson = ShortPlan("left open", seconds: 1).ToJson(),
+                    SweepJson = """{ "setting": "Load.Concurrency", "values": ["1", "2"] }""",
+                    Status = status,
+                    QueuedAt = DateTimeOffset.UtcNow,
+                };
+                var (a, b) = (Left(RunStatus.Running), Left(RunStatus.Queued));
+                db.Sweeps.AddRange(a, b);
+                await db.SaveChangesAsync();
+                (running, queued) = (a.Id, b.Id);
+            }
+
+            await using var second = await DashboardHost.StartAsync(dataDirectory);
+            await using var reopened = await second.OpenDatabaseAsync();
+
+            foreach (var id in new[] { running, queued })
+            {
+                var sweep = await reopened.Sweeps.SingleAsync(s => s.Id == id);
+                Assert.Equal(RunStatus.Failed, sweep.Status);
+                Assert.NotNull(sweep.EndedAt);
+                Assert.False(string.IsNullOrEmpty(sweep.StopReason));
+            }
+
+            Assert.Empty(await reopened.Runs.ToListAsync());
+        }
+        finally
+        {
+            DashboardHost.DeleteDataDirectory(dataDirectory);
+        }
     }
 
     private static async Task<JsonNode> WaitUntilSweepEndedAsync(HttpClient http, long id)

@@ -218,12 +218,13 @@ public sealed class RunsApiTests
         var document = await GetJsonAsync(http, "openapi/v1.json");
 
         var paths = document["paths"]!.AsObject();
-        foreach (var path in new[] { "/api/runs", "/api/runs/{id}", "/api/runs/{id}/cancel", "/api/runs/{id}/export.json", "/api/runs/{id}/export.csv", "/api/runs/import", "/api/profiles", "/api/profiles/{id}", "/api/files", "/api/files/{id}" })
+        foreach (var path in new[] { "/api/runs", "/api/runs/{id}", "/api/runs/{id}/cancel", "/api/runs/{id}/export.json", "/api/runs/{id}/export.csv", "/api/runs/import", "/api/profiles", "/api/profiles/{id}", "/api/files", "/api/files/{id}", "/api/sweeps", "/api/sweeps/{id}", "/api/sweeps/{id}/cancel", "/api/sweeps/{id}/export.csv", "/api/sweeps/{id}/export.md" })
         {
             Assert.True(paths.ContainsKey(path), $"{path} is missing from {string.Join(", ", paths.Select(p => p.Key))}");
         }
 
         Assert.NotNull(paths["/api/runs"]!["post"]!["requestBody"]);
+        Assert.NotNull(paths["/api/sweeps"]!["post"]!["requestBody"]);
         Assert.DoesNotContain(paths, p => p.Key.Contains("path", StringComparison.Ordinal));
     }
 

@@ -13,6 +13,7 @@ public static class ApiEndpoints
         app.MapOpenApi().RequireAuthorization(Policies.Viewer);
         app.MapProfilesApi();
         app.MapRunsApi();
+        app.MapSweepsApi();
         app.MapFilesApi();
         app.MapAuditApi();
         app.MapKillSwitchApi();

@@ -6,6 +6,8 @@ public static class AuditActions
     public const string RunLaunched = "run.launched";
     public const string RunCancelled = "run.cancelled";
     public const string RunImported = "run.imported";
+    public const string SweepLaunched = "sweep.launched";
+    public const string SweepCancelled = "sweep.cancelled";
     public const string ProfileCreated = "profile.created";
     public const string ProfileChanged = "profile.changed";
     public const string ProfileCloned = "profile.cloned";
@@ -25,7 +27,7 @@ public static class AuditActions
 
     public static readonly IReadOnlyList<string> All =
     [
-        RunLaunched, RunCancelled, RunImported,
+        RunLaunched, RunCancelled, RunImported, SweepLaunched, SweepCancelled,
         ProfileCreated, ProfileChanged, ProfileCloned, ProfileDeleted,
         SecretStored, SecretRemoved,
         SettingsChanged, LaunchesPaused, LaunchesResumed,

@@ -15,6 +15,8 @@ public class BenchDbContext(DbContextOptions<BenchDbContext> options) : DbContex
 
     public DbSet<RunEntity> Runs => Set<RunEntity>();
 
+    public DbSet<SweepEntity> Sweeps => Set<SweepEntity>();
+
     public DbSet<RunSecondEntity> RunSeconds => Set<RunSecondEntity>();
 
     public DbSet<StoredSecret> Secrets => Set<StoredSecret>();
@@ -92,6 +94,17 @@ public class BenchDbContext(DbContextOptions<BenchDbContext> options) : DbContex
             run.HasMany(r => r.Shards).WithOne().HasForeignKey(s => s.RunId).OnDelete(DeleteBehavior.Cascade);
             run.Property(r => r.AgentId).HasMaxLength(AgentEntity.MaxIdLength);
             run.Ignore(r => r.IsActive);
+            run.HasIndex(r => new { r.SweepId, r.SweepStep });
+        });
+
+        modelBuilder.Entity<SweepEntity>(sweep =>
+        {
+            sweep.Property(s => s.Status).HasConversion<string>().HasMaxLength(20);
+            sweep.Property(s => s.Name).HasMaxLength(200);
+            sweep.HasIndex(s => s.Status);
+            sweep.HasIndex(s => s.QueuedAt);
+            sweep.HasMany<RunEntity>().WithOne().HasForeignKey(r => r.SweepId).OnDelete(DeleteBehavior.SetNull);
+            sweep.Ignore(s => s.IsActive);
         });
 
         modelBuilder.Entity<RunSecondEntity>(second => second.HasKey(s => new { s.RunId, s.Index }));

@@ -117,6 +117,12 @@ public sealed class RunEntity
     /// <summary>A run spread over agents: the common instant its shards start at.</summary>
     public DateTimeOffset? StartAt { get; set; }
 
+    /// <summary>The sweep this run is a step of; null for a run on its own.</summary>
+    public long? SweepId { get; set; }
+
+    /// <summary>Its step's number in the sweep (from 0); null for a run on its own.</summary>
+    public int? SweepStep { get; set; }
+
     public List<RunSecondEntity> Seconds { get; } = [];
 
     public List<RunShardEntity> Shards { get; } = [];

@@ -41,6 +41,7 @@ public static class JobsExtensions
             .UseSimpleAssemblyNameTypeSerializer()
             .UseRecommendedSerializerSettings());
         services.AddTransient<RunBenchmarkJob>();
+        services.AddTransient<RunSweepJob>();
         services.AddSingleton<IRunJobClient, HangfireRunJobClient>();
 
         // A dashboard-only instance enqueues and cancels jobs but never takes one.

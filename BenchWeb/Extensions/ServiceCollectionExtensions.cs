@@ -57,6 +57,8 @@ public static class ServiceCollectionExtensions
         services.AddSingleton<ExecutingRuns>();
         services.AddSingleton<RunExecutor>();
         services.AddSingleton<RunService>();
+        services.AddSingleton<Sweeps.SweepService>();
+        services.AddSingleton<Sweeps.SweepExecutor>();
         services.AddSingleton<ProfileService>();
         services.AddSingleton<RunTransfer>();
         services.AddOpenApi();

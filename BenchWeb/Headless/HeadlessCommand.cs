@@ -8,7 +8,7 @@ using BenchWeb.Runs;
 namespace BenchWeb.Headless;
 
 /// <summary>
-/// <c>BenchWeb run profile.json [--summary out.json] [--baseline earlier.json]</c>: runs a profile without the
+/// <c>BenchWeb run profile.json [--sweep sweep.json] [--summary out.json] [--baseline earlier.json]</c>: runs a profile without the
 /// dashboard (CI pipelines, benchmarks), prints one line per second, writes the result as a run export (the JSON a
 /// dashboard exports and imports, see <see cref="RunExport"/>), and exits
 /// 0 when it completed (its stop rule was met) and met its thresholds,
@@ -18,6 +18,9 @@ namespace BenchWeb.Headless;
 /// 4 when the profile's auto-stop rule ended it early (Stopped: not a failure of the tool, the figures up to the stop
 /// are valid, but the run did not reach its stop rule, so its thresholds are not judged),
 /// 130 when cancelled.
+/// With <c>--sweep</c>, the profile is the base plan of a sweep (<see cref="BenchEngine.Sweeps.SweepOptions"/>): its steps run
+/// one after another, the steps table and each series' knee are printed, the result file holds every step, and the exit
+/// code is the one above for the recommended step (<see cref="HeadlessSweep"/>).
 /// It never ends in an unhandled exception. Secrets come from environment variables named in the profile (e.g.
 /// <c>COSMOS_KEY</c>).
 /// </summary>
@@ -33,7 +36,7 @@ public static class HeadlessCommand
     /// <summary>The largest profile read: a plan is a few kilobytes.</summary>
     private const long MaxProfileBytes = 1024 * 1024;
 
-    private const string Usage = "Usage: BenchWeb run <profile.json> [--summary <result.json>] [--baseline <earlier-result.json>]";
+    private const string Usage = "Usage: BenchWeb run <profile.json> [--sweep <sweep.json>] [--summary <result.json>] [--baseline <earlier-result.json>]";
 
     /// <summary>How a baseline (<c>--baseline</c>) is read: as a run export, leniently, so that a result file written by an
     /// earlier version (the engine's own result, with the same <c>summary</c>) still serves.</summary>
@@ -73,11 +76,16 @@ public static class HeadlessCommand
         var profilePath = args[0];
         var summaryPath = Path.ChangeExtension(profilePath, ".summary.json");
         string? baselinePath = null;
+        string? sweepPath = null;
         for (var i = 1; i < args.Count; i++)
         {
             if (args[i] == "--summary" && i + 1 < args.Count)
             {
                 summaryPath = args[++i];
+            }
+            else if (args[i] == "--sweep" && i + 1 < args.Count)
+            {
+                sweepPath = args[++i];
             }
             else if (args[i] == "--baseline" && i + 1 < args.Count)
             {
@@ -140,6 +148,11 @@ public static class HeadlessCommand
                 await error.WriteLineAsync($"Baseline '{baselinePath}' cannot be read as a result file: {ex.Message}");
                 return ExitInvalidInput;
             }
+        }
+
+        if (sweepPath is not null)
+        {
+            return await HeadlessSweep.RunAsync(plan, sweepPath, summaryPath, baselineThroughput, output, error, cancellationToken);
         }
 
         RunResult result;
@@ -208,7 +221,7 @@ public static class HeadlessCommand
     }
 
     /// <summary>The profile's text, refusing one larger than <see cref="MaxProfileBytes"/> without reading it all.</summary>
-    private static async Task<string> ReadProfileAsync(string path, CancellationToken cancellationToken)
+    internal static async Task<string> ReadProfileAsync(string path, CancellationToken cancellationToken)
     {
         using var reader = new StreamReader(path);
         var buffer = new char[MaxProfileBytes + 1];
@@ -221,7 +234,7 @@ public static class HeadlessCommand
         return new string(buffer, 0, read);
     }
 
-    private static async Task PrintInvalidAsync(TextWriter error, string profilePath, RunPlanValidationException ex)
+    internal static async Task PrintInvalidAsync(TextWriter error, string profilePath, RunPlanValidationException ex)
     {
         await error.WriteLineAsync($"Profile '{profilePath}' is invalid:");
         foreach (var fieldError in ex.Errors)

@@ -9,6 +9,9 @@ internal sealed class HangfireRunJobClient(IBackgroundJobClient jobs) : IRunJobC
     public Task<string> EnqueueAsync(long runId, CancellationToken cancellationToken) =>
         Task.FromResult(jobs.Create<RunBenchmarkJob>(job => job.ExecuteAsync(runId, CancellationToken.None), new EnqueuedState(RunBenchmarkJob.Queue)));
 
+    public Task<string> EnqueueSweepAsync(long sweepId, CancellationToken cancellationToken) =>
+        Task.FromResult(jobs.Create<RunSweepJob>(job => job.ExecuteAsync(sweepId, CancellationToken.None), new EnqueuedState(RunBenchmarkJob.Queue)));
+
     public Task<string> EnqueueShardAsync(long runId, int shard, string queue, CancellationToken cancellationToken) =>
         Task.FromResult(jobs.Create<RunShardJob>(job => job.ExecuteAsync(runId, shard, CancellationToken.None), new EnqueuedState(queue)));
 

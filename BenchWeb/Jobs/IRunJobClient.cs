@@ -7,6 +7,9 @@ public interface IRunJobClient
     /// <summary>Enqueues the job that executes a queued run; returns the job's id.</summary>
     Task<string> EnqueueAsync(long runId, CancellationToken cancellationToken);
 
+    /// <summary>Enqueues the job that executes a queued sweep, its steps one after another; returns the job's id.</summary>
+    Task<string> EnqueueSweepAsync(long sweepId, CancellationToken cancellationToken);
+
     /// <summary>Enqueues the job that executes shard <paramref name="shard"/> of a run spread over agents, on the queue
     /// of the agent it is for; returns the job's id.</summary>
     Task<string> EnqueueShardAsync(long runId, int shard, string queue, CancellationToken cancellationToken);

@@ -36,6 +36,17 @@ public sealed partial class RunRecoveryService(
             run.EndedAt = time.GetUtcNow();
         }
 
+        // A sweep's job died with the process: its remaining steps are not run (a benchmark is never re-run on its own).
+        var openSweeps = options.Value.Mode == Extensions.DeploymentMode.Shared
+            ? []
+            : await db.Sweeps.Where(s => s.Status == RunStatus.Running || s.Status == RunStatus.Queued).ToListAsync(cancellationToken);
+        foreach (var sweep in openSweeps)
+        {
+            sweep.StopReason = sweep.Status == RunStatus.Running ? "BenchWeb stopped during the sweep; its remaining steps were not run" : NeverStarted;
+            sweep.Status = RunStatus.Failed;
+            sweep.EndedAt = time.GetUtcNow();
+        }
+
         await db.SaveChangesAsync(cancellationToken);
         if (open.Count > 0)
         {

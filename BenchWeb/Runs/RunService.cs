@@ -38,10 +38,24 @@ public sealed class RunService(
     /// invalid or launching is paused.</summary>
     /// <exception cref="RunPlanValidationException">The plan has invalid settings, or settings the installation refuses.</exception>
     /// <exception cref="LaunchesPausedException">An administrator has paused launching.</exception>
-    public async Task<long> StartAsync(RunPlan plan, long? profileId, string? presetId, Actor actor, CancellationToken cancellationToken)
+    public Task<long> StartAsync(RunPlan plan, long? profileId, string? presetId, Actor actor, CancellationToken cancellationToken) =>
+        LaunchAsync(plan, profileId, presetId, actor, null, cancellationToken);
+
+    /// <summary>Checks a plan the way a launch does (the kill switch, uploads, secrets, the installation's rules) without
+    /// launching it: a sweep checks every step before it starts.</summary>
+    /// <exception cref="RunPlanValidationException">The plan has settings the installation refuses.</exception>
+    /// <exception cref="LaunchesPausedException">An administrator has paused launching.</exception>
+    public async Task CheckLaunchAsync(RunPlan plan, long? profileId, CancellationToken cancellationToken) =>
+        await CheckAsync(plan, profileId, cancellationToken);
+
+    /// <summary>Saves a sweep's step as a queued run linked to the sweep, and audits it as a launch, without a job: the
+    /// sweep's job executes it inline (<see cref="RunExecutor.ExecuteAsync"/>), on the same client as the other steps.</summary>
+    internal Task<long> QueueSweepStepAsync(RunPlan plan, long? profileId, long sweepId, int step, Actor actor, CancellationToken cancellationToken) =>
+        LaunchAsync(plan, profileId, null, actor, (sweepId, step), cancellationToken);
+
+    private async Task<(IReadOnlyDictionary<string, Uri> SecretEndpoints, LaunchRules Rules)> CheckAsync(RunPlan plan, long? profileId, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(plan);
-        ArgumentNullException.ThrowIfNull(actor);
         if (await killSwitch.StateAsync(cancellationToken) is { Engaged: true } paused)
         {
             throw new LaunchesPausedException(paused);
@@ -65,6 +79,14 @@ public sealed class RunService(
             throw new RunPlanValidationException(refused);
         }
 
+        return (secretEndpoints, rules);
+    }
+
+    private async Task<long> LaunchAsync(RunPlan plan, long? profileId, string? presetId, Actor actor, (long Id, int Step)? sweep, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        ArgumentNullException.ThrowIfNull(actor);
+        var (secretEndpoints, rules) = await CheckAsync(plan, profileId, cancellationToken);
         var (durationCap, documentCap) = rules.Limits.CapsFor(plan);
         var spreadOver = await AgentsForAsync(plan, cancellationToken);
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
@@ -79,6 +101,8 @@ public sealed class RunService(
             QueuedAt = time.GetUtcNow(),
             DurationCapSeconds = durationCap,
             DocumentCap = documentCap,
+            SweepId = sweep?.Id,
+            SweepStep = sweep?.Step,
         };
         if (spreadOver.Count > 1)
         {
@@ -107,6 +131,12 @@ public sealed class RunService(
         }
 
         audit.Append(db, actor, AuditActions.RunLaunched, $"run #{run.Id}", Describe(plan, profileId, presetId, durationCap, documentCap), AuditLog.EndpointOf(plan, secretEndpoints));
+        if (sweep is not null)
+        {
+            await db.SaveChangesAsync(CancellationToken.None);
+            return run.Id;
+        }
+
         try
         {
             if (run.ShardCount == 1)

@@ -14,6 +14,14 @@ internal sealed class RecordingRunJobClient : IRunJobClient
         return Task.FromResult($"recorded-{runId}");
     }
 
+    public List<long> EnqueuedSweeps { get; } = [];
+
+    public Task<string> EnqueueSweepAsync(long sweepId, CancellationToken cancellationToken)
+    {
+        EnqueuedSweeps.Add(sweepId);
+        return Task.FromResult($"recorded-sweep-{sweepId}");
+    }
+
     public Task<string> EnqueueShardAsync(long runId, int shard, string queue, CancellationToken cancellationToken)
     {
         Enqueued.Add(runId);

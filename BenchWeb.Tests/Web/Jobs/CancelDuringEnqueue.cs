@@ -23,6 +23,8 @@ internal sealed class CancelDuringEnqueue(IRunJobClient inner, IServiceProvider 
         return jobId;
     }
 
+    public Task<string> EnqueueSweepAsync(long sweepId, CancellationToken cancellationToken) => inner.EnqueueSweepAsync(sweepId, cancellationToken);
+
     public Task<string> EnqueueShardAsync(long runId, int shard, string queue, CancellationToken cancellationToken) =>
         inner.EnqueueShardAsync(runId, shard, queue, cancellationToken);
 

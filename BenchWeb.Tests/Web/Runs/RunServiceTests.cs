@@ -31,6 +31,8 @@ public sealed class RunServiceTests
 
         public Task<string> EnqueueShardAsync(long runId, int shard, string queue, CancellationToken cancellationToken) => throw new InvalidOperationException("The scheduler is shut down.");
 
+        public Task<string> EnqueueSweepAsync(long sweepId, CancellationToken cancellationToken) => throw new InvalidOperationException("The scheduler is shut down.");
+
         public Task<bool> CancelAsync(string jobId, CancellationToken cancellationToken) => Task.FromResult(false);
     }
 }

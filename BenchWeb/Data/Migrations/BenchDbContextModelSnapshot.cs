@@ -429,6 +429,12 @@ namespace BenchWeb.Data.Migrations
                     b.Property<string>("SummaryJson")
                         .HasColumnType("TEXT");
 
+                    b.Property<long?>("SweepId")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<int?>("SweepStep")
+                        .HasColumnType("INTEGER");
+
                     b.Property<string>("Tags")
                         .HasColumnType("TEXT");
 
@@ -467,6 +473,8 @@ namespace BenchWeb.Data.Migrations
                     b.HasIndex("Status");
 
                     b.HasIndex("TargetKind");
+
+                    b.HasIndex("SweepId", "SweepStep");
 
                     b.ToTable("Runs");
                 });
@@ -656,6 +664,66 @@ namespace BenchWeb.Data.Migrations
                     b.ToTable("Secrets");
                 });
 
+            modelBuilder.Entity("BenchWeb.Data.SweepEntity", b =>
+                {
+                    b.Property<long>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("INTEGER");
+
+                    b.Property<long?>("CancelRequestedAt")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<long?>("EndedAt")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("JobId")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("KneeJson")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("LaunchedByJson")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Name")
+                        .IsRequired()
+                        .HasMaxLength(200)
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("PlanJson")
+                        .IsRequired()
+                        .HasColumnType("TEXT");
+
+                    b.Property<long?>("ProfileId")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<long>("QueuedAt")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<long?>("StartedAt")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("Status")
+                        .IsRequired()
+                        .HasMaxLength(20)
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("StopReason")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("SweepJson")
+                        .IsRequired()
+                        .HasColumnType("TEXT");
+
+                    b.HasKey("Id");
+
+                    b.HasIndex("QueuedAt");
+
+                    b.HasIndex("Status");
+
+                    b.ToTable("Sweeps");
+                });
+
             modelBuilder.Entity("BenchWeb.Data.UploadedFileEntity", b =>
                 {
                     b.Property<long>("Id")
@@ -752,6 +820,14 @@ namespace BenchWeb.Data.Migrations
                     b.HasKey("Id");
 
                     b.ToTable("DataProtectionKeys");
+                });
+
+            modelBuilder.Entity("BenchWeb.Data.RunEntity", b =>
+                {
+                    b.HasOne("BenchWeb.Data.SweepEntity", null)
+                        .WithMany()
+                        .HasForeignKey("SweepId")
+                        .OnDelete(DeleteBehavior.SetNull);
                 });
 
             modelBuilder.Entity("BenchWeb.Data.RunSecondEntity", b =>

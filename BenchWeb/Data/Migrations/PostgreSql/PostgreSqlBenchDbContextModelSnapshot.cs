@@ -444,6 +444,12 @@ namespace BenchWeb.Data.Migrations.PostgreSql
                     b.Property<string>("SummaryJson")
                         .HasColumnType("text");
 
+                    b.Property<long?>("SweepId")
+                        .HasColumnType("bigint");
+
+                    b.Property<int?>("SweepStep")
+                        .HasColumnType("integer");
+
                     b.Property<string>("Tags")
                         .HasColumnType("text");
 
@@ -482,6 +488,8 @@ namespace BenchWeb.Data.Migrations.PostgreSql
                     b.HasIndex("Status");
 
                     b.HasIndex("TargetKind");
+
+                    b.HasIndex("SweepId", "SweepStep");
 
                     b.ToTable("Runs");
                 });
@@ -671,6 +679,68 @@ namespace BenchWeb.Data.Migrations.PostgreSql
                     b.ToTable("Secrets");
                 });
 
+            modelBuilder.Entity("BenchWeb.Data.SweepEntity", b =>
+                {
+                    b.Property<long>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("bigint");
+
+                    NpgsqlPropertyBuilderExtensions.UseIdentityByDefaultColumn(b.Property<long>("Id"));
+
+                    b.Property<long?>("CancelRequestedAt")
+                        .HasColumnType("bigint");
+
+                    b.Property<long?>("EndedAt")
+                        .HasColumnType("bigint");
+
+                    b.Property<string>("JobId")
+                        .HasColumnType("text");
+
+                    b.Property<string>("KneeJson")
+                        .HasColumnType("text");
+
+                    b.Property<string>("LaunchedByJson")
+                        .HasColumnType("text");
+
+                    b.Property<string>("Name")
+                        .IsRequired()
+                        .HasMaxLength(200)
+                        .HasColumnType("character varying(200)");
+
+                    b.Property<string>("PlanJson")
+                        .IsRequired()
+                        .HasColumnType("text");
+
+                    b.Property<long?>("ProfileId")
+                        .HasColumnType("bigint");
+
+                    b.Property<long>("QueuedAt")
+                        .HasColumnType("bigint");
+
+                    b.Property<long?>("StartedAt")
+                        .HasColumnType("bigint");
+
+                    b.Property<string>("Status")
+                        .IsRequired()
+                        .HasMaxLength(20)
+                        .HasColumnType("character varying(20)");
+
+                    b.Property<string>("StopReason")
+                        .HasColumnType("text");
+
+                    b.Property<string>("SweepJson")
+                        .IsRequired()
+                        .HasColumnType("text");
+
+                    b.HasKey("Id");
+
+                    b.HasIndex("QueuedAt");
+
+                    b.HasIndex("Status");
+
+                    b.ToTable("Sweeps");
+                });
+
             modelBuilder.Entity("BenchWeb.Data.UploadedFileEntity", b =>
                 {
                     b.Property<long>("Id")
@@ -771,6 +841,14 @@ namespace BenchWeb.Data.Migrations.PostgreSql
                     b.HasKey("Id");
 
                     b.ToTable("DataProtectionKeys");
+                });
+
+            modelBuilder.Entity("BenchWeb.Data.RunEntity", b =>
+                {
+                    b.HasOne("BenchWeb.Data.SweepEntity", null)
+                        .WithMany()
+                        .HasForeignKey("SweepId")
+                        .OnDelete(DeleteBehavior.SetNull);
                 });
 
             modelBuilder.Entity("BenchWeb.Data.RunSecondEntity", b =>

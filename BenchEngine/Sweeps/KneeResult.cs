@@ -1,0 +1,37 @@
+namespace BenchEngine.Sweeps;
+
+/// <summary>The recommended step of one series of a sweep, and why.</summary>
+public sealed record KneeResult
+{
+    /// <summary>The series' value; null without series.</summary>
+    public string? Series { get; init; }
+
+    /// <summary>The recommended step's number (<see cref="SweepStepResult.Index"/>); null when no step of the series ran
+    /// and measured. When already the first step crossed the rule, it is that step (and <see cref="LimitIndex"/> too).</summary>
+    public int? RecommendedIndex { get; init; }
+
+    /// <summary>The recommended step's value of the swept setting.</summary>
+    public string? RecommendedValue { get; init; }
+
+    /// <summary>The client's CPU, not the service, limited the series.</summary>
+    public bool ClientBound { get; init; }
+
+    public KneeLimit LimitedBy { get; init; }
+
+    /// <summary>The step that crossed the rule; null when none did.</summary>
+    public int? LimitIndex { get; init; }
+
+    /// <summary>The rule and the numbers that decided, in a sentence.</summary>
+    public string Reason { get; init; } = "";
+
+    /// <summary>The recommended step's throughput, documents/s.</summary>
+    public double? Throughput { get; init; }
+
+    /// <summary>Provisioned RU/s left unused at the recommended step, as a percentage of the provisioned RU/s; null when
+    /// either is unknown.</summary>
+    public double? HeadroomPercent { get; init; }
+
+    /// <summary>What the provisioned RU/s of the recommended step costs a month, US dollars (manual throughput, list price);
+    /// null when unknown.</summary>
+    public double? MonthlyCost { get; init; }
+}

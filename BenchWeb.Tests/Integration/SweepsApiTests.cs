@@ -1,0 +1,172 @@
+using System.Diagnostics;
+using System.Net;
+using System.Text;
+using System.Text.Json.Nodes;
+using BenchEngine.Running;
+using BenchWeb.Data;
+using BenchWeb.Security;
+using BenchWeb.Tests.Support;
+using Microsoft.EntityFrameworkCore;
+using static BenchWeb.Tests.Integration.RunsApiTests;
+
+namespace BenchWeb.Tests.Integration;
+
+/// <summary>Sweeps through the HTTP API of the real app: SQLite, the job scheduler, the simulated target.</summary>
+[IntegrationTest]
+public sealed class SweepsApiTests
+{
+    private static readonly TimeSpan SweepTimeout = TimeSpan.FromSeconds(90);
+
+    private static readonly string[] SixConcurrencies = ["1", "2", "4", "8", "16", "32"];
+
+    [Fact]
+    [Slow]
+    public async Task StartSweep_SixConcurrencySteps_CompletesWithSixLinkedRunsAndAKnee()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+
+        using var response = await PostJsonAsync(http, "api/sweeps", new { plan = ShortPlan("swept", seconds: 2), sweep = new { setting = "Load.Concurrency", values = SixConcurrencies } });
+
+        Assert.Equal(HttpStatusCode.Accepted, response.StatusCode);
+        var id = (await ReadAsync(response))["id"]!.GetValue<long>();
+        Assert.Equal($"/api/sweeps/{id}", response.Headers.Location!.OriginalString);
+        var sweep = await WaitUntilSweepEndedAsync(http, id);
+        Assert.Equal("Completed", sweep["status"]!.GetValue<string>());
+        var steps = sweep["steps"]!.AsArray();
+        Assert.Equal(6, steps.Count);
+        Assert.Equal(SixConcurrencies, steps.Select(s => s!["value"]!.GetValue<string>()));
+        foreach (var step in steps)
+        {
+            var run = await GetJsonAsync(http, $"api/runs/{step!["runId"]!.GetValue<long>()}");
+            Assert.Equal("Completed", run["status"]!.GetValue<string>());
+            Assert.Equal(int.Parse(step["value"]!.GetValue<string>(), System.Globalization.CultureInfo.InvariantCulture), run["plan"]!["load"]!["concurrency"]!.GetValue<int>());
+            Assert.True(step["throughput"]!.GetValue<double>() > 0);
+        }
+
+        var knee = Assert.Single(sweep["knees"]!.AsArray())!;
+        var recommended = knee["recommendedIndex"]!.GetValue<int>();
+        Assert.True(steps[recommended]!["recommended"]!.GetValue<bool>());
+        Assert.False(string.IsNullOrWhiteSpace(knee["reason"]!.GetValue<string>()));
+        Assert.Contains(id, (await GetJsonAsync(http, "api/sweeps")).AsArray().Select(s => s!["id"]!.GetValue<long>()));
+
+        var csv = await http.GetStringAsync($"api/sweeps/{id}/export.csv");
+        Assert.Equal(7, csv.Split('\n', StringSplitOptions.RemoveEmptyEntries).Length);
+        Assert.StartsWith("Step,Series,Value,Status,Throughput (docs/s)", csv, StringComparison.Ordinal);
+        var markdown = await http.GetStringAsync($"api/sweeps/{id}/export.md");
+        Assert.Contains("◀ recommended", markdown, StringComparison.Ordinal);
+
+        // The sweep and each of its steps are in the audit log as launches.
+        await using var db = await host.OpenDatabaseAsync();
+        var actions = await db.AuditEntries.Select(e => e.Action).ToListAsync();
+        Assert.Single(actions, a => a == "sweep.launched");
+        Assert.Equal(6, actions.Count(a => a == "run.launched"));
+    }
+
+    [Fact]
+    [Slow]
+    public async Task CancelSweep_MidSweep_EndsCancelledAndStartsNoFurtherStep()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+        using var response = await PostJsonAsync(http, "api/sweeps", new { plan = ShortPlan("cancelled", seconds: 3), sweep = new { setting = "Load.Concurrency", values = SixConcurrencies } });
+        var id = (await ReadAsync(response))["id"]!.GetValue<long>();
+        await WaitForAsync(async () => (await GetJsonAsync(http, $"api/sweeps/{id}"))["steps"]!.AsArray().Count >= 2, "the second step to start");
+
+        using var cancel = await http.PostAsync($"api/sweeps/{id}/cancel", null);
+
+        Assert.Equal(HttpStatusCode.Accepted, cancel.StatusCode);
+        var sweep = await WaitUntilSweepEndedAsync(http, id);
+        Assert.Equal("Cancelled", sweep["status"]!.GetValue<string>());
+        var steps = sweep["steps"]!.AsArray();
+        Assert.InRange(steps.Count, 2, 3);
+        Assert.Equal("Cancelled", steps[^1]!["status"]!.GetValue<string>());
+        await Task.Delay(TimeSpan.FromSeconds(4));
+        Assert.Equal(steps.Count, (await GetJsonAsync(http, $"api/sweeps/{id}"))["steps"]!.AsArray().Count);
+        await AssertProblemAsync(await http.PostAsync($"api/sweeps/{id}/cancel", null), HttpStatusCode.Conflict);
+    }
+
+    [Fact]
+    public async Task StartSweep_HostileInput_Returns400WithFieldPathsAndStoresNothing()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+        var plan = ShortPlan("hostile", seconds: 2);
+
+        using var unknown = await PostJsonAsync(http, "api/sweeps", new { plan, sweep = new { setting = "Target.Cosmos.Key", values = new[] { "1", "2" } } });
+        using var tooMany = await PostJsonAsync(http, "api/sweeps", new { plan, sweep = new { setting = "Load.Concurrency", values = Enumerable.Range(1, 1_000).Select(i => $"{i}").ToArray() } });
+        using var notANumber = await PostJsonAsync(http, "api/sweeps", new { plan, sweep = new { setting = "Load.Concurrency", values = new[] { "4", "abc" } } });
+        using var nanMultiple = await http.PostAsync("api/sweeps", new StringContent(
+            $$"""{ "plan": {{System.Text.Json.JsonSerializer.Serialize(plan, BenchEngine.Running.RunPlan.JsonOptions)}}, "sweep": { "setting": "Load.Concurrency", "values": ["1", "2"], "knee": { "p99Multiple": "NaN" } } }""",
+            Encoding.UTF8, "application/json"));
+        using var zeroConcurrency = await PostJsonAsync(http, "api/sweeps", new { plan, sweep = new { setting = "Load.Concurrency", values = new[] { "4", "0" } } });
+
+        Assert.NotNull((await AssertProblemAsync(unknown, HttpStatusCode.BadRequest))["errors"]!["Sweep.Setting"]);
+        Assert.NotNull((await AssertProblemAsync(tooMany, HttpStatusCode.BadRequest))["errors"]!["Sweep.Values"]);
+        Assert.NotNull((await AssertProblemAsync(notANumber, HttpStatusCode.BadRequest))["errors"]!["Sweep.Values"]);
+        Assert.Contains("p99Multiple", (await AssertProblemAsync(nanMultiple, HttpStatusCode.BadRequest))["errors"]!.ToJsonString(), StringComparison.OrdinalIgnoreCase);
+        Assert.Contains("Load.Concurrency", (await AssertProblemAsync(zeroConcurrency, HttpStatusCode.BadRequest))["errors"]!["Sweep.Values[1]"]![0]!.GetValue<string>(), StringComparison.Ordinal);
+        Assert.Empty((await GetJsonAsync(http, "api/sweeps")).AsArray());
+        Assert.Equal(0, (await GetJsonAsync(http, "api/runs"))["total"]!.GetValue<int>());
+    }
+
+    [Fact]
+    public async Task Restart_SweepLeftRunningOrQueued_IsClosedAsFailedAndRunsNoStep()
+    {
+        var dataDirectory = DashboardHost.NewDataDirectory();
+        try
+        {
+            long running, queued;
+            await using (var first = await DashboardHost.StartAsync(dataDirectory))
+            {
+                await using var db = await first.OpenDatabaseAsync();
+                SweepEntity Left(RunStatus status) => new()
+                {
+                    Name = "left open",
+                    PlanJson = ShortPlan("left open", seconds: 1).ToJson(),
+                    SweepJson = """{ "setting": "Load.Concurrency", "values": ["1", "2"] }""",
+                    Status = status,
+                    QueuedAt = DateTimeOffset.UtcNow,
+                };
+                var (a, b) = (Left(RunStatus.Running), Left(RunStatus.Queued));
+                db.Sweeps.AddRange(a, b);
+                await db.SaveChangesAsync();
+                (running, queued) = (a.Id, b.Id);
+            }
+
+            await using var second = await DashboardHost.StartAsync(dataDirectory);
+            await using var reopened = await second.OpenDatabaseAsync();
+
+            foreach (var id in new[] { running, queued })
+            {
+                var sweep = await reopened.Sweeps.SingleAsync(s => s.Id == id);
+                Assert.Equal(RunStatus.Failed, sweep.Status);
+                Assert.NotNull(sweep.EndedAt);
+                Assert.False(string.IsNullOrEmpty(sweep.StopReason));
+            }
+
+            Assert.Empty(await reopened.Runs.ToListAsync());
+        }
+        finally
+        {
+            DashboardHost.DeleteDataDirectory(dataDirectory);
+        }
+    }
+
+    private static async Task<JsonNode> WaitUntilSweepEndedAsync(HttpClient http, long id)
+    {
+        JsonNode? sweep = null;
+        await WaitForAsync(async () => (sweep = await GetJsonAsync(http, $"api/sweeps/{id}"))["status"]!.GetValue<string>() is not ("Queued" or "Running"), $"sweep {id} to end");
+        return sweep!;
+    }
+
+    private static async Task WaitForAsync(Func<Task<bool>> condition, string what)
+    {
+        var clock = Stopwatch.StartNew();
+        while (!await condition())
+        {
+            Assert.True(clock.Elapsed < SweepTimeout, $"Timed out waiting for {what}.");
+            await Task.Delay(200);
+        }
+    }
+}

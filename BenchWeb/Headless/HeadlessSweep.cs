@@ -1,0 +1,153 @@
+using System.Globalization;
+using System.Text.Json;
+using BenchEngine.Metrics;
+using BenchEngine.Running;
+using BenchEngine.Sweeps;
+using BenchEngine.Targets;
+using BenchWeb.Runs;
+
+namespace BenchWeb.Headless;
+
+/// <summary>The sweep form of the <c>run</c> command (<c>--sweep sweep.json</c>): the steps run one after another on this
+/// machine, the steps table and each series' knee are printed, the result file holds the steps, the knees and each step's
+/// run export, and the exit code is decided by the plan's thresholds applied to the recommended step.</summary>
+internal static class HeadlessSweep
+{
+    public static async Task<int> RunAsync(RunPlan basePlan, string sweepPath, string summaryPath, double? baselineThroughput, TextWriter output, TextWriter error, CancellationToken cancellationToken)
+    {
+        SweepOptions sweep;
+        try
+        {
+            sweep = JsonSerializer.Deserialize<SweepOptions>(await HeadlessCommand.ReadProfileAsync(sweepPath, cancellationToken), RunPlan.JsonOptions)
+                ?? throw new InvalidDataException("it is empty.");
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or InvalidDataException or JsonException)
+        {
+            await error.WriteLineAsync($"Sweep '{sweepPath}' cannot be read: {ex.Message}");
+            return HeadlessCommand.ExitInvalidInput;
+        }
+
+        if (sweep.Validate(basePlan, ValidationAudience.Local) is { Count: > 0 } invalid)
+        {
+            await HeadlessCommand.PrintInvalidAsync(error, sweepPath, new RunPlanValidationException(invalid));
+            return HeadlessCommand.ExitInvalidInput;
+        }
+
+        var steps = sweep.Steps(basePlan);
+        var results = new List<SweepStepResult>();
+        var runs = new Dictionary<int, RunResult>();
+        var runner = new BenchmarkRunner();
+        var context = TargetContext.FromEnvironment();
+        var c = CultureInfo.InvariantCulture;
+        foreach (var series in steps.GroupBy(s => s.Series))
+        {
+            var inSeries = new List<SweepStepResult>();
+            foreach (var step in series)
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                await output.WriteLineAsync(string.Create(c, $"Step {step.Index + 1}/{steps.Count}: {step.Plan.Name}"));
+                var run = await runner.RunAsync(step.Plan, context, null, cancellationToken);
+                var result = SweepStepResult.From(step, run.Status, run.Summary);
+                runs[step.Index] = run;
+                inSeries.Add(result);
+                results.Add(result);
+                await output.WriteLineAsync(string.Create(c, $"  {run.Status} ({run.StopReason}) · {result.Throughput:N1}/s · p99 {Figure(result.P99Ms)} ms · throttled {result.ThrottledPercent:F2} %"));
+                if (run.Status == RunStatus.Cancelled)
+                {
+                    return HeadlessCommand.ExitCancelled;
+                }
+
+                if (EarlyStop.ShouldStop(inSeries, sweep.EarlyStop))
+                {
+                    await output.WriteLineAsync("  throughput no longer improving: the rest of this series is skipped");
+                    break;
+                }
+            }
+        }
+
+        var knees = KneeDetector.Find(results, sweep.Knee, sweep.Setting);
+        await output.WriteLineAsync();
+        await output.WriteLineAsync(Table(results, knees, sweep.Setting));
+        foreach (var knee in knees)
+        {
+            await output.WriteLineAsync($"Knee{(knee.Series is null ? "" : $" ({knee.Series})")}: {knee.Reason}");
+        }
+
+        // Each series' recommended step is judged by the plan's thresholds; the sweep passes when all of them do.
+        var verdicts = new List<(KneeResult Knee, Verdict Verdict)>();
+        foreach (var knee in knees)
+        {
+            if (knee.RecommendedIndex is { } index && basePlan.Thresholds is { IsEmpty: false } thresholds)
+            {
+                verdicts.Add((knee, ThresholdEvaluator.Evaluate(runs[index].Status, runs[index].Summary, thresholds, baselineThroughput)));
+            }
+        }
+
+        var document = new HeadlessSweepResult
+        {
+            Sweep = sweep,
+            Steps = results,
+            Knees = knees,
+            Runs = [.. steps.Where(s => runs.ContainsKey(s.Index)).Select(s => RunTransfer.FromHeadlessRun(s.Plan, runs[s.Index], runs[s.Index].Summary.ProvisionedRequestUnitsPerSecond, null, DateTimeOffset.UtcNow))],
+        };
+        try
+        {
+            await File.WriteAllTextAsync(summaryPath, JsonSerializer.Serialize(document, RunPlan.JsonOptions), CancellationToken.None);
+            await output.WriteLineAsync($"Result written to {summaryPath}");
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            await error.WriteLineAsync($"The result could not be written to '{summaryPath}': {ex.GetType().Name}.");
+            return HeadlessCommand.ExitFailed;
+        }
+
+        if (knees.Any(k => k.RecommendedIndex is null))
+        {
+            await error.WriteLineAsync("No step to recommend: see the knee above.");
+            return HeadlessCommand.ExitFailed;
+        }
+
+        foreach (var (knee, verdict) in verdicts)
+        {
+            foreach (var check in verdict.Checks)
+            {
+                await output.WriteLineAsync($"  {(check.Passed ? "pass" : "FAIL")}  step {knee.RecommendedIndex + 1}: {check.Message}");
+            }
+        }
+
+        if (verdicts.Count > 0)
+        {
+            await output.WriteLineAsync($"Thresholds at the recommended step: {(verdicts.All(v => v.Verdict.Passed) ? "passed" : "FAILED")}");
+        }
+
+        return verdicts.Any(v => !v.Verdict.Passed) ? HeadlessCommand.ExitThresholdsFailed : HeadlessCommand.ExitCompleted;
+    }
+
+    private static string Table(IReadOnlyList<SweepStepResult> results, IReadOnlyList<KneeResult> knees, string setting)
+    {
+        var recommended = knees.Select(k => k.RecommendedIndex).OfType<int>().ToHashSet();
+        var c = CultureInfo.InvariantCulture;
+        var lines = new List<string>
+        {
+            string.Create(c, $"{"step",4}  {"series",-10} {SweepOptions.Label(setting),-14} {"status",-10} {"docs/s",10} {"p50 ms",8} {"p99 ms",8} {"thr %",6} {"RU/s",9} {"cpu %",6}"),
+        };
+        lines.AddRange(results.Select(r => string.Create(c,
+            $"{r.Index + 1,4}  {r.Series ?? "",-10} {r.Value,-14} {r.Status,-10} {r.Throughput,10:N1} {Figure(r.P50Ms),8} {Figure(r.P99Ms),8} {r.ThrottledPercent,6:F2} {Figure(r.RequestUnitsPerSecond, "N0"),9} {Figure(r.MaxClientCpuPercent, "F0"),6}{(recommended.Contains(r.Index) ? "  ◀ recommended" : "")}")));
+        return string.Join(Environment.NewLine, lines);
+    }
+
+    private static string Figure(double? value, string format = "F2") => value?.ToString(format, CultureInfo.InvariantCulture) ?? "—";
+}
+
+/// <summary>The result file of a headless sweep: its options, each step's figures, each series' knee and each step's run
+/// export (the document a dashboard imports).</summary>
+public sealed record HeadlessSweepResult
+{
+    public SweepOptions Sweep { get; init; } = new();
+
+    public IReadOnlyList<SweepStepResult> Steps { get; init; } = [];
+
+    public IReadOnlyList<KneeResult> Knees { get; init; } = [];
+
+    public IReadOnlyList<RunExport> Runs { get; init; } = [];
+}

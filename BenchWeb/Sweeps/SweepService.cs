@@ -1,0 +1,126 @@
+using System.Text.Json;
+using BenchEngine.Running;
+using BenchEngine.Sweeps;
+using BenchWeb.Administration;
+using BenchWeb.Audit;
+using BenchWeb.Data;
+using BenchWeb.Jobs;
+using BenchWeb.Runs;
+using BenchWeb.Security;
+using Microsoft.EntityFrameworkCore;
+
+namespace BenchWeb.Sweeps;
+
+/// <summary>Launches and cancels sweeps: every step is checked the way a run's launch is (so a sweep cannot do what a
+/// run may not), the sweep is saved, then one job runs its steps one after another (<see cref="SweepExecutor"/>).</summary>
+public sealed class SweepService(
+    IDbContextFactory<BenchDbContext> databases,
+    IRunJobClient jobs,
+    RunService runs,
+    AuditLog audit,
+    TimeProvider time)
+{
+    /// <summary>Queues a sweep of <paramref name="basePlan"/>.</summary>
+    /// <exception cref="RunPlanValidationException">The sweep or one of its steps is invalid, or refused by the installation
+    /// (the errors name the field, <c>Sweep.Values[2]</c> for a step).</exception>
+    /// <exception cref="LaunchesPausedException">An administrator has paused launching.</exception>
+    public async Task<long> StartAsync(RunPlan basePlan, SweepOptions sweep, long? profileId, Actor actor, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(basePlan);
+        ArgumentNullException.ThrowIfNull(sweep);
+        ArgumentNullException.ThrowIfNull(actor);
+        if (sweep.Validate(basePlan) is { Count: > 0 } invalid)
+        {
+            throw new RunPlanValidationException(invalid);
+        }
+
+        var errors = new List<FieldError>();
+        foreach (var step in sweep.Steps(basePlan))
+        {
+            var field = $"Sweep.Values[{step.Index % sweep.Values.Count}]";
+            if (step.Plan.Load.Agents != 1)
+            {
+                // The steps run on one client, inside the sweep's job: a step spread over agents would compare unlike with unlike.
+                errors.Add(new FieldError(field, "Load.Agents: a sweep's steps run on one client; set 1."));
+                continue;
+            }
+
+            try
+            {
+                await runs.CheckLaunchAsync(step.Plan, profileId, cancellationToken);
+            }
+            catch (RunPlanValidationException ex)
+            {
+                errors.AddRange(ex.Errors.Select(e => new FieldError(field, $"{e.Field}: {e.Message}")));
+            }
+        }
+
+        if (errors.Count > 0)
+        {
+            throw new RunPlanValidationException([.. errors.DistinctBy(e => (e.Field, e.Message))]);
+        }
+
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        var entity = new SweepEntity
+        {
+            ProfileId = profileId,
+            Name = basePlan.Name,
+            PlanJson = basePlan.ToJson(),
+            SweepJson = JsonSerializer.Serialize(sweep, RunPlan.JsonOptions),
+            Status = RunStatus.Queued,
+            QueuedAt = time.GetUtcNow(),
+            LaunchedByJson = JsonSerializer.Serialize(actor, RunPlan.JsonOptions),
+        };
+        db.Sweeps.Add(entity);
+        await db.SaveChangesAsync(cancellationToken);
+        audit.Append(db, actor, AuditActions.SweepLaunched, $"sweep #{entity.Id}",
+            $"{SweepOptions.Label(sweep.Setting)} over {string.Join(", ", sweep.Values)}{(sweep.SeriesSetting is { } series ? $", per {SweepOptions.Label(series)} ({string.Join(", ", sweep.SeriesValues)})" : "")}; {sweep.Steps(basePlan).Count} steps of \"{basePlan.Name}\"");
+        try
+        {
+            entity.JobId = await jobs.EnqueueSweepAsync(entity.Id, CancellationToken.None);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            entity.Status = RunStatus.Failed;
+            entity.StopReason = $"The sweep could not be queued: {ex.Message}";
+            entity.EndedAt = time.GetUtcNow();
+        }
+
+        await db.SaveChangesAsync(CancellationToken.None);
+        return entity.Id;
+    }
+
+    /// <summary>Cancels a sweep: a queued one at once; a running one stops its current step (which keeps what it measured)
+    /// and starts no further step. Returns false when the sweep has already ended.</summary>
+    public async Task<bool> CancelAsync(long sweepId, Actor actor, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(actor);
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        var sweep = await db.Sweeps.SingleOrDefaultAsync(s => s.Id == sweepId, cancellationToken);
+        if (sweep is null || !sweep.IsActive)
+        {
+            return false;
+        }
+
+        // The request first: the sweep's job reads it before each step, so no step starts after this.
+        sweep.CancelRequestedAt = time.GetUtcNow();
+        audit.Append(db, actor, AuditActions.SweepCancelled, $"sweep #{sweepId}", sweep.Status == RunStatus.Running ? "while running" : "while queued");
+        await db.SaveChangesAsync(cancellationToken);
+
+        var dequeued = await db.Sweeps.Where(s => s.Id == sweepId && s.Status == RunStatus.Queued).ExecuteUpdateAsync(
+            s => s.SetProperty(x => x.Status, RunStatus.Cancelled).SetProperty(x => x.EndedAt, time.GetUtcNow()).SetProperty(x => x.StopReason, "cancelled before it started"),
+            cancellationToken);
+        if (dequeued == 1 && sweep.JobId is { } jobId)
+        {
+            await jobs.CancelAsync(jobId, cancellationToken);
+        }
+
+        // The step running stops as a cancelled run does, keeping its seconds.
+        foreach (var runId in await db.Runs.Where(r => r.SweepId == sweepId && (r.Status == RunStatus.Queued || r.Status == RunStatus.Running)).Select(r => r.Id).ToListAsync(cancellationToken))
+        {
+            await runs.CancelAsync(runId, actor, cancellationToken);
+        }
+
+        return true;
+    }
+}

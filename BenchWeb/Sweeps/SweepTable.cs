@@ -1,0 +1,75 @@
+using System.Globalization;
+using System.Text;
+using BenchWeb.Runs;
+using CsvHelper;
+
+namespace BenchWeb.Sweeps;
+
+/// <summary>A sweep's steps as a table, in CSV and in Markdown, with the columns of the results table: value, status,
+/// throughput, p50, p99, throttled %, RU/s, client CPU and the recommended step's marker.</summary>
+public static class SweepTable
+{
+    public static readonly IReadOnlyList<string> Columns =
+        ["Step", "Series", "Value", "Status", "Throughput (docs/s)", "P50 (ms)", "P99 (ms)", "Throttled (%)", "RU/s", "Client CPU (%)", "Recommended"];
+
+    public static async Task WriteCsvAsync(IReadOnlyList<SweepStepRow> steps, TextWriter writer, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(steps);
+        await using var csv = new CsvWriter(writer, CsvFormat.Configuration, leaveOpen: true);
+        foreach (var column in Columns)
+        {
+            csv.WriteField(column);
+        }
+
+        await csv.NextRecordAsync();
+        foreach (var step in steps)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            csv.WriteField(step.Index + 1);
+            csv.WriteField(step.Series);
+            csv.WriteField(step.Value);
+            csv.WriteField(step.Status.ToString());
+            csv.WriteField(step.Throughput);
+            csv.WriteField(step.P50Ms);
+            csv.WriteField(step.P99Ms);
+            csv.WriteField(step.ThrottledPercent);
+            csv.WriteField(step.RequestUnitsPerSecond);
+            csv.WriteField(step.MaxClientCpuPercent);
+            csv.WriteField(step.Recommended ? "yes" : "");
+            await csv.NextRecordAsync();
+        }
+    }
+
+    /// <summary>A Markdown table; empty cells for figures not measured.</summary>
+    public static string ToMarkdown(IReadOnlyList<SweepStepRow> steps)
+    {
+        ArgumentNullException.ThrowIfNull(steps);
+        var text = new StringBuilder();
+        text.Append("| ").AppendJoin(" | ", Columns).AppendLine(" |");
+        text.Append('|').AppendJoin("", Columns.Select(c => c is "Step" or "Series" or "Value" or "Status" or "Recommended" ? " --- |" : " ---: |")).AppendLine();
+        foreach (var step in steps)
+        {
+            string[] cells =
+            [
+                (step.Index + 1).ToString(CultureInfo.InvariantCulture),
+                Escape(step.Series ?? ""),
+                Escape(step.Value),
+                step.Status.ToString(),
+                Format(step.Throughput, "N0"),
+                Format(step.P50Ms, "N1"),
+                Format(step.P99Ms, "N1"),
+                Format(step.ThrottledPercent, "0.##"),
+                Format(step.RequestUnitsPerSecond, "N0"),
+                Format(step.MaxClientCpuPercent, "0"),
+                step.Recommended ? "**◀ recommended**" : "",
+            ];
+            text.Append("| ").AppendJoin(" | ", cells).AppendLine(" |");
+        }
+
+        return text.ToString();
+    }
+
+    private static string Format(double? value, string format) => value?.ToString(format, CultureInfo.InvariantCulture) ?? "";
+
+    private static string Escape(string text) => text.Replace("|", "\\|", StringComparison.Ordinal);
+}

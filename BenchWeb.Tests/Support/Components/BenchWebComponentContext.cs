@@ -61,6 +61,7 @@ internal sealed class BenchWebComponentContext : BunitContext
         Services.AddSingleton<BenchWeb.Agents.AgentDirectory>();
         Services.AddSingleton<DistributedRuns>();
         Services.AddSingleton<RunService>();
+        Services.AddSingleton<BenchWeb.Sweeps.SweepService>();
         Services.AddSingleton<RunTransfer>();
         Services.AddSingleton<RunUpdatePublisher>();
         Services.AddSingleton<IRunJobClient>(jobs ?? Jobs);

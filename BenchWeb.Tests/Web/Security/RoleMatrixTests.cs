@@ -45,6 +45,8 @@ public sealed partial class RoleMatrixTests
         ["* /admin/users"] = BenchWebRoles.Admin,
         ["* /files"] = BenchWebRoles.Viewer,
         ["* /agents"] = BenchWebRoles.Viewer,
+        ["* /sweeps"] = BenchWebRoles.Viewer,
+        ["* /sweeps/{Id:long}"] = BenchWebRoles.Viewer,
         ["* /admin/settings"] = BenchWebRoles.Admin,
         ["* /admin/audit"] = BenchWebRoles.Admin,
         ["* /{**path:file}"] = BenchWebRoles.Viewer,

@@ -4,6 +4,7 @@ using BenchWeb.Data;
 using BenchWeb.Tests.Support;
 using BenchWeb.Tests.Support.Components;
 using Bunit;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace BenchWeb.Tests.Web.Components;
 
@@ -54,5 +55,26 @@ public sealed class ProfileListTests
         page = context.Render<ProfileList>();
         page.WaitForElement($"tr[data-profile='{plan.Name}']");
         Assert.Equal($"about 8 min 20 s (1,000,000 documents at 2,000/s, its last run's, #{runId})", page.Find($"tr[data-profile='{plan.Name}'] .run-length").TextContent.Trim());
+    }
+
+    [Theory]
+    [InlineData("G-study", 12)]
+    [InlineData("T-batch", 7)]
+    public async Task SweepPreset_OnTheSimulator_QueuesOneSweepOfEveryStep_AndOpensItsPage(string id, int steps)
+    {
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("profiles");
+        var page = context.Render<ProfileList>();
+        page.WaitForElement($"tr[data-sweep-preset='{id}']");
+
+        page.Find($"tr[data-sweep-preset='{id}'] button.sweep-preset").Click();
+
+        var sweepId = Assert.Single(context.Jobs.EnqueuedSweeps);
+        page.WaitForAssertion(() => Assert.EndsWith($"/sweeps/{sweepId}", context.Services.GetRequiredService<Microsoft.AspNetCore.Components.NavigationManager>().Uri, StringComparison.Ordinal));
+        await using var db = await context.Databases.CreateDbContextAsync();
+        var sweep = await db.Sweeps.FindAsync(sweepId);
+        var plan = BenchEngine.Running.RunPlan.FromJson(sweep!.PlanJson);
+        Assert.Equal(TargetKind.Simulated, plan.Target.Kind);
+        Assert.Equal(steps, sweep.ReadSweep().Steps(plan).Count);
     }
 }

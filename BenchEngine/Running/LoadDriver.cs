@@ -28,30 +28,63 @@ internal static class LoadDriver
 
     /// <summary>A sliding window: each worker sends its next request as soon as its previous one returns.</summary>
     /// <remarks>With stages, every worker the highest stage needs is started; worker <c>k</c> sends only while the level is
-    /// above <c>k</c>, and otherwise looks again every <see cref="LevelPoll"/>, so the number of workers sending follows the
-    /// stages within a poll (plus the request a worker had outstanding when its level dropped).</remarks>
-    private static Task ClosedLoopAsync(int workers, StageSchedule? stages, WorkSource work, OperationExecutor executor, TimeProvider time, long runStart, CancellationToken stop)
+    /// above <c>k</c>, and otherwise waits for the level to change (<see cref="StageGate"/>, which looks every
+    /// <see cref="LevelPoll"/>), so the number of workers sending follows the stages within a poll (plus the request a worker
+    /// had outstanding when its level dropped).</remarks>
+    private static async Task ClosedLoopAsync(int workers, StageSchedule? stages, WorkSource work, OperationExecutor executor, TimeProvider time, long runStart, CancellationToken stop)
     {
-        return Task.WhenAll(Enumerable.Range(0, workers).Select(k => Task.Run(() => WorkerAsync(k), CancellationToken.None)));
+        // With stages, the gate ticks until issuing stops or the documents run out (before the stages do): then the workers
+        // waiting above the level end too.
+        using var done = CancellationTokenSource.CreateLinkedTokenSource(stop);
+        var gate = stages is null ? null : new StageGate(stages, time, runStart);
+        var ticking = gate is null ? Task.CompletedTask : Task.Run(() => gate.RunAsync(done.Token), CancellationToken.None);
+        try
+        {
+            await Task.WhenAll(Enumerable.Range(0, workers).Select(k => Task.Run(() => WorkerAsync(k), CancellationToken.None))).ConfigureAwait(false);
+        }
+        finally
+        {
+            await done.CancelAsync().ConfigureAwait(false);
+            await ticking.ConfigureAwait(false);
+        }
 
         async Task WorkerAsync(int k)
         {
             // Each worker backs off on its own: a worker whose writes fail slows down, the others carry on.
             var backoff = new FailureBackoff(time);
-            while (await backoff.WaitAsync(stop).ConfigureAwait(false) && await WaitForLevelAsync(k).ConfigureAwait(false) && work.TryTake(out var documents))
+            while (await backoff.WaitAsync(stop).ConfigureAwait(false) && await WaitForLevelAsync(k).ConfigureAwait(false))
             {
+                if (!work.TryTake(out var documents))
+                {
+                    if (gate is not null)
+                    {
+                        await done.CancelAsync().ConfigureAwait(false);
+                    }
+
+                    return;
+                }
+
                 backoff.Record(await executor.ExecuteAsync(documents, time.GetTimestamp()).ConfigureAwait(false));
             }
         }
 
         async Task<bool> WaitForLevelAsync(int k)
         {
-            while (stages is not null && stages.WorkersAt(time.GetElapsedTime(runStart).TotalSeconds) <= k)
+            while (gate is not null)
             {
-                if (!await PollAsync(time, stop).ConfigureAwait(false))
+                var changed = gate.Changed;
+                if (gate.Level > k)
+                {
+                    return true;
+                }
+
+                if (done.IsCancellationRequested)
                 {
                     return false;
                 }
+
+                // The gate's ticker releases every waiting worker when it ends.
+                await changed.ConfigureAwait(false);
             }
 
             return true;

@@ -117,4 +117,8 @@ public sealed record RunSummary
     public double MaxClientCpuPercent { get; init; }
 
     public bool ClientBound { get; init; }
+
+    /// <summary>A staged run's figures stage by stage (only the stages that started); empty for a constant load, and in
+    /// summaries stored before stages.</summary>
+    public IReadOnlyList<StageSummary> Stages { get; init; } = [];
 }

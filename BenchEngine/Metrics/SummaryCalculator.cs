@@ -96,7 +96,58 @@ public static class SummaryCalculator
             SteadyState = FindSteadyState(seconds),
             MaxClientCpuPercent = maxCpu,
             ClientBound = maxCpu >= ClientBoundCpuPercent,
+            Stages = ForStages(seconds, options.StageSeconds, reported),
         };
+    }
+
+    /// <summary>Each started stage's figures (see <see cref="StageSummary"/>): its seconds by index, the last started stage
+    /// taking every second after it, so the stages partition the run's seconds.</summary>
+    public static IReadOnlyList<StageSummary> ForStages(IReadOnlyList<SecondSnapshot> seconds, IReadOnlyList<int> stageSeconds, bool requestUnitsReported = true)
+    {
+        ArgumentNullException.ThrowIfNull(seconds);
+        ArgumentNullException.ThrowIfNull(stageSeconds);
+        var stages = new List<StageSummary>();
+        var runSeconds = seconds.Count == 0 ? 0 : seconds.Max(s => s.Index) + 1;
+        long first = 0;
+        for (var k = 0; k < stageSeconds.Count && first < runSeconds; k++)
+        {
+            var isLast = k == stageSeconds.Count - 1 || first + stageSeconds[k] >= runSeconds;
+            var last = isLast ? runSeconds - 1 : first + stageSeconds[k] - 1;
+            var window = seconds.Where(s => s.Index >= first && s.Index <= last).ToList();
+            var duration = TimeSpan.FromTicks(window.Sum(s => s.Duration.Ticks));
+            var responses = window.Sum(s => s.OkRequests + s.Throttled + s.Errors);
+            var ru = window.Sum(s => s.RequestUnits);
+            var latency = ShardMerge.Merge(window.Select(s => s.LatencyHistogram));
+            stages.Add(new StageSummary
+            {
+                Index = k,
+                FirstSecond = (int)first,
+                LastSecond = (int)last,
+                Duration = duration,
+                Ok = window.Sum(s => s.Ok),
+                OkRequests = window.Sum(s => s.OkRequests),
+                Throttled = window.Sum(s => s.Throttled),
+                Errors = window.Sum(s => s.Errors),
+                Issued = window.Sum(s => s.Issued),
+                Dropped = window.Sum(s => s.Dropped),
+                Throughput = duration > TimeSpan.Zero ? window.Sum(s => s.Ok) / duration.TotalSeconds : 0,
+                LatencyP50Ms = latency.Count == 0 ? null : latency.MillisecondsAtPercentile(50),
+                LatencyP99Ms = latency.Count == 0 ? null : latency.MillisecondsAtPercentile(99),
+                ThrottledFraction = responses == 0 ? 0 : (double)window.Sum(s => s.Throttled) / responses,
+                TotalRequestUnits = requestUnitsReported ? ru : null,
+                RequestUnitsPerSecond = requestUnitsReported && duration > TimeSpan.Zero ? ru / duration.TotalSeconds : null,
+                MeanClientCpuPercent = window.Count == 0 ? 0 : window.Average(s => s.ClientCpuPercent),
+                MaxClientCpuPercent = window.Count == 0 ? 0 : window.Max(s => s.ClientCpuPercent),
+            });
+            if (isLast)
+            {
+                break;
+            }
+
+            first = last + 1;
+        }
+
+        return stages;
     }
 
     private static (double? Run, double? Month) Cost(IReadOnlyList<SecondSnapshot> seconds, TimeSpan elapsed, double? provisioned, SummaryOptions options)

@@ -19,6 +19,9 @@ public sealed record SummaryOptions
     /// <summary>Open loop: the plan's rate, requests/s.</summary>
     public double? OfferedRequestsPerSecond { get; init; }
 
+    /// <summary>A staged run: each stage's whole seconds, in order; empty for a constant load (no <see cref="RunSummary.Stages"/>).</summary>
+    public IReadOnlyList<int> StageSeconds { get; init; } = [];
+
     /// <summary>US dollars per 100 RU/s per hour of manual provisioned throughput.</summary>
     public double DollarsPer100RuHour { get; init; } = ThroughputCost.DefaultDollarsPer100RuHour;
 }

@@ -114,8 +114,9 @@ public sealed class BenchmarkRunner(
         /// <summary>The built-in rule's window: errors that dominate this many full seconds mean the target is down.</summary>
         private const int ErrorWindowSeconds = 5;
 
-        // A shard's seconds keep their latencies, so its host can merge them with the other shards'.
-        private readonly RunRecorder _recorder = new(keepSecondHistograms: plan.Workload.Shard is not null) { Telemetry = telemetry };
+        // A shard's seconds keep their latencies, so its host can merge them with the other shards'; so do a staged run's, so
+        // that each stage's percentiles are over all of its operations.
+        private readonly RunRecorder _recorder = new(keepSecondHistograms: plan.Workload.Shard is not null || plan.Load.Stages.Count > 0) { Telemetry = telemetry };
         private readonly List<SecondSnapshot> _seconds = [];
         private readonly CancellationTokenSource _stopIssuing = new(Timeout.InfiniteTimeSpan, time);
         private readonly CancellationTokenSource _abort = new(Timeout.InfiniteTimeSpan, time);
@@ -163,7 +164,7 @@ public sealed class BenchmarkRunner(
                 // recorded the start: a 30 s run lasts 30 s by every clock that reports it.
                 start = time.GetTimestamp();
                 target.RunClockStarted(start);
-                var load = Task.Run(() => LoadDriver.RunAsync(plan.Load, work, executor, time, _stopIssuing.Token), CancellationToken.None);
+                var load = Task.Run(() => LoadDriver.RunAsync(plan.Load, work, executor, time, start, _stopIssuing.Token), CancellationToken.None);
                 await TickUntilAsync(load, start, cpu).ConfigureAwait(false);
                 await load.ConfigureAwait(false);
             }
@@ -192,6 +193,7 @@ public sealed class BenchmarkRunner(
                 Autoscale = target.ProvisionedAutoscale,
                 RequestUnitsReported = target.ReportsRequestUnits,
                 OfferedRequestsPerSecond = offered,
+                StageSeconds = plan.Load.Stages.Select(s => s.DurationSeconds).ToList(),
             });
 
             // Completed means the plan's own stop rule was met and the documents landed; a run whose writes mostly failed
@@ -232,7 +234,7 @@ public sealed class BenchmarkRunner(
         /// (not a timer of its own, which fires a little early or late): a 30 s run stops issuing at 30.0 s of its clock.</summary>
         private async Task TickUntilAsync(Task load, long start, CpuSampler cpu)
         {
-            TimeSpan? durationStop = plan.Stop.DurationSeconds is { } seconds ? TimeSpan.FromSeconds(seconds) : null;
+            TimeSpan? durationStop = plan.EffectiveDurationSeconds is { } seconds ? TimeSpan.FromSeconds(seconds) : null;
             while (true)
             {
                 var boundary = TimeSpan.FromSeconds(_seconds.Count + 1);
@@ -359,7 +361,7 @@ public sealed class BenchmarkRunner(
         {
             var end = plan.DocumentLimit is { } limit && work.Taken >= limit
                 ? (summary.TotalGivenUp > 0 ? $"sent {limit:N0} documents" : $"reached {limit:N0} documents")
-                : plan.Stop.DurationSeconds is { } duration && _stopIssuing.IsCancellationRequested ? $"ran for {duration:N0} s"
+                : plan.EffectiveDurationSeconds is { } duration && _stopIssuing.IsCancellationRequested ? $"ran for {duration:N0} s"
                 : "the workload ended (end of file)";
 
             // Never "reached 2,000 documents" when fewer landed: the shortfall is part of the reason.

@@ -14,10 +14,13 @@ public sealed record LoadOptions
     /// <summary>Open loop only: requests started per second, on schedule, whether or not earlier ones finished.</summary>
     public double? RatePerSecond { get; init; }
 
-    /// <summary>The rate the schedule offers, requests/s: <see cref="RatePerSecond"/> for the open loop, null for the other
+    /// <summary>The rate the schedule offers, requests/s: <see cref="RatePerSecond"/> for the open loop (with stages: their
+    /// mean, the requests they plan ÷ their seconds), null for the other
     /// models (whatever a form kept in <see cref="RatePerSecond"/>).</summary>
     [JsonIgnore]
-    public double? OfferedRatePerSecond => Model == LoadModel.OpenLoop ? RatePerSecond : null;
+    public double? OfferedRatePerSecond => Model != LoadModel.OpenLoop ? null
+        : Stages.Count == 0 ? RatePerSecond
+        : StagesSeconds > 0 ? new StageSchedule(Stages, s => s.RatePerSecond ?? 0).RequestsDueBy(StagesSeconds) / StagesSeconds : null;
 
     /// <summary>Documents per request: 1 for point writes; up to 100 entities sharing a partition key
     /// for a Tables entity-group transaction.</summary>
@@ -31,6 +34,23 @@ public sealed record LoadOptions
 
     /// <summary>The value of <see cref="Agents"/> that means every agent alive at launch.</summary>
     public const int AllAgents = 0;
+
+    /// <summary>The most stages a plan may have.</summary>
+    public const int MaxStages = 50;
+
+    /// <summary>A load that changes over the run: stage after stage, each with its duration, level and ramp. Empty (the
+    /// default): the constant load of <see cref="Concurrency"/> or <see cref="RatePerSecond"/> for the whole run. With stages
+    /// the run lasts their sum; the closed loop starts as many workers as the highest stage needs and the open loop keeps
+    /// <see cref="Concurrency"/> as its cap on outstanding requests.</summary>
+    public IReadOnlyList<LoadStage> Stages { get; init; } = [];
+
+    /// <summary>The stages' seconds added up; 0 without stages.</summary>
+    [JsonIgnore]
+    public long StagesSeconds => Stages.Sum(s => (long)Math.Max(0, s.DurationSeconds));
+
+    /// <summary>Workers the closed loop or waves start: the highest stage's level with stages, else <see cref="Concurrency"/>.</summary>
+    [JsonIgnore]
+    public int PeakConcurrency => Stages.Count > 0 && Model != LoadModel.OpenLoop ? Stages.Max(s => s.Concurrency ?? 0) : Concurrency;
 }
 
 [JsonConverter(typeof(JsonStringEnumConverter<LoadModel>))]

@@ -101,6 +101,10 @@ public sealed record RunPlan
         }
 
         CheckChoice(Load.Model, "Load.Model");
+        for (var i = 0; i < Math.Min(Load.Stages.Count, LoadOptions.MaxStages); i++)
+        {
+            CheckChoice(Load.Stages[i].Ramp, $"Load.Stages[{i}].Ramp");
+        }
         if (errors.Count > 0 && errors.Exists(e => e.Message.StartsWith("Not one of", StringComparison.Ordinal)))
         {
             // The other rules read these choices; with one undefined they would only add noise.
@@ -126,7 +130,11 @@ public sealed record RunPlan
         Check(load.BatchSize > target.MaxBatchSize, "Load.BatchSize", target.BatchRefusal);
         Check(load.BatchSize > 1 && target.BatchesSharePartitionKey && (Workload.PartitionKey?.Strategy ?? DocumentSourceFactory.DefaultPartitionKeyStrategy(Workload.Shape)) is PartitionKeyStrategy.Guid or PartitionKeyStrategy.Sequence,
             "Load.BatchSize", "A batch needs entities that share a partition key; with a new key per document every batch would hold one. Choose FieldValue, FixedKeys or HotKey.");
-        if (load.Model == LoadModel.OpenLoop)
+        if (load.Model == LoadModel.OpenLoop && load.Stages.Count > 0)
+        {
+            Check(load.RatePerSecond is not null, "Load.RatePerSecond", "With stages each stage sets its rate: clear this one.");
+        }
+        else if (load.Model == LoadModel.OpenLoop)
         {
             var rate = load.RatePerSecond;
             Check(rate is null, "Load.RatePerSecond", "An open loop needs a rate above 0 requests per second.");
@@ -145,6 +153,7 @@ public sealed record RunPlan
         Check(load.Agents > 1 && load.Model == LoadModel.Unbounded, "Load.Agents", "The unbounded model starts every write at once from one client; spread a closed or open loop instead.");
         Check(Workload.Shard is { } shard && (shard.Count is < 1 or > WorkloadShard.MaxCount || shard.Index < 0 || shard.Index >= shard.Count),
             "Workload.Shard", $"A shard's index is from 0 to its count − 1, and the count at most {WorkloadShard.MaxCount}.");
+        CheckStages(load);
         Check(load.Throttling.MaxRetries is < 0 or > 100, "Load.Throttling.MaxRetries", "Between 0 and 100.");
         CheckRange(load.Throttling.BaseDelayMs, "Load.Throttling.BaseDelayMs", 0, 60_000, "Between 0 and 60,000 ms.", aboveMin: true);
 
@@ -157,7 +166,11 @@ public sealed record RunPlan
         Check(stop.DocumentsPerWorker is not null && load.Model != LoadModel.ClosedLoop, "Stop.DocumentsPerWorker", "Documents per worker applies to the closed loop; use a total for other models.");
         Check(stop.DocumentsPerWorker is not null && stop.TotalDocuments is not null, "Stop.DocumentsPerWorker", "Give a total or a count per worker, not both.");
         CheckRange(stop.DurationSeconds, "Stop.DurationSeconds", 0, 7 * 24 * 3600, "Between 0 and 604,800 seconds (a week).", aboveMin: true);
-        Check(stop.TotalDocuments is null && stop.DocumentsPerWorker is null && stop.DurationSeconds is null && Workload.Shape != DocumentShape.CsvFile,
+        Check(load.Stages.Count > 0 && stop.DurationSeconds is { } given && given != load.StagesSeconds && load.StagesSeconds <= MaxDurationSeconds,
+            "Stop.DurationSeconds", $"With stages the run lasts their sum ({load.StagesSeconds:N0} s): set the duration to that or leave it empty.");
+        Check(load.Stages.Count > 0 && stop.DocumentsPerWorker is not null, "Stop.DocumentsPerWorker",
+            "With stages the number of workers changes over the run: give a total instead.");
+        Check(stop.TotalDocuments is null && stop.DocumentsPerWorker is null && stop.DurationSeconds is null && load.Stages.Count == 0 && Workload.Shape != DocumentShape.CsvFile,
             "Stop", "Say when to stop: a document count, a duration, or both.");
         Check(load.Model == LoadModel.Unbounded && stop.TotalDocuments is null or > 1_000_000, "Stop.TotalDocuments",
             "The unbounded model starts every write at once: give a total of at most 1,000,000.");
@@ -186,7 +199,56 @@ public sealed record RunPlan
         }
 
         return errors;
+
+        // Each stage is held to the rules of the constant load it stands for, on its own field path.
+        void CheckStages(LoadOptions load)
+        {
+            var stages = load.Stages;
+            if (stages.Count == 0)
+            {
+                return;
+            }
+
+            if (stages.Count > LoadOptions.MaxStages)
+            {
+                Check(true, "Load.Stages", $"At most {LoadOptions.MaxStages} stages.");
+                return;
+            }
+
+            Check(load.Model == LoadModel.Unbounded, "Load.Stages", "The unbounded model starts every write at once: it has no level to change. Choose a closed or open loop, or remove the stages.");
+            Check(load.Agents != 1, "Load.Stages", "Stages run on one agent: set the agents to 1 or remove the stages.");
+            for (var i = 0; i < stages.Count; i++)
+            {
+                var stage = stages[i];
+                var path = $"Load.Stages[{i}]";
+                Check(stage.DurationSeconds is < 1 or > MaxDurationSeconds, path + ".DurationSeconds", "Whole seconds, from 1 to 604,800 (a week).");
+                if (load.Model == LoadModel.OpenLoop)
+                {
+                    Check(stage.Concurrency is not null, path + ".Concurrency",
+                        "An open-loop stage sets a rate; the cap on outstanding requests is the load's concurrency. Clear it or choose a closed loop.");
+                    Check(stage.RatePerSecond is null, path + ".RatePerSecond", "An open-loop stage needs a rate above 0 requests per second.");
+                    CheckRange(stage.RatePerSecond, path + ".RatePerSecond", MinRatePerSecond, MaxRatePerSecond, "Between 0.1 and 1,000,000 requests per second.");
+                }
+                else
+                {
+                    Check(stage.RatePerSecond is not null, path + ".RatePerSecond",
+                        "A rate applies to open-loop stages only; a closed-loop stage sets its workers. Clear the rate or choose OpenLoop.");
+                    Check(stage.Concurrency is null or < 1, path + ".Concurrency", "Must be at least 1.");
+                    Check(stage.Concurrency > 10_000, path + ".Concurrency", "At most 10,000: beyond that the client, not the service, is measured.");
+                }
+            }
+
+            Check(load.StagesSeconds > MaxDurationSeconds, "Load.Stages", "The stages together last at most 604,800 seconds (a week).");
+        }
     }
+
+    /// <summary>The longest run, in seconds: a week.</summary>
+    public const int MaxDurationSeconds = 7 * 24 * 3600;
+
+    /// <summary>When the run stops issuing, in seconds of its clock: the stop's duration, else the stages' sum; null when
+    /// neither says.</summary>
+    [JsonIgnore]
+    public double? EffectiveDurationSeconds => Stop.DurationSeconds ?? (Load.Stages.Count > 0 ? Load.StagesSeconds : null);
 
     /// <summary>This plan's share when spread over <paramref name="count"/> agents: the workers, the rate and the
     /// documents divided (the first shards take one more where they do not divide evenly), the workload split by sequence

@@ -249,6 +249,19 @@ public sealed class RunTransferTests
     [Fact]
     public void Validate_ConsistentDocument_HasNoErrors() => Assert.Empty(RunTransfer.Validate(Document()));
 
+    [Fact]
+    public void Validate_StagesThatDoNotAddUpOrAreNegative_AreRefusedOnTheSummarysStages()
+    {
+        var document = Document();
+        var total = document.Summary!.TotalOk;
+        BenchEngine.Metrics.StageSummary Stage(long ok) => new() { Ok = ok };
+
+        Assert.Empty(RunTransfer.Validate(document with { Summary = document.Summary with { Stages = [Stage(total - 1), Stage(1)] } }));
+        Assert.Contains(RunTransfer.Validate(document with { Summary = document.Summary with { Stages = [Stage(total), Stage(1)] } }), e => e.Field == "Summary.Stages");
+        Assert.Contains(RunTransfer.Validate(document with { Summary = document.Summary with { Stages = [Stage(total + 1), Stage(-1)] } }), e => e.Field == "Summary.Stages");
+        Assert.Contains(RunTransfer.Validate(document with { Summary = document.Summary with { Stages = [Stage(long.MaxValue), Stage(long.MaxValue)] } }), e => e.Field == "Summary.Stages");
+    }
+
     /// <summary>A small, consistent export as another installation would write it: three seconds of 100 documents.</summary>
     private static RunExport Document()
     {

@@ -101,6 +101,39 @@ public sealed class RunsApiTests
     }
 
     [Fact]
+    public async Task StartRun_ThreeStageSimulatedPlan_CompletesWithAStageEntryEachWhoseDocumentsAddUp()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+        var plan = new RunPlan
+        {
+            Name = "staged",
+            Load = new LoadOptions
+            {
+                Stages =
+                [
+                    new LoadStage { DurationSeconds = 1, Concurrency = 2 },
+                    new LoadStage { DurationSeconds = 2, Concurrency = 6, Ramp = StageRamp.Linear },
+                    new LoadStage { DurationSeconds = 1, Concurrency = 3 },
+                ],
+            },
+            Stop = new StopOptions(),
+        };
+
+        using var response = await PostJsonAsync(http, "api/runs", new { plan });
+
+        Assert.Equal(HttpStatusCode.Accepted, response.StatusCode);
+        var run = await WaitUntilEndedAsync(http, (await ReadAsync(response))["id"]!.GetValue<long>());
+        Assert.True(run["status"]!.GetValue<string>() == "Completed", run.ToJsonString());
+        var summary = run["summary"]!;
+        var stages = summary["stages"]!.AsArray();
+        Assert.Equal(3, stages.Count);
+        Assert.Equal(summary["totalOk"]!.GetValue<long>(), stages.Sum(stage => stage!["ok"]!.GetValue<long>()));
+        Assert.All(stages, stage => Assert.True(stage!["ok"]!.GetValue<long>() > 0));
+        Assert.Equal([0, 1, 3], stages.Select(stage => stage!["firstSecond"]!.GetValue<int>()));
+    }
+
+    [Fact]
     public async Task StartRun_FromSavedProfile_RunsThatProfile()
     {
         await using var host = await DashboardHost.StartAsync();

@@ -115,7 +115,12 @@ internal static class SeededRuns
             }
         }
 
-        var summary = SummaryCalculator.Calculate(seconds, latency, plan.Load.BatchSize > 1, provisioned);
+        var summary = SummaryCalculator.Calculate(seconds, latency, new SummaryOptions
+        {
+            LatencyIsPerBatch = plan.Load.BatchSize > 1,
+            ProvisionedRequestUnitsPerSecond = provisioned,
+            StageSeconds = plan.Load.Stages.Select(s => s.DurationSeconds).ToList(),
+        });
         await using var db = await databases.CreateDbContextAsync();
         var run = new RunEntity
         {

@@ -35,6 +35,11 @@ public sealed record InstallationLimits(double MaxDurationSeconds, long MaxDocum
             errors.Add(new("Stop.DurationSeconds", $"the installation allows at most {MaxDurationSeconds:N0} s {ByAdministrator}."));
         }
 
+        else if (stop.DurationSeconds is null && plan.Load.Stages.Count > 0 && plan.Load.StagesSeconds > MaxDurationSeconds)
+        {
+            errors.Add(new("Load.Stages", $"the stages last {plan.Load.StagesSeconds:N0} s; the installation allows at most {MaxDurationSeconds:N0} s {ByAdministrator}."));
+        }
+
         if (stop.TotalDocuments > MaxDocuments)
         {
             errors.Add(new("Stop.TotalDocuments", $"the installation allows at most {MaxDocuments:N0} documents per run {ByAdministrator}."));
@@ -55,6 +60,21 @@ public sealed record InstallationLimits(double MaxDurationSeconds, long MaxDocum
             errors.Add(new("Load.RatePerSecond", $"the installation allows at most {MaxRatePerSecond:N0} requests/s {ByAdministrator}."));
         }
 
+        // Each stage is a load of its own: held to the same limits, on its own field.
+        for (var i = 0; i < plan.Load.Stages.Count; i++)
+        {
+            var stage = plan.Load.Stages[i];
+            if (stage.Concurrency > MaxConcurrency)
+            {
+                errors.Add(new($"Load.Stages[{i}].Concurrency", $"the installation allows at most {MaxConcurrency:N0} {ByAdministrator}."));
+            }
+
+            if (stage.RatePerSecond > MaxRatePerSecond)
+            {
+                errors.Add(new($"Load.Stages[{i}].RatePerSecond", $"the installation allows at most {MaxRatePerSecond:N0} requests/s {ByAdministrator}."));
+            }
+        }
+
         // Only what the app would provision: a container it creates. The simulator spends a model's budget, no money.
         if (plan.Target.Kind.Module.ProvisionsOnCreate(plan.Target) is { } provisioned && provisioned.RequestUnits > MaxRequestUnits)
         {
@@ -70,6 +90,7 @@ public sealed record InstallationLimits(double MaxDurationSeconds, long MaxDocum
     public (double? DurationSeconds, long? Documents) CapsFor(RunPlan plan)
     {
         ArgumentNullException.ThrowIfNull(plan);
-        return (plan.Stop.DurationSeconds is null ? MaxDurationSeconds : null, plan.DocumentLimit is null ? MaxDocuments : null);
+        // Stages imply their duration: such a plan needs no cap (and the check above holds them to the maximum).
+        return (plan.EffectiveDurationSeconds is null ? MaxDurationSeconds : null, plan.DocumentLimit is null ? MaxDocuments : null);
     }
 }

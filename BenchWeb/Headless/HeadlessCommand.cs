@@ -268,6 +268,18 @@ public static class HeadlessCommand
         {
             await output.WriteLineAsync(string.Create(c, $"  client-bound: client CPU reached {s.MaxClientCpuPercent:F0} % — the client, not the service, may be the limit"));
         }
+
+        if (s.Stages.Count > 0)
+        {
+            // One line a stage, its counts adding up to the run's; the latencies are over all of the stage's operations.
+            await output.WriteLineAsync(string.Create(c, $"  {"stage",-5} {"seconds",-9} {"ok",12} {"ok/s",10} {"P50 ms",8} {"P99 ms",8} {"throttled",9} {"RU/s",10} {"CPU mean/max",12}"));
+            foreach (var stage in s.Stages)
+            {
+                var ru = stage.RequestUnitsPerSecond is { } perSecond ? perSecond.ToString("N0", c) : "n/a";
+                await output.WriteLineAsync(string.Create(c,
+                    $"  {stage.Index + 1,-5} {$"{stage.FirstSecond}–{stage.LastSecond}",-9} {stage.Ok,12:N0} {stage.Throughput,10:N1} {Figure(stage.LatencyP50Ms),8} {Figure(stage.LatencyP99Ms),8} {stage.ThrottledFraction,9:P2} {ru,10} {$"{stage.MeanClientCpuPercent:F0}/{stage.MaxClientCpuPercent:F0} %",12}"));
+            }
+        }
     }
 
     private static string Figure(double? value, string format = "F2") => value?.ToString(format, CultureInfo.InvariantCulture) ?? "—";

@@ -89,6 +89,9 @@ public sealed partial class ProfileForm
 
     public double BaseDelayMs { get; set; } = 100;
 
+    /// <summary>The load's stages (empty: a constant load). With stages the run lasts their sum: the duration is not sent.</summary>
+    public List<ProfileStage> Stages { get; set; } = [];
+
     // Stop
     public long? TotalDocuments { get; set; }
 
@@ -154,6 +157,7 @@ public sealed partial class ProfileForm
             MaxRetries = load.Throttling.MaxRetries,
             SharedBackoff = load.Throttling.SharedBackoff,
             BaseDelayMs = load.Throttling.BaseDelayMs,
+            Stages = [.. load.Stages.Select(ProfileStage.From)],
             TotalDocuments = stop.TotalDocuments,
             DocumentsPerWorker = stop.DocumentsPerWorker,
             DurationSeconds = stop.DurationSeconds,
@@ -202,7 +206,9 @@ public sealed partial class ProfileForm
         {
             Model = LoadModel,
             Concurrency = Concurrency,
-            RatePerSecond = RatePerSecond,
+            // Each open-loop stage sets its rate; one kept from before the stages is not part of the profile.
+            RatePerSecond = Stages.Count > 0 && LoadModel == LoadModel.OpenLoop ? null : RatePerSecond,
+            Stages = [.. Stages.Select(s => s.ToStage(LoadModel))],
             // Cosmos DB for NoSQL takes no batches: a size kept from another target is not part of its profile.
             BatchSize = TargetKind.TakesBatches() ? BatchSize : 1,
             Agents = Agents,
@@ -212,7 +218,7 @@ public sealed partial class ProfileForm
         {
             TotalDocuments = TotalDocuments,
             DocumentsPerWorker = DocumentsPerWorker,
-            DurationSeconds = DurationSeconds,
+            DurationSeconds = Stages.Count > 0 ? null : DurationSeconds,
             AutoStop = AutoStopEnabled
                 ? new AutoStopOptions
                 {

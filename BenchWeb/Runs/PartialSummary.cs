@@ -110,6 +110,8 @@ public static class PartialSummary
             Autoscale = run.ProvisionedAutoscale,
             RequestUnitsReported = run.RequestUnitsReported ?? run.TargetKind.ReportsRequestUnits(),
             OfferedRequestsPerSecond = plan?.Load.OfferedRatePerSecond,
+            // A staged run's stages partition these seconds too (their latencies only where the seconds kept theirs).
+            StageSeconds = plan is null ? [] : [.. plan.Load.Stages.Select(s => s.DurationSeconds)],
         };
     }
 }

@@ -27,7 +27,7 @@ public sealed class RunLiveState
     {
         ArgumentNullException.ThrowIfNull(run);
         var plan = RunPlan.FromJson(run.PlanJson);
-        return new RunLiveState(plan.DocumentLimit, plan.Stop.DurationSeconds, run.ProvisionedRequestUnits, plan.Load.BatchSize)
+        return new RunLiveState(plan.DocumentLimit, plan.EffectiveDurationSeconds, run.ProvisionedRequestUnits, plan.Load.BatchSize)
         {
             RequestUnitsReported = run.RequestUnitsReported ?? run.TargetKind.ReportsRequestUnits(),
             ProvisionedAutoscale = run.ProvisionedAutoscale,

@@ -274,6 +274,15 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
             errors.Add(new(nameof(RunExport.Summary), "The summary's counts cannot be negative."));
         }
 
+        // A staged run's stages partition its seconds: more stages than a plan may have, a negative count, or documents that do
+        // not add up to the total were not written by a run.
+        if (document.Summary is { Stages.Count: > 0 } staged && (staged.Stages.Count > LoadOptions.MaxStages
+            || staged.Stages.Any(stage => stage is null || stage.Ok < 0 || stage.OkRequests < 0 || stage.Throttled < 0 || stage.Errors < 0 || stage.Issued < 0 || stage.Dropped < 0)
+            || staged.Stages.Aggregate((Int128)0, (sum, stage) => sum + stage.Ok) != staged.TotalOk))
+        {
+            errors.Add(new($"{nameof(RunExport.Summary)}.{nameof(RunSummary.Stages)}", "The stages' figures do not fit the run: at most 50 stages, no negative count, documents adding up to the total."));
+        }
+
         if (document.AbandonedRequests < 0)
         {
             errors.Add(new(nameof(RunExport.AbandonedRequests), "Cannot be negative."));

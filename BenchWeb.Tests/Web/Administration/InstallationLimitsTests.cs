@@ -44,6 +44,25 @@ public sealed class InstallationLimitsTests
     }
 
     [Fact]
+    public void Check_HoldsEachStageAndTheStagesLength_ToTheLimits_AndCapsNoStagedDuration()
+    {
+        var closed = new RunPlan
+        {
+            Load = new LoadOptions { Stages = [new LoadStage { DurationSeconds = 300, Concurrency = 20 }, new LoadStage { DurationSeconds = 301, Concurrency = 21 }] },
+            Stop = new StopOptions(),
+        };
+        var open = new RunPlan
+        {
+            Load = new LoadOptions { Model = LoadModel.OpenLoop, Stages = [new LoadStage { DurationSeconds = 10, RatePerSecond = 101 }] },
+            Stop = new StopOptions(),
+        };
+
+        Assert.Equal(["Load.Stages", "Load.Stages[1].Concurrency"], Limits.Check(closed).Select(e => e.Field).Order(StringComparer.Ordinal));
+        Assert.Equal(["Load.Stages[0].RatePerSecond"], Limits.Check(open).Select(e => e.Field));
+        Assert.Null(Limits.CapsFor(open).DurationSeconds);
+    }
+
+    [Fact]
     public void Check_AcceptsAPlanAtEveryLimit_WhenNothingIsOver()
     {
         var plan = new RunPlan

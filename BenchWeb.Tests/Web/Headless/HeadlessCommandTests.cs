@@ -54,6 +54,29 @@ public sealed class HeadlessCommandTests : IDisposable
     }
 
     [Fact]
+    public async Task Run_StagedPlan_PrintsAStageTable()
+    {
+        var plan = new RunPlan
+        {
+            Name = "staged",
+            Load = new LoadOptions { Stages = [new LoadStage { DurationSeconds = 1, Concurrency = 2 }, new LoadStage { DurationSeconds = 1, Concurrency = 4, Ramp = StageRamp.Linear }] },
+            Stop = new StopOptions(),
+        };
+        var profile = Path.Combine(_directory, "staged.json");
+        await File.WriteAllTextAsync(profile, plan.ToJson());
+        using var output = new StringWriter();
+
+        var code = await HeadlessCommand.RunAsync([profile], output, TextWriter.Null, CancellationToken.None);
+
+        Assert.Equal(HeadlessCommand.ExitCompleted, code);
+        var text = output.ToString();
+        Assert.Contains("ran for 2 s", text, StringComparison.Ordinal);
+        Assert.Contains("  stage seconds ", text, StringComparison.Ordinal);
+        Assert.Contains("  1     0–0 ", text, StringComparison.Ordinal);
+        Assert.Contains("  2     1–", text, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void SecondLine_GivesAPartialLastSecondsCounts_NeverARateScaledUpFromIt()
     {
         var partial = new BenchEngine.Metrics.SecondSnapshot { Index = 3, Elapsed = TimeSpan.FromSeconds(3.007), Duration = TimeSpan.FromSeconds(0.007), Ok = 13, OkRequests = 13, RequestUnits = 65 };

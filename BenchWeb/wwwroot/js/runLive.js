@@ -11,6 +11,7 @@ const palette = {
     inserts: '#1f6feb', average: '#0b2e66', throttled: '#cf222e', ru: '#8250df', provisioned: '#6e7781',
     p50: '#1a7f37', p99: '#bc4c00', cpu: '#57606a', limit: '#cf222e',
     window: '#1a7f37', windowFill: 'rgba(26, 127, 55, 0.10)',
+    stageFills: ['rgba(110, 119, 129, 0.07)', 'rgba(110, 119, 129, 0.15)'], stageText: '#57606a',
 };
 
 // Each dataset draws from its own `source` array: once a series is long, Chart.js's decimation plugin replaces
@@ -52,10 +53,39 @@ const windowBand = {
     },
 };
 
+// A staged run's stages as bands in alternating light shades, each labelled at its top, drawn under the data and the
+// steady-state window. Stage k covers its seconds first..last, so, as for the window, from first to last + 1.
+const stageBands = {
+    id: 'benchWebStages',
+    beforeDatasetsDraw(c) {
+        const stages = c.$benchWebStages;
+        if (!stages || stages.length === 0) return;
+        const { ctx, chartArea: area, scales: { x } } = c;
+        ctx.save();
+        ctx.font = '11px sans-serif';
+        ctx.textBaseline = 'top';
+        stages.forEach((stage, k) => {
+            const left = Math.max(x.getPixelForValue(stage.first), area.left);
+            const right = Math.min(x.getPixelForValue(stage.last + 1), area.right);
+            if (right <= left) return;
+            ctx.fillStyle = palette.stageFills[k % 2];
+            ctx.fillRect(left, area.top, right - left, area.bottom - area.top);
+            ctx.fillStyle = palette.stageText;
+            ctx.save();
+            ctx.beginPath();
+            ctx.rect(left, area.top, right - left, 14);
+            ctx.clip();
+            ctx.fillText(stage.label, left + 3, area.top + 2);
+            ctx.restore();
+        });
+        ctx.restore();
+    },
+};
+
 function chart(canvas, title, unit, datasets, plugins = []) {
     return new window.Chart(canvas, {
         type: 'line',
-        plugins,
+        plugins: [stageBands, ...plugins],
         data: { datasets },
         options: {
             animation: false,
@@ -116,6 +146,7 @@ class LiveView {
             cpu: chart(canvas('cpu'), 'Client CPU', '%', [line('CPU %', palette.cpu), guide(`client-bound (${CLIENT_BOUND_CPU} %)`, palette.limit)]),
         };
         this.charts.cpu.options.scales.y.suggestedMax = 100;
+        for (const c of Object.values(this.charts)) c.$benchWebStages = options.stages ?? [];
         // Seconds drawn after arriving live: how long from the engine closing a second to its point.
         window.benchWeb ??= {};
         window.benchWeb.pushLatencies ??= [];

@@ -53,3 +53,11 @@ public sealed class OpenIdConnectCollection : ICollectionFixture<OpenIdConnectFi
 {
     public const string Name = "OpenID Connect in a browser";
 }
+
+/// <summary>Shared mode's fleet tests: each starts PostgreSQL, redis-server and two or three dashboard processes, enough to
+/// slow whatever runs beside them. They run alone (after the parallel collections), with Azurite for the table runs.</summary>
+[CollectionDefinition(Name, DisableParallelization = true)]
+public sealed class FleetCollection : ICollectionFixture<AzuriteServer>
+{
+    public const string Name = "Fleet (shared mode)";
+}

@@ -27,7 +27,14 @@ internal static class HeadlessSweep
             return HeadlessCommand.ExitInvalidInput;
         }
 
-        if (sweep.Validate(basePlan, ValidationAudience.Local) is { Count: > 0 } invalid)
+        var problems = sweep.Validate(basePlan, ValidationAudience.Local).ToList();
+        if (problems.Count == 0 && sweep.Steps(basePlan).Any(s => s.Plan.Load.Agents != 1))
+        {
+            // Running a step's whole load here would measure one client as if it were several.
+            problems.Add(new FieldError("Sweep.Values", "Load.Agents: a headless sweep is one client: sweep the number of agents from a dashboard in shared mode."));
+        }
+
+        if (problems is { Count: > 0 } invalid)
         {
             await HeadlessCommand.PrintInvalidAsync(error, sweepPath, new RunPlanValidationException(invalid));
             return HeadlessCommand.ExitInvalidInput;

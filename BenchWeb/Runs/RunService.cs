@@ -50,8 +50,10 @@ public sealed class RunService(
 
     /// <summary>Saves a sweep's step as a queued run linked to the sweep, and audits it as a launch, without a job: the
     /// sweep's job executes it inline (<see cref="RunExecutor.ExecuteAsync"/>), on the same client as the other steps.</summary>
-    internal Task<long> QueueSweepStepAsync(RunPlan plan, long? profileId, long sweepId, int step, Actor actor, CancellationToken cancellationToken) =>
-        LaunchAsync(plan, profileId, null, actor, (sweepId, step), cancellationToken);
+    /// <remarks>A step spread over agents (a sweep of the number of agents) is queued to its agents like any such run, on
+    /// agents other than <paramref name="sweepAgent"/>, whose one worker runs the sweep itself.</remarks>
+    internal Task<long> QueueSweepStepAsync(RunPlan plan, long? profileId, long sweepId, int step, Actor actor, string sweepAgent, CancellationToken cancellationToken) =>
+        LaunchAsync(plan, profileId, null, actor, (sweepId, step, sweepAgent), cancellationToken);
 
     private async Task<(IReadOnlyDictionary<string, Uri> SecretEndpoints, LaunchRules Rules)> CheckAsync(RunPlan plan, long? profileId, CancellationToken cancellationToken)
     {
@@ -82,13 +84,13 @@ public sealed class RunService(
         return (secretEndpoints, rules);
     }
 
-    private async Task<long> LaunchAsync(RunPlan plan, long? profileId, string? presetId, Actor actor, (long Id, int Step)? sweep, CancellationToken cancellationToken)
+    private async Task<long> LaunchAsync(RunPlan plan, long? profileId, string? presetId, Actor actor, (long Id, int Step, string Agent)? sweep, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(plan);
         ArgumentNullException.ThrowIfNull(actor);
         var (secretEndpoints, rules) = await CheckAsync(plan, profileId, cancellationToken);
         var (durationCap, documentCap) = rules.Limits.CapsFor(plan);
-        var spreadOver = await AgentsForAsync(plan, cancellationToken);
+        var spreadOver = await AgentsForAsync(plan, sweep?.Agent, cancellationToken);
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         var run = new RunEntity
         {
@@ -131,7 +133,7 @@ public sealed class RunService(
         }
 
         audit.Append(db, actor, AuditActions.RunLaunched, $"run #{run.Id}", Describe(plan, profileId, presetId, durationCap, documentCap), AuditLog.EndpointOf(plan, secretEndpoints));
-        if (sweep is not null)
+        if (sweep is not null && run.ShardCount == 1)
         {
             await db.SaveChangesAsync(CancellationToken.None);
             return run.Id;
@@ -274,7 +276,7 @@ public sealed class RunService(
     /// <summary>The agents a run is spread over: none for a run on one agent (the common queue; whichever agent is free
     /// takes it); otherwise the plan's number of agents alive now, the least busy first.</summary>
     /// <exception cref="RunPlanValidationException">The plan asks for more agents than are alive, or for several in embedded mode.</exception>
-    private async Task<IReadOnlyList<AgentView>> AgentsForAsync(RunPlan plan, CancellationToken cancellationToken)
+    private async Task<IReadOnlyList<AgentView>> AgentsForAsync(RunPlan plan, string? busyAgent, CancellationToken cancellationToken)
     {
         var wanted = plan.Load.Agents;
         if (wanted == 1)
@@ -288,7 +290,7 @@ public sealed class RunService(
                 "Spreading a run over agents needs shared mode (BenchWeb:Mode = Shared, several instances on PostgreSQL and Redis); this installation is one instance: set 1.")]);
         }
 
-        var alive = await agents.AliveAsync(cancellationToken);
+        var alive = (await agents.AliveAsync(cancellationToken)).Where(a => a.Agent.Id != busyAgent).ToList();
         var count = wanted == LoadOptions.AllAgents ? alive.Count : wanted;
         if (alive.Count == 0 || count > alive.Count)
         {

@@ -12,11 +12,13 @@ namespace BenchWeb.Sweeps;
 
 /// <summary>Executes a queued sweep: each step becomes an ordinary run (linked to the sweep, audited as a launch) executed
 /// inline, one after another on this client — never enqueued, since the sweep's job holds the worker they would wait
-/// for. After each step a series may stop early; at the end each series' knee is found and saved.</summary>
+/// for. A step spread over agents (a sweep of the number of agents, in shared mode) goes to the other agents, and the sweep
+/// waits for it. After each step a series may stop early; at the end each series' knee is found and saved.</summary>
 public sealed partial class SweepExecutor(
     IDbContextFactory<BenchDbContext> databases,
     RunService runs,
     RunExecutor executor,
+    BenchWeb.Agents.AgentIdentity agent,
     TimeProvider time,
     ILogger<SweepExecutor> logger)
 {
@@ -50,8 +52,16 @@ public sealed partial class SweepExecutor(
                         break;
                     }
 
-                    var runId = await runs.QueueSweepStepAsync(step.Plan, sweep.ProfileId, sweepId, step.Index, actor, cancellationToken);
-                    await executor.ExecuteAsync(runId, cancellationToken);
+                    var runId = await runs.QueueSweepStepAsync(step.Plan, sweep.ProfileId, sweepId, step.Index, actor, agent.Id, cancellationToken);
+                    if (step.Plan.Load.Agents == 1)
+                    {
+                        await executor.ExecuteAsync(runId, cancellationToken);
+                    }
+                    else
+                    {
+                        await WaitForSpreadStepAsync(sweepId, runId, actor, cancellationToken);
+                    }
+
                     var run = await db.Runs.AsNoTracking().SingleAsync(r => r.Id == runId, cancellationToken);
                     var result = SweepStepResult.From(step, run.Status, run.ReadSummary() ?? new RunSummary());
                     inSeries.Add(result);
@@ -99,6 +109,28 @@ public sealed partial class SweepExecutor(
                 .SetProperty(x => x.StopReason, string.Join("; ", notes.Prepend(reason)))
                 .SetProperty(x => x.KneeJson, JsonSerializer.Serialize(knees, RunPlan.JsonOptions)),
             CancellationToken.None);
+    }
+
+    /// <summary>Waits for a step that runs on other agents to end; a cancel of the sweep cancels it.</summary>
+    private async Task WaitForSpreadStepAsync(long sweepId, long runId, Actor actor, CancellationToken cancellationToken)
+    {
+        var cancelled = false;
+        while (true)
+        {
+            await using var db = await databases.CreateDbContextAsync(cancellationToken);
+            if (await db.Runs.Where(r => r.Id == runId).Select(r => r.Status).SingleAsync(cancellationToken) is not (RunStatus.Queued or RunStatus.Running))
+            {
+                return;
+            }
+
+            if (!cancelled && (cancellationToken.IsCancellationRequested || await CancelRequestedAsync(sweepId, CancellationToken.None)))
+            {
+                cancelled = true;
+                await runs.CancelAsync(runId, actor, CancellationToken.None);
+            }
+
+            await Task.Delay(TimeSpan.FromMilliseconds(500), time, CancellationToken.None);
+        }
     }
 
     private async Task<bool> CancelRequestedAsync(long sweepId, CancellationToken cancellationToken)

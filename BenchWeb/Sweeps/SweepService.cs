@@ -18,6 +18,8 @@ public sealed class SweepService(
     IRunJobClient jobs,
     RunService runs,
     AuditLog audit,
+    BenchWeb.Agents.AgentDirectory directory,
+    Microsoft.Extensions.Options.IOptions<Extensions.BenchWebOptions> options,
     TimeProvider time)
 {
     /// <summary>Queues a sweep of <paramref name="basePlan"/>.</summary>
@@ -38,10 +40,9 @@ public sealed class SweepService(
         foreach (var step in sweep.Steps(basePlan))
         {
             var field = $"Sweep.Values[{step.Index % sweep.Values.Count}]";
-            if (step.Plan.Load.Agents != 1)
+            if (step.Plan.Load.Agents != 1 && await SpreadStepProblemAsync(step.Plan.Load.Agents, cancellationToken) is { } problem)
             {
-                // The steps run on one client, inside the sweep's job: a step spread over agents would compare unlike with unlike.
-                errors.Add(new FieldError(field, "Load.Agents: a sweep's steps run on one client; set 1."));
+                errors.Add(new FieldError(field, $"Load.Agents: {problem}"));
                 continue;
             }
 
@@ -92,6 +93,21 @@ public sealed class SweepService(
 
     /// <summary>Cancels a sweep: a queued one at once; a running one stops its current step (which keeps what it measured)
     /// and starts no further step. Returns false when the sweep has already ended.</summary>
+    /// <summary>Why a step over <paramref name="agents"/> agents cannot run (null when it can): it needs shared mode, and
+    /// that many agents alive besides the one that will run the sweep itself.</summary>
+    private async Task<string?> SpreadStepProblemAsync(int agents, CancellationToken cancellationToken)
+    {
+        if (options.Value.Mode != Extensions.DeploymentMode.Shared)
+        {
+            return "spreading a step over agents needs shared mode; this installation is one instance: set 1.";
+        }
+
+        var free = (await directory.AliveAsync(cancellationToken)).Count - 1;
+        return agents == BenchEngine.Running.LoadOptions.AllAgents ? (free < 1 ? "no agent is free besides the one that runs the sweep." : null)
+            : agents > free ? $"{agents:N0} agents asked for; {free:N0} alive besides the one that runs the sweep (see the Agents page)."
+            : null;
+    }
+
     public async Task<bool> CancelAsync(long sweepId, Actor actor, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(actor);

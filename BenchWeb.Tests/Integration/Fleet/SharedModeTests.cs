@@ -17,7 +17,7 @@ namespace BenchWeb.Tests.Integration.Fleet;
 /// <summary>Shared mode end to end: real PostgreSQL and Redis, real Azurite, and several dashboard processes as agents.</summary>
 [IntegrationTest]
 [Slow]
-[Collection(AzuriteCollection.Name)]
+[Collection(FleetCollection.Name)]
 public sealed class SharedModeTests(AzuriteServer azurite, ITestOutputHelper output)
 {
     [Fact]
@@ -249,6 +249,53 @@ public sealed class SharedModeTests(AzuriteServer azurite, ITestOutputHelper out
         Assert.Equal("Running", (await http.GetFromJsonAsync<JsonElement>($"api/runs/{busy}")).GetProperty("status").GetString());
         using var stopBusy = await http.PostAsync($"api/runs/{busy}/cancel", null);
         Assert.Equal("Cancelled", (await SharedModeFleet.WaitForEndAsync(http, busy, TimeSpan.FromSeconds(30))).GetProperty("status").GetString());
+    }
+
+    [Fact]
+    public async Task ASweepOfTheNumberOfAgents_SpreadsEachStepOverThatMany_BesidesTheAgentRunningTheSweep()
+    {
+        await using var fleet = await SharedModeFleet.StartAsync();
+        var first = await fleet.AddAsync("agent-a");
+        await fleet.AddAsync("agent-b");
+        await fleet.AddAsync("agent-c");
+        using var http = await first.CreateSignedInClientAsync();
+        await SharedModeFleet.WaitForAgentsAsync(http, 3);
+        var plan = new RunPlan
+        {
+            Name = "agents sweep",
+            Target = new TargetOptions { Kind = TargetKind.Simulated, Simulator = new SimulatorOptions { ProvisionedRequestUnits = 100_000, MedianLatencyMs = 20 } },
+            Workload = new WorkloadOptions { Shape = DocumentShape.SmallDto },
+            Load = new LoadOptions { Concurrency = 8 },
+            Stop = new StopOptions { DurationSeconds = 3 },
+        };
+        var body = JsonSerializer.Serialize(new { plan, sweep = new { setting = "Load.Agents", values = new[] { "1", "2" } } }, RunPlan.JsonOptions);
+        using var launched = await http.PostAsync("api/sweeps", new StringContent(body, System.Text.Encoding.UTF8, "application/json"));
+        Assert.True(launched.IsSuccessStatusCode, await launched.Content.ReadAsStringAsync());
+        var sweepId = JsonDocument.Parse(await launched.Content.ReadAsStringAsync()).RootElement.GetProperty("id").GetInt64();
+
+        JsonElement sweep = default;
+        await Eventually.TrueAsync(async () =>
+        {
+            sweep = await http.GetFromJsonAsync<JsonElement>($"api/sweeps/{sweepId}");
+            return sweep.GetProperty("status").GetString() is not ("Queued" or "Running");
+        }, TimeSpan.FromSeconds(90), "the sweep to end");
+        output.WriteLine(sweep.ToString());
+        Assert.Equal("Completed", sweep.GetProperty("status").GetString());
+        var steps = sweep.GetProperty("steps").EnumerateArray().ToList();
+        Assert.Equal(2, steps.Count);
+        var runs = new List<JsonElement>();
+        foreach (var step in steps)
+        {
+            runs.Add(await http.GetFromJsonAsync<JsonElement>($"api/runs/{step.GetProperty("runId").GetInt64()}"));
+        }
+
+        Assert.All(runs, r => Assert.Equal("Completed", r.GetProperty("status").GetString()));
+        Assert.Equal([1, 2], runs.Select(r => r.GetProperty("agents").GetInt32()));
+
+        // The same 8 workers, on one agent or split 4 + 4 over two: on this latency-bound model, about the same throughput.
+        var throughput = steps.Select(s => s.GetProperty("throughput").GetDouble()).ToList();
+        Assert.InRange(throughput[1] / throughput[0], 0.7, 1.3);
+        Assert.Single(sweep.GetProperty("knees").EnumerateArray());
     }
 
     /// <summary>The hub of an instance, signed in with its session's cookie, as the run page connects.</summary>

@@ -30,4 +30,28 @@ public sealed class HeadlessAgentsTests
             File.Delete(profile);
         }
     }
+
+    [Fact]
+    public async Task ASweepOfTheNumberOfAgents_IsRefusedHeadless_AndNothingRuns()
+    {
+        var folder = Directory.CreateTempSubdirectory("headless-agents-sweep-");
+        try
+        {
+            var profile = Path.Combine(folder.FullName, "profile.json");
+            var sweep = Path.Combine(folder.FullName, "sweep.json");
+            await File.WriteAllTextAsync(profile, new RunPlan { Load = new LoadOptions { Concurrency = 6 }, Stop = new StopOptions { DurationSeconds = 2 } }.ToJson());
+            await File.WriteAllTextAsync(sweep, """{"setting":"Load.Agents","values":["1","2"]}""");
+            using var output = new StringWriter();
+            using var error = new StringWriter();
+
+            var code = await HeadlessCommand.RunAsync([profile, "--sweep", sweep], output, error, CancellationToken.None);
+
+            Assert.Equal(HeadlessCommand.ExitInvalidInput, code);
+            Assert.Contains("a headless sweep is one client", error.ToString(), StringComparison.Ordinal);
+        }
+        finally
+        {
+            folder.Delete(recursive: true);
+        }
+    }
 }

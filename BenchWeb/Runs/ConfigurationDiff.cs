@@ -217,6 +217,11 @@ public sealed class ConfigurationDiff
                 }
 
                 break;
+            case JsonValueKind.Array when path == "load.stages":
+                // A stage reads as a person would say it: "2 s at 2 workers; 3 s ramping to 8 workers".
+                var stages = element.EnumerateArray().Select(StageText).ToList();
+                values[path] = stages.Count == 0 ? "(none)" : string.Join("; ", stages);
+                break;
             case JsonValueKind.Array:
                 var items = element.EnumerateArray().Select(Display).ToList();
                 values[path] = items.Count == 0 ? "(none)" : string.Join(", ", items);
@@ -233,6 +238,22 @@ public sealed class ConfigurationDiff
                         : Display(element);
                 break;
         }
+    }
+
+    private static string StageText(JsonElement stage)
+    {
+        if (stage.ValueKind != JsonValueKind.Object)
+        {
+            return Display(stage);
+        }
+
+        string? Number(string name) => stage.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.Number
+            ? value.GetDouble().ToString("#,0.##", CultureInfo.InvariantCulture)
+            : null;
+        var seconds = Number("durationSeconds") ?? "?";
+        var level = Number("concurrency") is { } workers ? $"{workers} workers" : Number("ratePerSecond") is { } rate ? $"{rate} requests/s" : "?";
+        var linear = stage.TryGetProperty("ramp", out var ramp) && ramp.ValueKind == JsonValueKind.String && ramp.GetString() == "Linear";
+        return linear ? $"{seconds} s ramping to {level}" : $"{seconds} s at {level}";
     }
 
     private static bool Skipped(string path, string name, string? kind) =>

@@ -64,6 +64,13 @@ public sealed class StagesBrowserTests(DashboardBrowserFixture fixture) : IAsync
             Assert.Equal(2, stages.Count);
             Assert.Equal(run.GetProperty("summary").GetProperty("totalOk").GetInt64(), stages.Sum(s => s.GetProperty("ok").GetInt64()));
 
+            // The CSV export says which stage each second belongs to.
+            var csv = (await http.GetStringAsync($"api/runs/{runId}/export.csv")).Split('\n', StringSplitOptions.RemoveEmptyEntries);
+            Assert.EndsWith(",stage", csv[0].TrimEnd('\r'), StringComparison.Ordinal);
+            var stageOfSecond = csv[1..].Select(line => line.TrimEnd('\r').Split(',')).ToDictionary(cells => int.Parse(cells[0], System.Globalization.CultureInfo.InvariantCulture), cells => cells[^1]);
+            Assert.Equal("1", stageOfSecond[0]);
+            Assert.Equal("2", stageOfSecond[3]);
+
             // Every chart knows the two stages it draws as bands.
             Assert.True(await Page.EvaluateAsync<bool>("() => [...document.querySelectorAll('#run-charts canvas')].every(c => (window.Chart.getChart(c)?.$benchWebStages ?? []).length === 2)"),
                 "A chart does not have the run's two stages to draw.");

@@ -21,7 +21,7 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
     public static readonly IReadOnlyList<string> CsvColumns =
     [
         "second", "elapsed_s", "duration_s", "ok", "ok_per_s", "throttled", "throttled_per_s", "errors", "ru", "ru_per_s",
-        "bytes", "p50_ms", "p95_ms", "p99_ms", "max_ms", "in_flight", "cpu_percent", "issued", "dropped", "given_up",
+        "bytes", "p50_ms", "p95_ms", "p99_ms", "max_ms", "in_flight", "cpu_percent", "issued", "dropped", "given_up", "stage",
     ];
 
     /// <summary>What the latency columns and figures cover, written beside them in every export.</summary>
@@ -129,6 +129,7 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
         // A target without request units leaves their cells empty ("n/a"), never 0; a run stored before its summary said
         // so is told by its kind.
         var requestUnitsReported = export.Summary is not { RequestUnitsReported: false } && export.TargetKind.ReportsRequestUnits();
+        var stages = export.Summary?.Stages ?? [];
         foreach (var second in export.Seconds)
         {
             cancellationToken.ThrowIfCancellationRequested();
@@ -153,6 +154,9 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
             csv.WriteField(second.Issued);
             csv.WriteField(second.Dropped);
             csv.WriteField(second.GivenUp);
+
+            // A run in stages: the stage (from 1) the second belongs to; empty without stages.
+            csv.WriteField(stages.FirstOrDefault(s => second.Index >= s.FirstSecond && second.Index <= s.LastSecond) is { } stage ? stage.Index + 1 : (int?)null);
             await csv.NextRecordAsync();
         }
 

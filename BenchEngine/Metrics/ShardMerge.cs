@@ -47,7 +47,6 @@ public static class ShardMerge
             LatencyP95Ms = latency.MillisecondsAtPercentile(95),
             LatencyP99Ms = latency.MillisecondsAtPercentile(99),
             LatencyMaxMs = latency.MaxMicroseconds / 1000.0,
-            LatencyHistogram = latency.Encode(),
         };
     }
 

@@ -136,34 +136,15 @@ public static class RunsApi
             return problem;
         }
 
-        if ((body!.ProfileId is null) == (body.Plan is null))
+        var (plan, profile, invalid) = await PlanToLaunchAsync(body!.ProfileId, body.Plan, databases, cancellationToken);
+        if (invalid is not null)
         {
-            return ApiJson.Invalid([new FieldError("ProfileId", "Give either profileId (a saved profile) or plan (an inline plan), not both and not neither.")]);
-        }
-
-        RunPlan plan;
-        long? profileId = null;
-        string? presetId = null;
-        if (body.ProfileId is { } id)
-        {
-            await using var db = await databases.CreateDbContextAsync(cancellationToken);
-            if (await db.Profiles.AsNoTracking().SingleOrDefaultAsync(p => p.Id == id, cancellationToken) is not { } profile)
-            {
-                return ApiJson.Invalid([new FieldError("ProfileId", $"Profile {id} does not exist.")]);
-            }
-
-            plan = RunPlan.FromJson(profile.PlanJson);
-            profileId = profile.Id;
-            presetId = profile.PresetId;
-        }
-        else
-        {
-            plan = body.Plan!;
+            return invalid;
         }
 
         try
         {
-            var runId = await runs.StartAsync(plan, profileId, presetId, request.HttpContext.Actor(), cancellationToken);
+            var runId = await runs.StartAsync(plan!, profile?.Id, profile?.PresetId, request.HttpContext.Actor(), cancellationToken);
             return TypedResults.Accepted($"{Path}/{runId}", await FindAsync(databases, runId, cancellationToken));
         }
         catch (RunPlanValidationException ex)
@@ -174,6 +155,27 @@ public static class RunsApi
         {
             return ApiJson.Paused(ex.State);
         }
+    }
+
+    /// <summary>What a launch request names: a saved profile (<paramref name="profileId"/>) or an inline plan, exactly one of
+    /// them; otherwise a validation problem on <c>ProfileId</c>.</summary>
+    internal static async Task<(RunPlan? Plan, ProfileEntity? Profile, ValidationProblem? Problem)> PlanToLaunchAsync(
+        long? profileId, RunPlan? plan, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
+    {
+        if ((profileId is null) == (plan is null))
+        {
+            return (null, null, ApiJson.Invalid([new FieldError("ProfileId", "Give either profileId (a saved profile) or plan (an inline plan), not both and not neither.")]));
+        }
+
+        if (profileId is not { } id)
+        {
+            return (plan, null, null);
+        }
+
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        return await db.Profiles.AsNoTracking().SingleOrDefaultAsync(p => p.Id == id, cancellationToken) is { } profile
+            ? (RunPlan.FromJson(profile.PlanJson), profile, null)
+            : (null, null, ApiJson.Invalid([new FieldError("ProfileId", $"Profile {id} does not exist.")]));
     }
 
     internal static async Task<Results<Accepted<RunDetails>, ProblemHttpResult>> CancelAsync(

@@ -86,9 +86,10 @@ public static class SweepsApi
             return problem;
         }
 
-        if ((body!.ProfileId is null) == (body.Plan is null))
+        var (plan, profile, invalid) = await RunsApi.PlanToLaunchAsync(body!.ProfileId, body.Plan, databases, cancellationToken);
+        if (invalid is not null)
         {
-            return ApiJson.Invalid([new FieldError("ProfileId", "Give either profileId (a saved profile) or plan (an inline plan), not both and not neither.")]);
+            return invalid;
         }
 
         if (body.Sweep is not { } sweep)
@@ -96,27 +97,9 @@ public static class SweepsApi
             return ApiJson.Invalid([new FieldError("Sweep", "Give the sweep: its setting and values.")]);
         }
 
-        RunPlan plan;
-        long? profileId = null;
-        if (body.ProfileId is { } profileNumber)
-        {
-            await using var db = await databases.CreateDbContextAsync(cancellationToken);
-            if (await db.Profiles.AsNoTracking().SingleOrDefaultAsync(p => p.Id == profileNumber, cancellationToken) is not { } profile)
-            {
-                return ApiJson.Invalid([new FieldError("ProfileId", $"Profile {profileNumber} does not exist.")]);
-            }
-
-            plan = RunPlan.FromJson(profile.PlanJson);
-            profileId = profile.Id;
-        }
-        else
-        {
-            plan = body.Plan!;
-        }
-
         try
         {
-            var sweepId = await sweeps.StartAsync(plan, sweep, profileId, request.HttpContext.Actor(), cancellationToken);
+            var sweepId = await sweeps.StartAsync(plan!, sweep, profile?.Id, request.HttpContext.Actor(), cancellationToken);
             return TypedResults.Accepted($"{Path}/{sweepId}", await FindAsync(databases, sweepId, cancellationToken));
         }
         catch (RunPlanValidationException ex)

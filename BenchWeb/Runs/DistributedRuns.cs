@@ -86,7 +86,8 @@ public sealed class DistributedRuns(
             var options = PartialSummary.OptionsOf(run);
             var snapshots = seconds.Select(RunWindowSummary.ToSnapshot).ToList();
             var summary = SummaryCalculator.Calculate(snapshots, ShardMerge.Merge(shards.Select(s => s.LatencyHistogram)), options);
-            if (!PartialSummary.MeasuredNothing(summary) || seconds.Count > 0)
+            // A run that measured nothing (every shard failed opening its target) lists no figures: zeros would read as a measurement.
+            if (seconds.Count > 0)
             {
                 run.SummaryJson = JsonSerializer.Serialize(summary, RunPlan.JsonOptions);
                 run.ElapsedSeconds = summary.Elapsed.TotalSeconds;

@@ -66,7 +66,19 @@ public sealed record SweepOptions
                 }
 
                 Set(json, Setting, value);
-                var plan = RunPlan.FromJson(json.ToJsonString()) with
+                RunPlan read;
+                try
+                {
+                    read = RunPlan.FromJson(json.ToJsonString());
+                }
+                catch (RunPlanValidationException)
+                {
+                    // The reader's own message names a JSON position in a document the user never wrote.
+                    var (field, text, label) = series is not null && !Fits(SeriesSetting!, series) ? ("Sweep.SeriesValues", series, Label(SeriesSetting!)) : ("Sweep.Values", value, Label(Setting));
+                    throw new RunPlanValidationException([new FieldError(field, $"“{text}” is not a value {label} can take.")]);
+                }
+
+                var plan = read with
                 {
                     Name = Truncate($"{basePlan.Name} · {(series is null ? "" : $"{Label(SeriesSetting!)} {series}, ")}{Label(Setting)} {value}"),
                 };
@@ -122,7 +134,7 @@ public sealed record SweepOptions
         }
         catch (RunPlanValidationException ex)
         {
-            return [.. ex.Errors.Select(e => new FieldError("Sweep.Values", $"A value does not fit {Label(Setting)}: {e.Message}"))];
+            return ex.Errors;
         }
 
         foreach (var step in steps)
@@ -132,6 +144,22 @@ public sealed record SweepOptions
         }
 
         return errors;
+    }
+
+    // Whether the value alone can be set on a default plan (to tell a bad series value from a bad swept one).
+    private static bool Fits(string path, string value)
+    {
+        var json = JsonNode.Parse(new RunPlan().ToJson())!.AsObject();
+        Set(json, path, value);
+        try
+        {
+            RunPlan.FromJson(json.ToJsonString());
+            return true;
+        }
+        catch (RunPlanValidationException)
+        {
+            return false;
+        }
     }
 
     /// <summary>The last segment of a path, for names: <c>Load.Concurrency</c> → <c>Concurrency</c>.</summary>

@@ -58,4 +58,16 @@ public sealed class SweepPresetTests
 
         Assert.Contains(sweep.Validate(new RunPlan()), e => e.Field == field);
     }
+
+    [Theory]
+    [InlineData("99999999999999999999")]
+    [InlineData("abc")]
+    public void AValueTheSettingCannotTake_IsNamed_WithoutTheReadersJsonPosition(string value)
+    {
+        var sweep = new SweepOptions { Setting = "Load.Concurrency", Values = ["8", value] };
+
+        var error = Assert.Single(sweep.Validate(new RunPlan()));
+
+        Assert.Equal(new FieldError("Sweep.Values", $"“{value}” is not a value Concurrency can take."), error);
+    }
 }

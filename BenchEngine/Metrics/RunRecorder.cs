@@ -32,30 +32,65 @@ public sealed class RunRecorder(bool keepSecondHistograms = false)
     private long _inFlight;
 
     // Counted without the lock (one increment per request, from the load's own threads) and taken at each close.
-    private long _issued;
     private long _dropped;
+    private long _sentLate;
+    private long _notStarted;
+
+    // Under the lock with the outcomes, so that at every close issued − every final outcome = in flight, exactly.
+    private long _issued;
+    private long _givenUpRequests;
+    private long _abandoned;
 
     /// <summary>Latency of every successful operation of the seconds closed so far.</summary>
     /// <remarks>Read it after the last <see cref="CloseSecond"/>: it is written there.</remarks>
     public LatencyDistribution Total => _total;
 
-    public long InFlight => Interlocked.Read(ref _inFlight);
+    public long InFlight
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _inFlight;
+            }
+        }
+    }
 
     /// <summary>Where each response is also measured for a host's telemetry (<see cref="EngineTelemetry"/>); none by default.</summary>
     public EngineTelemetry? Telemetry { get; init; }
 
-    /// <summary>A request was sent: it is in flight, and issued in the current second.</summary>
+    /// <summary>A request was sent: it is in flight, and issued in the current second. Its end is one of
+    /// <see cref="Record"/> (with <c>final</c>), <see cref="RecordGivenUp"/> or <see cref="RecordAbandoned"/>.</summary>
     public void OperationStarted()
     {
-        Interlocked.Increment(ref _inFlight);
-        Interlocked.Increment(ref _issued);
+        lock (_gate)
+        {
+            _inFlight++;
+            _issued++;
+        }
     }
 
     /// <summary>The open loop did not send a request that was due (see <see cref="SecondSnapshot.Dropped"/>).</summary>
     public void RequestsDropped(long count = 1) => Interlocked.Add(ref _dropped, count);
 
+    /// <summary>A request was sent later than <see cref="SecondSnapshot.LateAfter"/> after its intended start.</summary>
+    public void RequestSentLate() => Interlocked.Increment(ref _sentLate);
+
+    /// <summary>Requests due or taken when issuing stopped were never sent (see <see cref="SecondSnapshot.NotStarted"/>).</summary>
+    public void RequestsNotStarted(long count = 1) => Interlocked.Add(ref _notStarted, count);
+
+    /// <summary>A request in flight was cut off at the stop (see <see cref="SecondSnapshot.Abandoned"/>).</summary>
+    public void RecordAbandoned()
+    {
+        lock (_gate)
+        {
+            _abandoned++;
+            _inFlight--;
+        }
+    }
+
     /// <summary>Records the last, throttled response of a request whose retries ran out: a throttle, and
-    /// <paramref name="documents"/> documents given up.</summary>
+    /// <paramref name="documents"/> documents given up. It ends the request.</summary>
     public void RecordGivenUp(in OperationOutcome outcome, int documents)
     {
         lock (_gate)
@@ -63,20 +98,28 @@ public sealed class RunRecorder(bool keepSecondHistograms = false)
             _requestUnits += outcome.RequestUnits;
             _throttled++;
             _givenUp += documents;
+            _givenUpRequests++;
+            _inFlight--;
         }
 
         Telemetry?.RecordGivenUp(outcome, documents);
     }
 
-    public void OperationFinished() => Interlocked.Decrement(ref _inFlight);
-
     /// <summary>Records one response. <paramref name="latency"/> is given for the final, successful
     /// response of an operation (measured from its intended start, retries included); throttled
     /// responses that are retried count as throttled without a latency.</summary>
-    public void Record(in OperationOutcome outcome, TimeSpan? latency = null)
+    /// <param name="outcome">The response.</param>
+    /// <param name="latency">From the operation's intended start, for its final successful response.</param>
+    /// <param name="final">The response ends its request (every response but a throttle that is retried).</param>
+    public void Record(in OperationOutcome outcome, TimeSpan? latency = null, bool final = false)
     {
         lock (_gate)
         {
+            if (final)
+            {
+                _inFlight--;
+            }
+
             _requestUnits += outcome.RequestUnits;
             switch (outcome.Kind)
             {
@@ -115,14 +158,15 @@ public sealed class RunRecorder(bool keepSecondHistograms = false)
             lock (_gate)
             {
                 return _ok != 0 || _okRequests != 0 || _throttled != 0 || _errors != 0 || _givenUp != 0 || _requestUnits != 0 || _bytes != 0
-                    || Interlocked.Read(ref _issued) != 0 || Interlocked.Read(ref _dropped) != 0;
+                    || _issued != 0 || _abandoned != 0 || Interlocked.Read(ref _dropped) != 0 || Interlocked.Read(ref _sentLate) != 0
+                    || Interlocked.Read(ref _notStarted) != 0;
             }
         }
     }
 
     /// <summary>Closes the current second and starts the next one.</summary>
     /// <remarks>Called by one thread at a time (the run's clock), never concurrently with itself.</remarks>
-    public SecondSnapshot CloseSecond(int index, TimeSpan elapsed, TimeSpan duration, double clientCpuPercent)
+    public SecondSnapshot CloseSecond(int index, TimeSpan elapsed, TimeSpan duration, double clientCpuPercent, ClientHealth? health = null)
     {
         LatencyDistribution closed;
         SecondSnapshot snapshot;
@@ -140,15 +184,20 @@ public sealed class RunRecorder(bool keepSecondHistograms = false)
                 Throttled = _throttled,
                 Errors = _errors,
                 GivenUp = _givenUp,
-                Issued = Interlocked.Exchange(ref _issued, 0),
+                GivenUpRequests = _givenUpRequests,
+                Abandoned = _abandoned,
+                Issued = _issued,
                 Dropped = Interlocked.Exchange(ref _dropped, 0),
+                SentLate = Interlocked.Exchange(ref _sentLate, 0),
+                NotStarted = Interlocked.Exchange(ref _notStarted, 0),
                 ErrorsByStatus = _errorsByStatus.Count == 0 ? EmptyErrors : new Dictionary<int, long>(_errorsByStatus),
                 RequestUnits = _requestUnits,
                 Bytes = _bytes,
-                InFlight = InFlight,
+                InFlight = _inFlight,
                 ClientCpuPercent = clientCpuPercent,
+                Health = health,
             };
-            _ok = _okRequests = _throttled = _errors = _bytes = _givenUp = 0;
+            _ok = _okRequests = _throttled = _errors = _bytes = _givenUp = _givenUpRequests = _abandoned = _issued = 0;
             _requestUnits = 0;
             _errorsByStatus.Clear();
         }

@@ -113,10 +113,47 @@ public sealed record RunSummary
     /// <summary>Seconds judged steady (warm-up and cool-down excluded) and their throughput.</summary>
     public SteadyStateWindow SteadyState { get; init; } = new();
 
-    /// <summary>Highest per-second client CPU %; ≥ 85 % flags the run as client-bound.</summary>
+    /// <summary>Highest per-second client CPU % (this process).</summary>
     public double MaxClientCpuPercent { get; init; }
 
+    /// <summary>The client, not the service, was the limit in at least one second (<see cref="ClientLimitedSeconds"/>): the one
+    /// verdict behind the client-bound badge and warnings.</summary>
     public bool ClientBound { get; init; }
+
+    /// <summary>Seconds whose figures were the client's (<see cref="SecondSnapshot.IsClientLimited"/>).</summary>
+    public int ClientLimitedSeconds { get; init; }
+
+    /// <summary>The client-limited seconds as spans of consecutive seconds, each with why, in words.</summary>
+    public IReadOnlyList<ClientLimitedSpan> ClientLimitedSpans { get; init; } = [];
+
+    /// <summary>Full seconds left out of the per-second figures (<see cref="MeanPerSecondThroughput"/>,
+    /// <see cref="P99PerSecondThroughput"/>, <see cref="Top10PercentMeanThroughput"/>) because the client was the limit.</summary>
+    public int PerSecondLeftOut { get; init; }
+
+    /// <summary>The second the client was closest to (or furthest past) a bound; null when no second has client health.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public ClientSecond? WorstClientSecond { get; init; }
+
+    /// <summary>Requests the load was to send: open loop, every request due up to the stop; the other models, every request a
+    /// worker took. Always <see cref="TotalIssued"/> + <see cref="TotalDropped"/> + <see cref="TotalNotStarted"/>, and equal to
+    /// ok + given up + errors + abandoned + dropped + not started (<see cref="AccountsBalance"/>).</summary>
+    public long TotalOffered { get; init; }
+
+    /// <summary>Open loop: requests sent more than <see cref="SecondSnapshot.LateAfter"/> after their intended start.</summary>
+    public long TotalSentLate { get; init; }
+
+    /// <summary>Requests due or taken when issuing stopped, never sent.</summary>
+    public long TotalNotStarted { get; init; }
+
+    /// <summary>Requests cut off at the stop (see <see cref="SecondSnapshot.Abandoned"/>).</summary>
+    public long TotalAbandoned { get; init; }
+
+    /// <summary>Requests given up after their throttle retries ran out (a batch is one).</summary>
+    public long TotalGivenUpRequests { get; init; }
+
+    /// <summary>Every request offered ended in exactly one bucket: ok + given up + errors + abandoned + dropped + not started =
+    /// offered. False only for a run still in flight, or one stored before the buckets were kept.</summary>
+    public bool AccountsBalance => TotalOkRequests + TotalGivenUpRequests + TotalErrors + TotalAbandoned + TotalDropped + TotalNotStarted == TotalOffered;
 
     /// <summary>A staged run's figures stage by stage (only the stages that started); empty for a constant load, and in
     /// summaries stored before stages.</summary>

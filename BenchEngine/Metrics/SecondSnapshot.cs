@@ -12,6 +12,9 @@ public sealed record SecondSnapshot
     /// <summary>A second at least this long counts as full: rates come from full seconds only.</summary>
     public static readonly TimeSpan FullSecond = TimeSpan.FromSeconds(0.999);
 
+    /// <summary>How late a request may be sent before it counts as <see cref="SentLate"/>.</summary>
+    public static readonly TimeSpan LateAfter = TimeSpan.FromMilliseconds(10);
+
     /// <summary>0 for the first second of the run.</summary>
     public int Index { get; init; }
 
@@ -43,6 +46,21 @@ public sealed record SecondSnapshot
     /// concurrency allows were outstanding or the client was backing off after failures (k6's dropped iterations).</summary>
     public long Dropped { get; init; }
 
+    /// <summary>Open loop: requests sent in this second more than <see cref="LateAfter"/> after their intended start (after a
+    /// client pause the sender catches up; their latency still counts from the intended start).</summary>
+    public long SentLate { get; init; }
+
+    /// <summary>Requests that were due (open loop) or taken by a worker (closed loop, waves) when the run stopped issuing, and
+    /// were never sent: the last second has them.</summary>
+    public long NotStarted { get; init; }
+
+    /// <summary>Requests cut off at the stop: still outstanding when the grace period ran out (whether they landed is unknown),
+    /// or waiting out a throttle when issuing stopped (they did not land).</summary>
+    public long Abandoned { get; init; }
+
+    /// <summary>Requests given up in this second (a batch is one): their documents are <see cref="GivenUp"/>.</summary>
+    public long GivenUpRequests { get; init; }
+
     /// <summary>Documents given up in this second: their request was still throttled when its retries ran out, so they
     /// did not land. Their last throttled response is counted in <see cref="Throttled"/> too.</summary>
     public long GivenUp { get; init; }
@@ -72,6 +90,16 @@ public sealed record SecondSnapshot
 
     /// <summary>CPU used by this process over the second, as a share of all cores (0–100).</summary>
     public double ClientCpuPercent { get; init; }
+
+    /// <summary>The client's health over the second and whether it was the limit; null in seconds measured before it was
+    /// kept, or with client health switched off.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public ClientHealth? Health { get; init; }
+
+    /// <summary>Whether this second's figures were the client's, not the service's (<see cref="ClientHealth.Limits"/>; for
+    /// seconds measured before client health was kept, this process's CPU at or above the default bound).</summary>
+    [JsonIgnore]
+    public bool IsClientLimited => Health?.IsClientLimited ?? ClientCpuPercent >= ClientLimits.Default.ProcessCpuPercent;
 
     /// <summary>The second's latencies (<see cref="LatencyDistribution.Encode"/>), kept when the run is one shard of
     /// several, so the run's seconds merge its shards' values; null otherwise, and never written to JSON.</summary>

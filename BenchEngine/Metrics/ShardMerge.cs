@@ -36,10 +36,15 @@ public static class ShardMerge
             Issued = seconds.Sum(s => s.Issued),
             Dropped = seconds.Sum(s => s.Dropped),
             GivenUp = seconds.Sum(s => s.GivenUp),
+            GivenUpRequests = seconds.Sum(s => s.GivenUpRequests),
+            SentLate = seconds.Sum(s => s.SentLate),
+            NotStarted = seconds.Sum(s => s.NotStarted),
+            Abandoned = seconds.Sum(s => s.Abandoned),
             RequestUnits = seconds.Sum(s => s.RequestUnits),
             Bytes = seconds.Sum(s => s.Bytes),
             InFlight = seconds.Sum(s => s.InFlight),
             ClientCpuPercent = seconds.Max(s => s.ClientCpuPercent),
+            Health = CombineHealth(seconds),
         };
         return latency.Count == 0 ? combined : combined with
         {
@@ -47,6 +52,27 @@ public static class ShardMerge
             LatencyP95Ms = latency.MillisecondsAtPercentile(95),
             LatencyP99Ms = latency.MillisecondsAtPercentile(99),
             LatencyMaxMs = latency.MaxMicroseconds / 1000.0,
+        };
+    }
+
+    /// <summary>The agents' health as one: each figure the worst agent's, and every bound any agent crossed (a run second is
+    /// client-limited when one of its clients was). Null when no agent measured it.</summary>
+    private static ClientHealth? CombineHealth(IReadOnlyCollection<SecondSnapshot> seconds)
+    {
+        var health = seconds.Select(s => s.Health).OfType<ClientHealth>().ToList();
+        return health.Count == 0 ? null : new ClientHealth
+        {
+            HostCpuPercent = health.Max(h => h.HostCpuPercent),
+            SchedulingLagP50Ms = health.Max(h => h.SchedulingLagP50Ms),
+            SchedulingLagP99Ms = health.Max(h => h.SchedulingLagP99Ms),
+            SchedulingLagMaxMs = health.Max(h => h.SchedulingLagMaxMs),
+            ClockLagMs = health.Max(h => h.ClockLagMs),
+            ThreadPoolQueueMax = health.Max(h => h.ThreadPoolQueueMax),
+            ThreadPoolThreads = health.Max(h => h.ThreadPoolThreads),
+            ThreadInjections = health.Max(h => h.ThreadInjections),
+            GcPauseMs = health.Max(h => h.GcPauseMs),
+            AvailableMemoryMb = health.Min(h => h.AvailableMemoryMb),
+            Limits = health.Aggregate(ClientLimitKinds.None, (all, h) => all | h.Limits),
         };
     }
 

@@ -33,6 +33,28 @@ public sealed record StageSummary
 
     public long Dropped { get; init; }
 
+    /// <summary>Requests given up after their throttle retries ran out (a batch is one).</summary>
+    public long GivenUpRequests { get; init; }
+
+    public long Abandoned { get; init; }
+
+    public long NotStarted { get; init; }
+
+    public long SentLate { get; init; }
+
+    /// <summary>Requests outstanding when the stage began and when it ended: what one stage sent another may see answered.</summary>
+    public long InFlightAtStart { get; init; }
+
+    public long InFlightAtEnd { get; init; }
+
+    /// <summary>Every request the stage sent is answered in it or still outstanding at its end: issued = ok + given up + errors
+    /// + abandoned + (outstanding at the end − outstanding at the start).</summary>
+    [JsonIgnore]
+    public bool AccountsBalance => Issued == OkRequests + GivenUpRequests + Errors + Abandoned + InFlightAtEnd - InFlightAtStart;
+
+    /// <summary>Seconds of the stage whose figures were the client's.</summary>
+    public int ClientLimitedSeconds { get; init; }
+
     /// <summary>Documents ÷ the stage's seconds.</summary>
     public double Throughput { get; init; }
 

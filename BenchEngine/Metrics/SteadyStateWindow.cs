@@ -17,4 +17,7 @@ public sealed record SteadyStateWindow
     public double RequestUnitsPerSecond { get; init; }
 
     public double ThrottledFraction { get; init; }
+
+    /// <summary>Client-limited seconds inside the window, left out of its figures.</summary>
+    public int SecondsLeftOut { get; init; }
 }

@@ -37,6 +37,7 @@ public static class SummaryCalculator
 
         var elapsed = seconds.Count == 0 ? TimeSpan.Zero : seconds[^1].Elapsed;
         long ok = 0, okRequests = 0, throttled = 0, errors = 0, issued = 0, dropped = 0, givenUp = 0;
+        long sentLate = 0, notStarted = 0, abandoned = 0, givenUpRequests = 0;
         double ru = 0, maxCpu = 0;
         var errorsByStatus = new Dictionary<int, long>();
         foreach (var second in seconds)
@@ -48,6 +49,10 @@ public static class SummaryCalculator
             issued += second.Issued;
             dropped += second.Dropped;
             givenUp += second.GivenUp;
+            sentLate += second.SentLate;
+            notStarted += second.NotStarted;
+            abandoned += second.Abandoned;
+            givenUpRequests += second.GivenUpRequests;
             ru += second.RequestUnits;
             maxCpu = Math.Max(maxCpu, second.ClientCpuPercent);
             foreach (var (status, count) in second.ErrorsByStatus)
@@ -56,7 +61,10 @@ public static class SummaryCalculator
             }
         }
 
-        var perSecond = seconds.Where(s => s.IsFull).Select(s => (double)s.Ok).ToList();
+        // Per-second figures are the service's: seconds whose figures were the client's are left out, and counted.
+        var full = seconds.Where(s => s.IsFull).ToList();
+        var perSecond = full.Where(s => !s.IsClientLimited).Select(s => (double)s.Ok).ToList();
+        var spans = ClientLimitedSpans(seconds);
         var responses = okRequests + throttled + errors;
 
         // A rate needs at least one full second: a 0.2 s run's RU ÷ 0.2 s is not a rate anyone provisioned.
@@ -95,7 +103,16 @@ public static class SummaryCalculator
             EstimatedCostPerMonth = costPerMonth,
             SteadyState = FindSteadyState(seconds),
             MaxClientCpuPercent = maxCpu,
-            ClientBound = maxCpu >= ClientBoundCpuPercent,
+            ClientBound = spans.Count > 0,
+            ClientLimitedSeconds = seconds.Count(s => s.IsClientLimited),
+            ClientLimitedSpans = spans,
+            PerSecondLeftOut = full.Count - perSecond.Count,
+            WorstClientSecond = WorstClientSecond(seconds, options.ClientLimits),
+            TotalOffered = issued + dropped + notStarted,
+            TotalSentLate = sentLate,
+            TotalNotStarted = notStarted,
+            TotalAbandoned = abandoned,
+            TotalGivenUpRequests = givenUpRequests,
             Stages = ForStages(seconds, options.StageSeconds, reported),
         };
     }
@@ -130,6 +147,13 @@ public static class SummaryCalculator
                 Errors = window.Sum(s => s.Errors),
                 Issued = window.Sum(s => s.Issued),
                 Dropped = window.Sum(s => s.Dropped),
+                GivenUpRequests = window.Sum(s => s.GivenUpRequests),
+                Abandoned = window.Sum(s => s.Abandoned),
+                NotStarted = window.Sum(s => s.NotStarted),
+                SentLate = window.Sum(s => s.SentLate),
+                InFlightAtStart = seconds.Where(s => s.Index == first - 1).Select(s => s.InFlight).FirstOrDefault(),
+                InFlightAtEnd = window.Count == 0 ? 0 : window.MaxBy(s => s.Index)!.InFlight,
+                ClientLimitedSeconds = window.Count(s => s.IsClientLimited),
                 Throughput = duration > TimeSpan.Zero ? window.Sum(s => s.Ok) / duration.TotalSeconds : 0,
                 LatencyP50Ms = latency.Count == 0 ? null : latency.MillisecondsAtPercentile(50),
                 LatencyP99Ms = latency.Count == 0 ? null : latency.MillisecondsAtPercentile(99),
@@ -174,10 +198,11 @@ public static class SummaryCalculator
     public static SteadyStateWindow FindSteadyState(IReadOnlyList<SecondSnapshot> seconds)
     {
         ArgumentNullException.ThrowIfNull(seconds);
-        var full = seconds.Where(s => s.IsFull).ToList();
+        // The service's seconds only: a second the client starved says nothing of warm-up or cool-down.
+        var full = seconds.Where(s => s.IsFull && !s.IsClientLimited).ToList();
         if (full.Count == 0)
         {
-            return new SteadyStateWindow();
+            return new SteadyStateWindow { SecondsLeftOut = seconds.Count(s => s.IsFull && s.IsClientLimited) };
         }
 
         var threshold = Median(full.Select(s => (double)s.Ok).ToList()) / 2;
@@ -186,11 +211,13 @@ public static class SummaryCalculator
         return ForWindow(seconds, first, last);
     }
 
-    /// <summary>Throughput, RU/s and throttled share over the seconds <paramref name="first"/>..<paramref name="last"/>.</summary>
+    /// <summary>Throughput, RU/s and throttled share over the seconds <paramref name="first"/>..<paramref name="last"/>, leaving
+    /// out (and counting) the client-limited ones.</summary>
     public static SteadyStateWindow ForWindow(IReadOnlyList<SecondSnapshot> seconds, int first, int last)
     {
         ArgumentNullException.ThrowIfNull(seconds);
-        var window = seconds.Where(s => s.Index >= first && s.Index <= last).ToList();
+        var inside = seconds.Where(s => s.Index >= first && s.Index <= last).ToList();
+        var window = inside.Where(s => !s.IsClientLimited).ToList();
         var duration = window.Sum(s => s.Duration.TotalSeconds);
         var responses = window.Sum(s => s.OkRequests + s.Throttled + s.Errors);
         return new SteadyStateWindow
@@ -200,7 +227,79 @@ public static class SummaryCalculator
             MeanThroughput = duration > 0 ? window.Sum(s => s.Ok) / duration : 0,
             RequestUnitsPerSecond = duration > 0 ? window.Sum(s => s.RequestUnits) / duration : 0,
             ThrottledFraction = responses == 0 ? 0 : (double)window.Sum(s => s.Throttled) / responses,
+            SecondsLeftOut = inside.Count - window.Count,
         };
+    }
+
+    /// <summary>The client-limited seconds as spans of consecutive seconds, each with the reason of its worst second.</summary>
+    public static IReadOnlyList<ClientLimitedSpan> ClientLimitedSpans(IReadOnlyList<SecondSnapshot> seconds)
+    {
+        ArgumentNullException.ThrowIfNull(seconds);
+        var spans = new List<ClientLimitedSpan>();
+        var run = new List<SecondSnapshot>();
+        foreach (var second in seconds.OrderBy(s => s.Index).Append(null))
+        {
+            if (second is { IsClientLimited: true } && (run.Count == 0 || run[^1].Index == second.Index - 1))
+            {
+                run.Add(second);
+                continue;
+            }
+
+            if (run.Count > 0)
+            {
+                var worst = run.MaxBy(s => Pressure(s, ClientLimits.Default))!;
+                var kinds = run.Aggregate(ClientLimitKinds.None, (all, s) => all | KindsOf(s));
+                spans.Add(new ClientLimitedSpan
+                {
+                    FirstSecond = run[0].Index,
+                    LastSecond = run[^1].Index,
+                    Limits = kinds,
+                    Reason = ClientLimits.Describe(KindsOf(worst), worst.ClientCpuPercent, worst.Health ?? new ClientHealth()),
+                });
+                run.Clear();
+            }
+
+            if (second is { IsClientLimited: true })
+            {
+                run.Add(second);
+            }
+        }
+
+        return spans;
+    }
+
+    /// <summary>The second closest to, or furthest past, one of <paramref name="limits"/>' bounds; null when no second has
+    /// client health.</summary>
+    public static ClientSecond? WorstClientSecond(IReadOnlyList<SecondSnapshot> seconds, ClientLimits limits)
+    {
+        ArgumentNullException.ThrowIfNull(seconds);
+        ArgumentNullException.ThrowIfNull(limits);
+        var worst = seconds.Where(s => s.Health is not null).MaxBy(s => Pressure(s, limits));
+        return worst is null ? null : new ClientSecond
+        {
+            Index = worst.Index,
+            ClientCpuPercent = worst.ClientCpuPercent,
+            Health = worst.Health!,
+            Reason = ClientLimits.Describe(KindsOf(worst), worst.ClientCpuPercent, worst.Health!),
+        };
+    }
+
+    private static ClientLimitKinds KindsOf(SecondSnapshot second) =>
+        second.Health?.Limits ?? (second.IsClientLimited ? ClientLimitKinds.ProcessCpu : ClientLimitKinds.None);
+
+    /// <summary>How near the second came to a bound: its largest figure ÷ bound (≥ 1 past a bound).</summary>
+    private static double Pressure(SecondSnapshot second, ClientLimits limits)
+    {
+        var h = second.Health;
+        double Ratio(double? value, double? bound) => value is { } v && bound is > 0 ? v / bound.Value : 0;
+        return new[]
+        {
+            Ratio(second.ClientCpuPercent, limits.ProcessCpuPercent),
+            Ratio(h?.HostCpuPercent, limits.HostCpuPercent),
+            Ratio(h?.SchedulingLagP99Ms, limits.SchedulingLagP99Ms),
+            Ratio(h?.ThreadPoolQueueMax, limits.ThreadPoolQueue),
+            Ratio(h?.GcPauseMs, limits.GcPauseMs),
+        }.Max();
     }
 
     /// <summary>Nearest-rank percentile: the smallest value with at least <paramref name="percentile"/> % of values at or below it.</summary>

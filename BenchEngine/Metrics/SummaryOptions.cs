@@ -22,6 +22,9 @@ public sealed record SummaryOptions
     /// <summary>A staged run: each stage's whole seconds, in order; empty for a constant load (no <see cref="RunSummary.Stages"/>).</summary>
     public IReadOnlyList<int> StageSeconds { get; init; } = [];
 
+    /// <summary>The bounds the worst client second is measured against (seconds carry their own verdict).</summary>
+    public ClientLimits ClientLimits { get; init; } = ClientLimits.Default;
+
     /// <summary>US dollars per 100 RU/s per hour of manual provisioned throughput.</summary>
     public double DollarsPer100RuHour { get; init; } = ThroughputCost.DefaultDollarsPer100RuHour;
 }

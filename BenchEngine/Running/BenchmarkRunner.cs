@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Threading.Channels;
 using BenchEngine.Metrics;
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
@@ -33,6 +34,17 @@ public sealed class BenchmarkRunner(
         : this(TimeProvider.System)
     {
     }
+
+    /// <summary>The bounds past which a second is the client's, not the service's (<see cref="ClientHealth.Limits"/>).</summary>
+    public ClientLimits ClientLimits { get; init; } = ClientLimits.Default;
+
+    /// <summary>Measures the client's health each second (default: a <see cref="ClientHealthMonitor"/> with
+    /// <see cref="ClientLimits"/>); null switches it off (the "client-health off" benchmark), and seconds then have none.</summary>
+    public Func<ClientLimits, IClientHealthSource>? ClientHealth { get; init; } = static limits => new ClientHealthMonitor(limits);
+
+    /// <summary>How long the hot path runs unmeasured against the no-op target before the run's clock starts
+    /// (<see cref="EngineWarmUp"/>). Default 0.3 s on the system clock; none on any other (tests).</summary>
+    public TimeSpan? WarmUp { get; init; }
 
     /// <summary>Runs the plan to its end. Never throws for what happens during the run: a failure is a
     /// <see cref="RunStatus.Failed"/> result that keeps the seconds measured before it.</summary>
@@ -91,12 +103,24 @@ public sealed class BenchmarkRunner(
         using (source)
         {
             source.MeasureWith(target.MeasureRequestBytes);
-            using var session = new RunSession(plan, target, source, observer, environment, startedAt, time, new EngineTelemetry(context.Telemetry)) { StartAt = context.StartAt };
+            var warmUp = WarmUp ?? (time == TimeProvider.System ? TimeSpan.FromSeconds(0.3) : TimeSpan.Zero);
+            await EngineWarmUp.RunAsync(plan, target.MeasureRequestBytes, time, warmUp, cancellationToken).ConfigureAwait(false);
+            using var health = ClientHealth?.Invoke(ClientLimits);
+            using var session = new RunSession(plan, target, source, observer, environment, startedAt, time, new EngineTelemetry(context.Telemetry))
+            {
+                StartAt = context.StartAt,
+                Health = health,
+                Limits = ClientLimits,
+            };
             return await session.RunAsync(cancellationToken).ConfigureAwait(false);
         }
     }
 
     private const string CancelledByUser = "cancelled by the user";
+
+    /// <summary>An open loop that left more than this share of its schedule unsent ends Failed, unless the plan's
+    /// <see cref="ThresholdOptions.MaxDroppedPercent"/> sets another limit.</summary>
+    public const double DefaultMaxUnsentPercent = 10;
 
     private const string TargetNotOpened = "the target could not be opened";
 
@@ -118,9 +142,16 @@ public sealed class BenchmarkRunner(
         // that each stage's percentiles are over all of its operations.
         private readonly RunRecorder _recorder = new(keepSecondHistograms: plan.Workload.Shard is not null || plan.Load.Stages.Count > 0) { Telemetry = telemetry };
         private readonly List<SecondSnapshot> _seconds = [];
-        private readonly CancellationTokenSource _stopIssuing = new(Timeout.InfiniteTimeSpan, time);
+        private readonly StopSignal _stopIssuing = new(time);
         private readonly CancellationTokenSource _abort = new(Timeout.InfiniteTimeSpan, time);
+
+        // The clock hands each closed second to the observer through this, and never waits for it: a slow or absent sink
+        // (database, hub, Redis) makes seconds late, never different. It holds at most the run's own seconds, which the
+        // engine keeps anyway.
+        private readonly Channel<SecondSnapshot> _handOff =
+            Channel.CreateUnbounded<SecondSnapshot>(new() { SingleReader = true, SingleWriter = true });
         private string? _stopReason;
+        private Exception? _observerFailure;
 
         // How an early stop ends the run (Stopped for an auto-stop rule, Failed when errors dominate), and why it failed.
         private RunStatus? _stopStatus;
@@ -129,18 +160,23 @@ public sealed class BenchmarkRunner(
 
         public DateTimeOffset? StartAt { get; init; }
 
+        public IClientHealthSource? Health { get; init; }
+
+        public ClientLimits Limits { get; init; } = ClientLimits.Default;
+
         public async Task<RunResult> RunAsync(CancellationToken cancellationToken)
         {
             using var cancellation = cancellationToken.Register(() => Stop(CancelledByUser));
             using var abortAfterGrace = _stopIssuing.Token.Register(() => _abort.CancelAfter(StopGracePeriod));
-            var cpu = new CpuSampler(time);
             var work = new WorkSource(source, plan.Load.BatchSize, plan.DocumentLimit, plan.Target.Kind.Module.BatchesSharePartitionKey);
-            var executor = new OperationExecutor(target, plan.Target.Operation, plan.Load.Throttling, _recorder, time, _stopIssuing.Token, _abort.Token);
+            var executor = new OperationExecutor(target, plan.Target.Operation, plan.Load.Throttling, _recorder, time, _stopIssuing, _abort.Token);
             _executor = executor;
             var offered = plan.Load.OfferedRatePerSecond;
 
             string? failure = null;
             var start = time.GetTimestamp();
+            var cpu = new CpuSampler(time);
+            var pump = Task.CompletedTask;
             try
             {
                 if (observer is not null)
@@ -162,10 +198,13 @@ public sealed class BenchmarkRunner(
 
                 // The run's clock, its duration stop and the target's seconds start at one instant, after the observer
                 // recorded the start: a 30 s run lasts 30 s by every clock that reports it.
+                pump = Task.Run(PumpAsync, CancellationToken.None);
+                cpu = new CpuSampler(time);
+                Health?.Start();
                 start = time.GetTimestamp();
                 target.RunClockStarted(start);
-                var load = Task.Run(() => LoadDriver.RunAsync(plan.Load, work, executor, time, start, _stopIssuing.Token), CancellationToken.None);
-                await TickUntilAsync(load, start, cpu).ConfigureAwait(false);
+                var load = Task.Run(() => LoadDriver.RunAsync(plan.Load, work, executor, time, start, _stopIssuing), CancellationToken.None);
+                await RunClock.RunAsync(this, load, start, cpu).ConfigureAwait(false);
                 await load.ConfigureAwait(false);
             }
             catch (Exception ex) when (ex is not OutOfMemoryException)
@@ -182,8 +221,15 @@ public sealed class BenchmarkRunner(
             var closedUpTo = TimeSpan.FromSeconds(_seconds.Count);
             if (elapsed > closedUpTo || _seconds.Count == 0 || _recorder.HasOpenCounts)
             {
-                _seconds.Add(_recorder.CloseSecond(_seconds.Count, elapsed, elapsed - closedUpTo, cpu.Sample()));
-                await NotifyAsync(_seconds[^1]).ConfigureAwait(false);
+                Close(elapsed, elapsed - closedUpTo, cpu, TimeSpan.Zero);
+            }
+
+            // Every second reaches the observer before the run ends, however late.
+            _handOff.Writer.TryComplete();
+            await pump.ConfigureAwait(false);
+            if (_observerFailure is { } observerFailure && failure is null)
+            {
+                failure = $"The run failed ({observerFailure.GetType().Name}).";
             }
 
             var summary = SummaryCalculator.Calculate(_seconds, _recorder.Total, new SummaryOptions
@@ -194,7 +240,9 @@ public sealed class BenchmarkRunner(
                 RequestUnitsReported = target.ReportsRequestUnits,
                 OfferedRequestsPerSecond = offered,
                 StageSeconds = plan.Load.Stages.Select(s => s.DurationSeconds).ToList(),
+                ClientLimits = Limits,
             });
+            var unsentLimit = (plan.Thresholds?.MaxDroppedPercent ?? DefaultMaxUnsentPercent) / 100;
 
             // Completed means the plan's own stop rule was met and the documents landed; a run whose writes mostly failed
             // did not measure the target, whatever stopped it.
@@ -210,6 +258,8 @@ public sealed class BenchmarkRunner(
                 _ when summary.TotalGivenUp > 0 => (RunStatus.Failed, string.Create(CultureInfo.InvariantCulture,
                     $"{summary.TotalGivenUp:N0} documents did not land: still throttled when their retries ran out ({summary.TotalOk:N0} landed)")),
                 (_, _, RunStatus.Stopped) => (RunStatus.Stopped, null),
+                _ when plan.Load.Model == LoadModel.OpenLoop && summary.DroppedFraction > unsentLimit => (RunStatus.Failed, string.Create(CultureInfo.InvariantCulture,
+                    $"The open loop did not deliver its schedule: {summary.DroppedFraction:P1} of the requests due were not sent ({summary.TotalDropped:N0} of {summary.TotalIssued + summary.TotalDropped:N0}; limit {unsentLimit:P0}, the plan's thresholds.maxDroppedPercent){ClientPart(summary)}")),
                 _ => (RunStatus.Completed, (string?)null),
             };
 
@@ -226,14 +276,43 @@ public sealed class BenchmarkRunner(
                 Seconds = _seconds,
                 Summary = summary,
                 Latency = _recorder.Total,
-                AbandonedRequests = executor.Abandoned,
+                AbandonedRequests = summary.TotalAbandoned,
             };
         }
 
-        /// <summary>Closes each second on the run's clock until the load ends. The duration stop is one of these instants too
-        /// (not a timer of its own, which fires a little early or late): a 30 s run stops issuing at 30.0 s of its clock.</summary>
-        private async Task TickUntilAsync(Task load, long start, CpuSampler cpu)
+        /// <summary>The run's clock, on a thread of its own (<see cref="RunClock"/>): closes each second on time, whatever the
+        /// load's threads or the observer do. The duration stop is one of its instants too (not a timer of its own, which fires
+        /// a little early or late): a 30 s run stops issuing at 30.0 s of its clock.</summary>
+        private sealed class RunClock
         {
+            public static Task RunAsync(RunSession session, Task load, long start, CpuSampler cpu)
+            {
+                var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+                var thread = new Thread(() =>
+                {
+                    try
+                    {
+                        session.Tick(load, start, cpu);
+                        done.SetResult();
+                    }
+                    catch (Exception ex) when (ex is not OutOfMemoryException)
+                    {
+                        done.SetException(ex);
+                    }
+                })
+                {
+                    IsBackground = true,
+                    Name = RunClockThreadName,
+                };
+                thread.Start();
+                return done.Task;
+            }
+        }
+
+        private void Tick(Task load, long start, CpuSampler cpu)
+        {
+            using var loadEnded = new ManualResetEventSlim();
+            load.ContinueWith(static (_, state) => ((ManualResetEventSlim)state!).Set(), loadEnded, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
             TimeSpan? durationStop = plan.EffectiveDurationSeconds is { } seconds ? TimeSpan.FromSeconds(seconds) : null;
             while (true)
             {
@@ -242,53 +321,90 @@ public sealed class BenchmarkRunner(
                 var wait = next - time.GetElapsedTime(start);
                 if (wait > TimeSpan.Zero)
                 {
-                    using var delayCancellation = new CancellationTokenSource();
-                    var delay = Task.Delay(wait, time, delayCancellation.Token);
-                    if (await Task.WhenAny(delay, load).ConfigureAwait(false) == load)
+                    if (WaitForLoad(load, loadEnded, wait))
                     {
-                        await delayCancellation.CancelAsync().ConfigureAwait(false);
                         return;
                     }
 
-                    // A timer may fire a little before its time: look at the clock again.
+                    // A wait may end a little before its time: look at the clock again.
                     continue;
                 }
 
                 if (durationStop is { } due && time.GetElapsedTime(start) >= due)
                 {
                     durationStop = null;
-                    await _stopIssuing.CancelAsync().ConfigureAwait(false);
+                    _stopIssuing.Set(fromClock: true, at: start + (long)(due.TotalSeconds * time.TimestampFrequency));
                 }
 
-                if (time.GetElapsedTime(start) < boundary)
+                var now = time.GetElapsedTime(start);
+                if (now < boundary)
                 {
                     continue;
                 }
 
-                var second = _recorder.CloseSecond(_seconds.Count, boundary, OneSecond, cpu.Sample());
-                _seconds.Add(second);
-                await NotifyAsync(second).ConfigureAwait(false);
+                Close(boundary, OneSecond, cpu, now - boundary);
                 CheckAutoStop();
             }
         }
 
-        private async Task NotifyAsync(SecondSnapshot second)
+        /// <summary>Waits <paramref name="wait"/> or until the load ends (true). On the system clock a plain kernel wait, with
+        /// no timer: .NET's timers fire through the thread pool, which a busy load can starve. Another clock (a test's fake)
+        /// is waited on through its own timers.</summary>
+        private bool WaitForLoad(Task load, ManualResetEventSlim loadEnded, TimeSpan wait)
         {
-            if (observer is not null)
+            if (time == TimeProvider.System)
             {
-                await observer.OnSecondAsync(second, CancellationToken.None).ConfigureAwait(false);
+                return loadEnded.Wait(wait);
+            }
+
+            using var cancelDelay = new CancellationTokenSource();
+            var delay = Task.Delay(wait, time, cancelDelay.Token);
+            Task.WaitAny(delay, load);
+            cancelDelay.Cancel();
+            return load.IsCompleted;
+        }
+
+        /// <summary>Closes the current second, with the client's health over it, and hands it to the observer.</summary>
+        private void Close(TimeSpan elapsed, TimeSpan duration, CpuSampler cpu, TimeSpan clockLag)
+        {
+            var processCpu = cpu.Sample();
+            var second = _recorder.CloseSecond(_seconds.Count, elapsed, duration, processCpu, Health?.Sample(processCpu, clockLag));
+            _seconds.Add(second);
+            _handOff.Writer.TryWrite(second);
+        }
+
+        /// <summary>Delivers the seconds to the observer in order, as fast as it takes them.</summary>
+        private async Task PumpAsync()
+        {
+            await foreach (var second in _handOff.Reader.ReadAllAsync().ConfigureAwait(false))
+            {
+                if (observer is null || _observerFailure is not null)
+                {
+                    continue;
+                }
+
+                try
+                {
+                    await observer.OnSecondAsync(second, CancellationToken.None).ConfigureAwait(false);
+                }
+                catch (Exception ex) when (ex is not OutOfMemoryException)
+                {
+                    // An observer that throws ends the run (as it always has); the seconds go on being measured until it stops.
+                    _observerFailure = ex;
+                    Stop("failed");
+                }
             }
         }
 
         private void CheckAutoStop()
         {
-            if (_stopIssuing.IsCancellationRequested)
+            if (_stopIssuing.IsSet)
             {
                 return;
             }
 
             CheckErrorsDominate();
-            if (_stopIssuing.IsCancellationRequested || plan.Stop.AutoStop is not { } rule || _seconds.Count < rule.WindowSeconds)
+            if (_stopIssuing.IsSet || plan.Stop.AutoStop is not { } rule || _seconds.Count < rule.WindowSeconds)
             {
                 return;
             }
@@ -348,8 +464,15 @@ public sealed class BenchmarkRunner(
                 _stopStatus = status;
             }
 
-            _stopIssuing.Cancel();
+            // An auto-stop comes from the clock's thread: the load's continuations must not run there.
+            _stopIssuing.Set(fromClock: Thread.CurrentThread.Name == RunClockThreadName);
         }
+
+        private const string RunClockThreadName = "BenchEngine run clock";
+
+        private static string ClientPart(RunSummary summary) => summary.ClientLimitedSpans.Count == 0
+            ? ""
+            : "; the client was the limit in " + string.Join("; ", summary.ClientLimitedSpans.Take(3).Select(s => s.Describe()));
 
         public void Dispose()
         {
@@ -361,7 +484,7 @@ public sealed class BenchmarkRunner(
         {
             var end = plan.DocumentLimit is { } limit && work.Taken >= limit
                 ? (summary.TotalGivenUp > 0 ? $"sent {limit:N0} documents" : $"reached {limit:N0} documents")
-                : plan.EffectiveDurationSeconds is { } duration && _stopIssuing.IsCancellationRequested ? $"ran for {duration:N0} s"
+                : plan.EffectiveDurationSeconds is { } duration && _stopIssuing.IsSet ? $"ran for {duration:N0} s"
                 : "the workload ended (end of file)";
 
             // Never "reached 2,000 documents" when fewer landed: the shortfall is part of the reason.

@@ -37,6 +37,18 @@ internal sealed class FailureBackoff(TimeProvider time)
         }
     }
 
+    /// <summary>Whether a back-off is under way now (a request sent now would have to wait).</summary>
+    public bool IsPending
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _resumeAt is { } at && time.GetTimestamp() < at;
+            }
+        }
+    }
+
     /// <summary>Waits out the current back-off, if any.</summary>
     /// <returns>False when <paramref name="stop"/> fired while waiting: nothing more should be sent.</returns>
     public async ValueTask<bool> WaitAsync(CancellationToken stop)

@@ -1,4 +1,5 @@
 using System.Threading.RateLimiting;
+using BenchEngine.Metrics;
 using BenchEngine.Targets;
 
 namespace BenchEngine.Running;
@@ -11,7 +12,7 @@ internal static class LoadDriver
     internal static readonly TimeSpan LevelPoll = TimeSpan.FromMilliseconds(50);
 
     // runStart is the run clock's start (a timestamp of the time provider): stages and the open loop's schedule count from it.
-    public static Task RunAsync(LoadOptions load, WorkSource work, OperationExecutor executor, TimeProvider time, long runStart, CancellationToken stopIssuing)
+    public static Task RunAsync(LoadOptions load, WorkSource work, OperationExecutor executor, TimeProvider time, long runStart, StopSignal stopIssuing)
     {
         var stages = load.Stages.Count == 0 || load.Model == LoadModel.Unbounded
             ? null
@@ -31,8 +32,10 @@ internal static class LoadDriver
     /// above <c>k</c>, and otherwise waits for the level to change (<see cref="StageGate"/>, which looks every
     /// <see cref="LevelPoll"/>), so the number of workers sending follows the stages within a poll (plus the request a worker
     /// had outstanding when its level dropped).</remarks>
-    private static async Task ClosedLoopAsync(int workers, StageSchedule? stages, WorkSource work, OperationExecutor executor, TimeProvider time, long runStart, CancellationToken stop)
+    private static async Task ClosedLoopAsync(int workers, StageSchedule? stages, WorkSource work, OperationExecutor executor, TimeProvider time, long runStart, StopSignal stopSignal)
     {
+        var stop = stopSignal.Token;
+
         // With stages, the gate ticks until issuing stops or the documents run out (before the stages do): then the workers
         // waiting above the level end too.
         using var done = CancellationTokenSource.CreateLinkedTokenSource(stop);
@@ -54,6 +57,12 @@ internal static class LoadDriver
             var backoff = new FailureBackoff(time);
             while (await backoff.WaitAsync(stop).ConfigureAwait(false) && await WaitForLevelAsync(k).ConfigureAwait(false))
             {
+                // The flag, not only the token: a worker whose writes complete synchronously never waits on the token.
+                if (stopSignal.IsSet)
+                {
+                    return;
+                }
+
                 if (!work.TryTake(out var documents))
                 {
                     if (gate is not null)
@@ -107,8 +116,9 @@ internal static class LoadDriver
 
     /// <summary>Waves with a barrier: the next wave starts only when the slowest request of this one returned. With stages a
     /// wave is as wide as the level when it starts.</summary>
-    private static async Task WavesAsync(int maxWidth, StageSchedule? stages, WorkSource work, OperationExecutor executor, TimeProvider time, long runStart, CancellationToken stop)
+    private static async Task WavesAsync(int maxWidth, StageSchedule? stages, WorkSource work, OperationExecutor executor, TimeProvider time, long runStart, StopSignal stopSignal)
     {
+        var stop = stopSignal.Token;
         var wave = new List<Task<OutcomeKind?>>(maxWidth);
         var backoff = new FailureBackoff(time);
         while (await backoff.WaitAsync(stop).ConfigureAwait(false))
@@ -126,7 +136,7 @@ internal static class LoadDriver
             }
 
             var start = time.GetTimestamp();
-            while (wave.Count < width && work.TryTake(out var documents))
+            while (wave.Count < width && !stopSignal.IsSet && work.TryTake(out var documents))
             {
                 wave.Add(executor.ExecuteAsync(documents, start));
             }
@@ -148,13 +158,17 @@ internal static class LoadDriver
     /// </summary>
     /// <remarks>The schedule is computed, not taken from a token bucket, so that the intended start of
     /// request i is exactly start + i / rate. A <see cref="ConcurrencyLimiter"/> caps outstanding requests
-    /// to protect the client. A request that is due while the cap is reached, or while the client backs off
-    /// after failures, is not sent late: it is dropped and counted (k6's "dropped iterations"), so the offered
-    /// rate, the achieved rate and the shortfall between them are all reported.
+    /// to protect the client. A request is dropped (k6's "dropped iterations") only when it falls due while the cap is
+    /// reached or while the client backs off after failures: then the offered rate, the achieved rate and the shortfall
+    /// between them are all reported. A pause of the client itself (a collection, a preemption, a busy machine) drops
+    /// nothing: the sender catches up, sending the requests that fell due late (counted as sent late) with their latency
+    /// still measured from their intended start. When issuing stops, the requests due before that instant and not sent are
+    /// counted as not started, so every request due is in exactly one bucket.
     /// With stages the rate varies: request i is due where the integral of the stages' rate from the run's start reaches i
     /// (<see cref="StageSchedule.SecondsOfRequest"/>), computed from the run's clock, never accumulated from one request to the next.</remarks>
-    private static async Task OpenLoopAsync(double? constantRate, StageSchedule? stages, int maxOutstanding, WorkSource work, OperationExecutor executor, TimeProvider time, long runStart, CancellationToken stop)
+    private static async Task OpenLoopAsync(double? constantRate, StageSchedule? stages, int maxOutstanding, WorkSource work, OperationExecutor executor, TimeProvider time, long runStart, StopSignal stopSignal)
     {
+        var stop = stopSignal.Token;
         using var limiter = new ConcurrencyLimiter(new ConcurrencyLimiterOptions
         {
             PermitLimit = maxOutstanding,
@@ -165,13 +179,18 @@ internal static class LoadDriver
         var start = runStart;
         var frequency = time.TimestampFrequency;
         var ticksPerRequest = constantRate is { } rate ? frequency / rate : 0;
+        var lateTicks = (long)(SecondSnapshot.LateAfter.TotalSeconds * frequency);
         long Due(long i) => stages is null ? start + (long)(i * ticksPerRequest) : start + (long)Math.Min(stages.SecondsOfRequest(i) * frequency, long.MaxValue / 2);
-        // The last request due by a timestamp, and the interval between requests at that instant.
-        long LastDue(long now) => stages is null ? (long)((now - start) / ticksPerRequest) : (long)Math.Floor(stages.RequestsDueBy((now - start) / (double)frequency) + 1e-9);
-        double Interval(long now) => stages is null ? ticksPerRequest : frequency / Math.Max(stages.LevelAt((now - start) / (double)frequency), 1e-9);
+
+        // How many requests fall due strictly before a timestamp.
+        long DueBefore(long at) => Math.Max(0, stages is null
+            ? (long)Math.Ceiling(((at - start) / ticksPerRequest) - 1e-9)
+            : (long)Math.Ceiling(stages.RequestsDueBy((at - start) / (double)frequency) - 1e-9));
+        long i = 0;
+        var ended = false;
         try
         {
-            for (long i = 0; !stop.IsCancellationRequested; i++)
+            for (; !stopSignal.IsSet; i++)
             {
                 var intended = Due(i);
                 var wait = time.GetElapsedTime(time.GetTimestamp(), intended);
@@ -180,16 +199,15 @@ internal static class LoadDriver
                     await Task.Delay(wait, time, stop).ConfigureAwait(false);
                 }
 
-                var beforeBackoff = time.GetTimestamp();
-                if (!await backoff.WaitAsync(stop).ConfigureAwait(false))
+                // Only a real back-off drops what fell due meanwhile; the next request sent is then the first one due after it.
+                var backingOff = backoff.IsPending;
+                if (!await backoff.WaitAsync(stop).ConfigureAwait(false) || stopSignal.IsSet)
                 {
                     break;
                 }
 
-                // The requests that fell due while the client backed off after failures are dropped, not sent in a burst
-                // afterwards: the next one sent is the last one due.
                 var now = time.GetTimestamp();
-                if (now - beforeBackoff >= Interval(now) && LastDue(now) - i is > 0 and var behind)
+                if (backingOff && DueBefore(now) - 1 - i is > 0 and var behind)
                 {
                     executor.Dropped(behind);
                     i += behind;
@@ -207,7 +225,13 @@ internal static class LoadDriver
                 if (!work.TryTake(out var documents))
                 {
                     lease.Dispose();
+                    ended = true;
                     break;
+                }
+
+                if (now - intended > lateTicks)
+                {
+                    executor.SentLate();
                 }
 
                 var task = RunAndReleaseAsync(documents, intended, lease);
@@ -221,6 +245,12 @@ internal static class LoadDriver
         catch (OperationCanceledException) when (stop.IsCancellationRequested)
         {
             // Stop requested between two scheduled starts.
+        }
+
+        // Every request due before the stop and not yet sent or dropped was not started.
+        if (!ended && stopSignal.IsSet && DueBefore(stopSignal.At) - i is > 0 and var notStarted)
+        {
+            executor.NotStarted(notStarted);
         }
 
         await Task.WhenAll(outstanding).ConfigureAwait(false);

@@ -19,9 +19,8 @@ internal sealed class OperationExecutor
     private readonly ThrottleGate _gate;
     private readonly TimeProvider _time;
     private readonly ResiliencePipeline<OperationOutcome> _pipeline;
-    private readonly CancellationToken _stopIssuing;
+    private readonly StopSignal _stopIssuing;
     private readonly CancellationToken _abort;
-    private long _abandoned;
     private string? _firstError;
 
     public OperationExecutor(
@@ -30,7 +29,7 @@ internal sealed class OperationExecutor
         ThrottleOptions throttling,
         RunRecorder recorder,
         TimeProvider time,
-        CancellationToken stopIssuing,
+        StopSignal stopIssuing,
         CancellationToken abort)
     {
         _target = target;
@@ -43,11 +42,14 @@ internal sealed class OperationExecutor
         _pipeline = BuildPipeline(throttling);
     }
 
-    /// <summary>Requests still outstanding when the run stopped and its grace period ran out: their outcome is unknown.</summary>
-    public long Abandoned => Interlocked.Read(ref _abandoned);
-
     /// <summary>Open loop: <paramref name="count"/> requests were due but not sent.</summary>
     public void Dropped(long count) => _recorder.RequestsDropped(count);
+
+    /// <summary>Open loop: a request is sent later than <see cref="Metrics.SecondSnapshot.LateAfter"/> after its intended start.</summary>
+    public void SentLate() => _recorder.RequestSentLate();
+
+    /// <summary><paramref name="count"/> requests were due when issuing stopped, and are not sent.</summary>
+    public void NotStarted(long count) => _recorder.RequestsNotStarted(count);
 
     /// <summary>The first failure message (not a throttle), for the run's report.</summary>
     public string? FirstError => Volatile.Read(ref _firstError);
@@ -55,8 +57,16 @@ internal sealed class OperationExecutor
     /// <summary>Sends <paramref name="documents"/>; latency counts from <paramref name="intendedStart"/> (a <see cref="TimeProvider"/> timestamp).</summary>
     /// <returns>The final outcome's kind, for the sender's <see cref="FailureBackoff"/>; null when the request did
     /// not complete (the run stopped first).</returns>
+    /// <remarks>Each request ends in exactly one of the recorder's buckets: not started (issuing had stopped when it came to
+    /// be sent), ok, error, given up, or abandoned (cut off at the stop).</remarks>
     public async Task<OutcomeKind?> ExecuteAsync(IReadOnlyList<Document> documents, long intendedStart)
     {
+        if (_stopIssuing.IsSet)
+        {
+            _recorder.RequestsNotStarted(1);
+            return null;
+        }
+
         _recorder.OperationStarted();
         try
         {
@@ -72,7 +82,7 @@ internal sealed class OperationExecutor
                     return await executor._target.WriteAsync(documents, executor._operation, executor._abort).ConfigureAwait(false);
                 },
                 (this, documents),
-                _stopIssuing).ConfigureAwait(false);
+                _stopIssuing.Token).ConfigureAwait(false);
             if (outcome.Kind == OutcomeKind.Throttled)
             {
                 // Still throttled when the retries ran out: the documents are lost, a figure of their own.
@@ -81,7 +91,7 @@ internal sealed class OperationExecutor
             }
 
             var latency = outcome.Kind == OutcomeKind.Ok ? _time.GetElapsedTime(intendedStart) : (TimeSpan?)null;
-            _recorder.Record(outcome, latency);
+            _recorder.Record(outcome, latency, final: true);
             if (outcome.Kind == OutcomeKind.Error && outcome.Error is { } error)
             {
                 Interlocked.CompareExchange(ref _firstError, error, null);
@@ -89,19 +99,11 @@ internal sealed class OperationExecutor
 
             return outcome.Kind;
         }
-        catch (OperationCanceledException) when (_abort.IsCancellationRequested)
+        catch (OperationCanceledException) when (_abort.IsCancellationRequested || _stopIssuing.IsSet)
         {
-            Interlocked.Increment(ref _abandoned);
+            // Cut off in flight after the grace period (its outcome unknown), or while waiting out a throttle (it did not land).
+            _recorder.RecordAbandoned();
             return null;
-        }
-        catch (OperationCanceledException) when (_stopIssuing.IsCancellationRequested)
-        {
-            // Stopped while waiting out a throttle: nothing was in flight, nothing is lost.
-            return null;
-        }
-        finally
-        {
-            _recorder.OperationFinished();
         }
     }
 

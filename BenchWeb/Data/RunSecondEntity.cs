@@ -56,6 +56,60 @@ public sealed class RunSecondEntity
 
     public double ClientCpuPercent { get; set; }
 
+    /// <summary>Open loop: requests sent more than 10 ms after their intended start.</summary>
+    public long SentLate { get; set; }
+
+    /// <summary>Requests due or taken when issuing stopped, never sent.</summary>
+    public long NotStarted { get; set; }
+
+    /// <summary>Requests cut off at the stop.</summary>
+    public long Abandoned { get; set; }
+
+    /// <summary>Requests given up after their throttle retries ran out (a batch is one).</summary>
+    public long GivenUpRequests { get; set; }
+
+    // The client's health over the second (the engine's ClientHealth, flattened); all null in seconds measured without it.
+
+    /// <summary>Which bounds the second crossed (<see cref="ClientLimitKinds"/> as a number: 0 for a healthy second); null when
+    /// the second has no client health.</summary>
+    public int? ClientLimits { get; set; }
+
+    public double? HostCpuPercent { get; set; }
+
+    public double? SchedulingLagP50Ms { get; set; }
+
+    public double? SchedulingLagP99Ms { get; set; }
+
+    public double? SchedulingLagMaxMs { get; set; }
+
+    public double? ClockLagMs { get; set; }
+
+    public long? ThreadPoolQueueMax { get; set; }
+
+    public int? ThreadPoolThreads { get; set; }
+
+    public int? ThreadInjections { get; set; }
+
+    public double? GcPauseMs { get; set; }
+
+    public long? AvailableMemoryMb { get; set; }
+
+    /// <summary>The engine's client health of this second, or null when it has none.</summary>
+    public ClientHealth? ToClientHealth() => ClientLimits is not { } limits ? null : new ClientHealth
+    {
+        Limits = (ClientLimitKinds)limits,
+        HostCpuPercent = HostCpuPercent,
+        SchedulingLagP50Ms = SchedulingLagP50Ms ?? 0,
+        SchedulingLagP99Ms = SchedulingLagP99Ms ?? 0,
+        SchedulingLagMaxMs = SchedulingLagMaxMs ?? 0,
+        ClockLagMs = ClockLagMs ?? 0,
+        ThreadPoolQueueMax = ThreadPoolQueueMax ?? 0,
+        ThreadPoolThreads = ThreadPoolThreads ?? 0,
+        ThreadInjections = ThreadInjections ?? 0,
+        GcPauseMs = GcPauseMs ?? 0,
+        AvailableMemoryMb = AvailableMemoryMb,
+    };
+
     /// <summary>When the engine closed this second (wall clock); lets the push latency be measured.</summary>
     public DateTimeOffset ClosedAt { get; set; }
 
@@ -85,6 +139,21 @@ public sealed class RunSecondEntity
             LatencyMaxMs = second.LatencyMaxMs,
             InFlight = second.InFlight,
             ClientCpuPercent = second.ClientCpuPercent,
+            SentLate = second.SentLate,
+            NotStarted = second.NotStarted,
+            Abandoned = second.Abandoned,
+            GivenUpRequests = second.GivenUpRequests,
+            ClientLimits = second.Health is { } h ? (int)h.Limits : null,
+            HostCpuPercent = second.Health?.HostCpuPercent,
+            SchedulingLagP50Ms = second.Health?.SchedulingLagP50Ms,
+            SchedulingLagP99Ms = second.Health?.SchedulingLagP99Ms,
+            SchedulingLagMaxMs = second.Health?.SchedulingLagMaxMs,
+            ClockLagMs = second.Health?.ClockLagMs,
+            ThreadPoolQueueMax = second.Health?.ThreadPoolQueueMax,
+            ThreadPoolThreads = second.Health?.ThreadPoolThreads,
+            ThreadInjections = second.Health?.ThreadInjections,
+            GcPauseMs = second.Health?.GcPauseMs,
+            AvailableMemoryMb = second.Health?.AvailableMemoryMb,
             ClosedAt = closedAt,
         };
     }

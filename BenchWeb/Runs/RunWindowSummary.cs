@@ -77,5 +77,10 @@ public sealed record RunWindowSummary
         LatencyMaxMs = s.LatencyMaxMs,
         InFlight = s.InFlight,
         ClientCpuPercent = s.ClientCpuPercent,
+        SentLate = s.SentLate,
+        NotStarted = s.NotStarted,
+        Abandoned = s.Abandoned,
+        GivenUpRequests = s.GivenUpRequests,
+        Health = s.ToClientHealth(),
     };
 }

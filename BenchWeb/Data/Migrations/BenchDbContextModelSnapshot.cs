@@ -487,10 +487,22 @@ namespace BenchWeb.Data.Migrations
                     b.Property<int>("Index")
                         .HasColumnType("INTEGER");
 
+                    b.Property<long>("Abandoned")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<long?>("AvailableMemoryMb")
+                        .HasColumnType("INTEGER");
+
                     b.Property<long>("Bytes")
                         .HasColumnType("INTEGER");
 
                     b.Property<double>("ClientCpuPercent")
+                        .HasColumnType("REAL");
+
+                    b.Property<int?>("ClientLimits")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<double?>("ClockLagMs")
                         .HasColumnType("REAL");
 
                     b.Property<long>("ClosedAt")
@@ -511,8 +523,17 @@ namespace BenchWeb.Data.Migrations
                     b.Property<string>("ErrorsByStatusJson")
                         .HasColumnType("TEXT");
 
+                    b.Property<double?>("GcPauseMs")
+                        .HasColumnType("REAL");
+
                     b.Property<long>("GivenUp")
                         .HasColumnType("INTEGER");
+
+                    b.Property<long>("GivenUpRequests")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<double?>("HostCpuPercent")
+                        .HasColumnType("REAL");
 
                     b.Property<long>("InFlight")
                         .HasColumnType("INTEGER");
@@ -532,6 +553,9 @@ namespace BenchWeb.Data.Migrations
                     b.Property<double?>("LatencyP99Ms")
                         .HasColumnType("REAL");
 
+                    b.Property<long>("NotStarted")
+                        .HasColumnType("INTEGER");
+
                     b.Property<long>("Ok")
                         .HasColumnType("INTEGER");
 
@@ -540,6 +564,27 @@ namespace BenchWeb.Data.Migrations
 
                     b.Property<double>("RequestUnits")
                         .HasColumnType("REAL");
+
+                    b.Property<double?>("SchedulingLagMaxMs")
+                        .HasColumnType("REAL");
+
+                    b.Property<double?>("SchedulingLagP50Ms")
+                        .HasColumnType("REAL");
+
+                    b.Property<double?>("SchedulingLagP99Ms")
+                        .HasColumnType("REAL");
+
+                    b.Property<long>("SentLate")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<int?>("ThreadInjections")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<long?>("ThreadPoolQueueMax")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<int?>("ThreadPoolThreads")
+                        .HasColumnType("INTEGER");
 
                     b.Property<long>("Throttled")
                         .HasColumnType("INTEGER");

@@ -502,10 +502,22 @@ namespace BenchWeb.Data.Migrations.PostgreSql
                     b.Property<int>("Index")
                         .HasColumnType("integer");
 
+                    b.Property<long>("Abandoned")
+                        .HasColumnType("bigint");
+
+                    b.Property<long?>("AvailableMemoryMb")
+                        .HasColumnType("bigint");
+
                     b.Property<long>("Bytes")
                         .HasColumnType("bigint");
 
                     b.Property<double>("ClientCpuPercent")
+                        .HasColumnType("double precision");
+
+                    b.Property<int?>("ClientLimits")
+                        .HasColumnType("integer");
+
+                    b.Property<double?>("ClockLagMs")
                         .HasColumnType("double precision");
 
                     b.Property<long>("ClosedAt")
@@ -526,8 +538,17 @@ namespace BenchWeb.Data.Migrations.PostgreSql
                     b.Property<string>("ErrorsByStatusJson")
                         .HasColumnType("text");
 
+                    b.Property<double?>("GcPauseMs")
+                        .HasColumnType("double precision");
+
                     b.Property<long>("GivenUp")
                         .HasColumnType("bigint");
+
+                    b.Property<long>("GivenUpRequests")
+                        .HasColumnType("bigint");
+
+                    b.Property<double?>("HostCpuPercent")
+                        .HasColumnType("double precision");
 
                     b.Property<long>("InFlight")
                         .HasColumnType("bigint");
@@ -547,6 +568,9 @@ namespace BenchWeb.Data.Migrations.PostgreSql
                     b.Property<double?>("LatencyP99Ms")
                         .HasColumnType("double precision");
 
+                    b.Property<long>("NotStarted")
+                        .HasColumnType("bigint");
+
                     b.Property<long>("Ok")
                         .HasColumnType("bigint");
 
@@ -555,6 +579,27 @@ namespace BenchWeb.Data.Migrations.PostgreSql
 
                     b.Property<double>("RequestUnits")
                         .HasColumnType("double precision");
+
+                    b.Property<double?>("SchedulingLagMaxMs")
+                        .HasColumnType("double precision");
+
+                    b.Property<double?>("SchedulingLagP50Ms")
+                        .HasColumnType("double precision");
+
+                    b.Property<double?>("SchedulingLagP99Ms")
+                        .HasColumnType("double precision");
+
+                    b.Property<long>("SentLate")
+                        .HasColumnType("bigint");
+
+                    b.Property<int?>("ThreadInjections")
+                        .HasColumnType("integer");
+
+                    b.Property<long?>("ThreadPoolQueueMax")
+                        .HasColumnType("bigint");
+
+                    b.Property<int?>("ThreadPoolThreads")
+                        .HasColumnType("integer");
 
                     b.Property<long>("Throttled")
                         .HasColumnType("bigint");

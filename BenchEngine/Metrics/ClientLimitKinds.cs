@@ -1,0 +1,26 @@
+using System.Text.Json.Serialization;
+
+namespace BenchEngine.Metrics;
+
+/// <summary>The bounds of <see cref="ClientLimits"/> a second crossed.</summary>
+[Flags]
+[JsonConverter(typeof(JsonStringEnumConverter<ClientLimitKinds>))]
+public enum ClientLimitKinds
+{
+    None = 0,
+
+    /// <summary>This process used at least <see cref="ClientLimits.ProcessCpuPercent"/> of all cores.</summary>
+    ProcessCpu = 1,
+
+    /// <summary>The machine (all processes) used at least <see cref="ClientLimits.HostCpuPercent"/> of all cores.</summary>
+    HostCpu = 2,
+
+    /// <summary>Threads waited at least <see cref="ClientLimits.SchedulingLagP99Ms"/> for a core (p99 of the second).</summary>
+    SchedulingLag = 4,
+
+    /// <summary>At least <see cref="ClientLimits.ThreadPoolQueue"/> work items waited for a thread-pool thread.</summary>
+    ThreadPoolQueue = 8,
+
+    /// <summary>Garbage collection paused the process for at least <see cref="ClientLimits.GcPauseMs"/> of the second.</summary>
+    GcPause = 16,
+}

@@ -1,0 +1,147 @@
+using System.ComponentModel.DataAnnotations;
+using System.Globalization;
+using System.Text;
+
+namespace BenchEngine.Metrics;
+
+/// <summary>
+/// The bounds past which a second's figures are the client's, not the service's (<see cref="ClientHealth.Limits"/>): one
+/// verdict that the run page, the summary's per-second figures, the sweep's knee, compare and results all use.
+/// </summary>
+/// <remarks>The defaults were measured on a 2-core machine alone and beside two CPU hogs (README, "Client health"): a healthy
+/// second stays far below each of them, and a starved one crosses at least one. Set any bound to null to switch it off. The
+/// dashboard reads them from <c>BenchWeb:ClientLimits</c>.</remarks>
+public sealed record ClientLimits
+{
+    /// <summary>The bounds every run uses unless configured otherwise.</summary>
+    public static readonly ClientLimits Default = new();
+
+    /// <summary>This process's CPU, % of all cores: the client is busy with its own work (serialisation, TLS, the SDK).</summary>
+    [Range(1, 100)]
+    public double? ProcessCpuPercent { get; init; } = 85;
+
+    /// <summary>The machine's CPU (all processes), % of all cores: other processes leave the client no core to spare.</summary>
+    [Range(1, 100)]
+    public double? HostCpuPercent { get; init; } = 95;
+
+    /// <summary>The p99 of a second's scheduling lag, ms: threads that are ready wait this long for a core.</summary>
+    [Range(0.1, 60_000)]
+    public double? SchedulingLagP99Ms { get; init; } = 10;
+
+    /// <summary>Work items waiting for a thread-pool thread: responses wait in the client before they are counted.</summary>
+    [Range(1, long.MaxValue)]
+    public long? ThreadPoolQueue { get; init; } = 1_000;
+
+    /// <summary>Garbage-collection pauses in one second, ms.</summary>
+    [Range(1, 1_000)]
+    public double? GcPauseMs { get; init; } = 100;
+
+    /// <summary>Which bounds <paramref name="health"/> crosses, the process's CPU being <paramref name="processCpuPercent"/>.</summary>
+    public ClientLimitKinds Judge(double processCpuPercent, ClientHealth health)
+    {
+        ArgumentNullException.ThrowIfNull(health);
+        var kinds = ClientLimitKinds.None;
+        if (processCpuPercent >= ProcessCpuPercent)
+        {
+            kinds |= ClientLimitKinds.ProcessCpu;
+        }
+
+        if (health.HostCpuPercent >= HostCpuPercent)
+        {
+            kinds |= ClientLimitKinds.HostCpu;
+        }
+
+        if (health.SchedulingLagP99Ms >= SchedulingLagP99Ms)
+        {
+            kinds |= ClientLimitKinds.SchedulingLag;
+        }
+
+        if (health.ThreadPoolQueueMax >= ThreadPoolQueue)
+        {
+            kinds |= ClientLimitKinds.ThreadPoolQueue;
+        }
+
+        if (health.GcPauseMs >= GcPauseMs)
+        {
+            kinds |= ClientLimitKinds.GcPause;
+        }
+
+        return kinds;
+    }
+
+    /// <summary>Why a second was client-limited, in words: "the client was starved: scheduling lag p99 180 ms, host CPU 100 %,
+    /// this process 22 %" (starved: other processes held the cores) or "the client was busy: this process 97 %" (its own
+    /// work). Empty for a healthy second.</summary>
+    public static string Describe(ClientLimitKinds kinds, double processCpuPercent, ClientHealth health)
+    {
+        ArgumentNullException.ThrowIfNull(health);
+        if (kinds == ClientLimitKinds.None)
+        {
+            return "";
+        }
+
+        var parts = new List<string>();
+        if (kinds.HasFlag(ClientLimitKinds.SchedulingLag))
+        {
+            parts.Add(Invariant($"scheduling lag p99 {health.SchedulingLagP99Ms:0.#} ms"));
+        }
+
+        if (kinds.HasFlag(ClientLimitKinds.ThreadPoolQueue))
+        {
+            parts.Add(Invariant($"{health.ThreadPoolQueueMax:N0} work items queued for the thread pool"));
+        }
+
+        if (kinds.HasFlag(ClientLimitKinds.GcPause))
+        {
+            parts.Add(Invariant($"{health.GcPauseMs:0} ms paused for garbage collection"));
+        }
+
+        if (health.HostCpuPercent is { } host)
+        {
+            parts.Add(Invariant($"host CPU {host:0} %"));
+        }
+
+        parts.Add(Invariant($"this process {processCpuPercent:0} %"));
+
+        // Starved: the machine was short of CPU but this process was not the one using it.
+        var starved = !kinds.HasFlag(ClientLimitKinds.ProcessCpu)
+            && (kinds.HasFlag(ClientLimitKinds.HostCpu) || kinds.HasFlag(ClientLimitKinds.SchedulingLag));
+        var what = starved ? "the client was starved" : kinds.HasFlag(ClientLimitKinds.ProcessCpu) ? "the client was busy" : "the client was stalled";
+        var text = new StringBuilder(what).Append(": ").AppendJoin(", ", parts);
+        return text.ToString();
+    }
+
+    /// <summary>The bounds in words, for the README's and the page's "why": "process CPU ≥ 85 %, host CPU ≥ 95 %, …".</summary>
+    public string DescribeBounds()
+    {
+        var parts = new List<string>();
+        if (ProcessCpuPercent is { } process)
+        {
+            parts.Add(Invariant($"this process's CPU ≥ {process:0.#} %"));
+        }
+
+        if (HostCpuPercent is { } host)
+        {
+            parts.Add(Invariant($"host CPU ≥ {host:0.#} %"));
+        }
+
+        if (SchedulingLagP99Ms is { } lag)
+        {
+            parts.Add(Invariant($"scheduling lag p99 ≥ {lag:0.#} ms"));
+        }
+
+        if (ThreadPoolQueue is { } queue)
+        {
+            parts.Add(Invariant($"thread-pool queue ≥ {queue:N0}"));
+        }
+
+        if (GcPauseMs is { } gc)
+        {
+            parts.Add(Invariant($"GC pauses ≥ {gc:0} ms a second"));
+        }
+
+        return parts.Count == 0 ? "none (client health is not judged)" : string.Join(", ", parts);
+    }
+
+    private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
+}

@@ -28,6 +28,7 @@ public sealed class ClientHealthMonitor(ClientLimits limits) : IClientHealthSour
     private long _lastTimestamp;
     private TimeSpan _lastGcPause;
     private int _lastThreads;
+    private int _disposed;
 
     public ClientHealthMonitor()
         : this(ClientLimits.Default)
@@ -132,6 +133,11 @@ public sealed class ClientHealthMonitor(ClientLimits limits) : IClientHealthSour
 
     public void Dispose()
     {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
         _stopping.Set();
         _thread?.Join();
         _stopping.Dispose();

@@ -1,0 +1,94 @@
+using BenchEngine.Metrics;
+using BenchWeb.Tests.Support;
+
+namespace BenchWeb.Tests.Engine.Metrics;
+
+[UnitTest]
+public class ClientLimitsTests
+{
+    private static readonly ClientHealth Healthy = new() { HostCpuPercent = 40, SchedulingLagP99Ms = 0.4, ThreadPoolQueueMax = 3, GcPauseMs = 2 };
+
+    [Fact]
+    public void Judge_NoBoundCrossed_WhenTheSecondIsHealthy()
+    {
+        Assert.Equal(ClientLimitKinds.None, ClientLimits.Default.Judge(35, Healthy));
+    }
+
+    [Theory]
+    [InlineData(85, 40, 0.4, 3, 2, ClientLimitKinds.ProcessCpu)]
+    [InlineData(20, 95, 0.4, 3, 2, ClientLimitKinds.HostCpu)]
+    [InlineData(20, 40, 10, 3, 2, ClientLimitKinds.SchedulingLag)]
+    [InlineData(20, 40, 0.4, 1_000, 2, ClientLimitKinds.ThreadPoolQueue)]
+    [InlineData(20, 40, 0.4, 3, 100, ClientLimitKinds.GcPause)]
+    [InlineData(22, 100, 180, 3, 2, ClientLimitKinds.HostCpu | ClientLimitKinds.SchedulingLag)]
+    public void Judge_NamesEveryBoundCrossed_AtTheBound(double process, double host, double lagP99, long queue, double gc, ClientLimitKinds expected)
+    {
+        var health = new ClientHealth { HostCpuPercent = host, SchedulingLagP99Ms = lagP99, ThreadPoolQueueMax = queue, GcPauseMs = gc };
+
+        Assert.Equal(expected, ClientLimits.Default.Judge(process, health));
+    }
+
+    [Fact]
+    public void Judge_IgnoresABound_WhenItIsSwitchedOff()
+    {
+        var limits = ClientLimits.Default with { HostCpuPercent = null, SchedulingLagP99Ms = null };
+        var starved = new ClientHealth { HostCpuPercent = 100, SchedulingLagP99Ms = 500 };
+
+        Assert.Equal(ClientLimitKinds.None, limits.Judge(10, starved));
+    }
+
+    [Fact]
+    public void Judge_UnknownHostCpu_IsNeverACrossing()
+    {
+        Assert.Equal(ClientLimitKinds.None, ClientLimits.Default.Judge(10, Healthy with { HostCpuPercent = null }));
+    }
+
+    [Fact]
+    public void Describe_StarvedClient_NamesTheLagTheHostAndThisProcess()
+    {
+        var health = new ClientHealth { HostCpuPercent = 100, SchedulingLagP99Ms = 180 };
+        var kinds = ClientLimits.Default.Judge(22, health);
+
+        Assert.Equal("the client was starved: scheduling lag p99 180 ms, host CPU 100 %, this process 22 %", ClientLimits.Describe(kinds, 22, health));
+    }
+
+    [Fact]
+    public void Describe_BusyClient_SaysItWasItsOwnWork()
+    {
+        var health = new ClientHealth { HostCpuPercent = 99 };
+
+        Assert.Equal("the client was busy: host CPU 99 %, this process 97 %", ClientLimits.Describe(ClientLimitKinds.ProcessCpu | ClientLimitKinds.HostCpu, 97, health));
+    }
+
+    [Fact]
+    public void Describe_StalledThreadPool_SaysHowManyItemsWaited()
+    {
+        var health = new ClientHealth { HostCpuPercent = 60, ThreadPoolQueueMax = 4_200, GcPauseMs = 140 };
+
+        Assert.Equal(
+            "the client was stalled: 4,200 work items queued for the thread pool, 140 ms paused for garbage collection, host CPU 60 %, this process 50 %",
+            ClientLimits.Describe(ClientLimitKinds.ThreadPoolQueue | ClientLimitKinds.GcPause, 50, health));
+    }
+
+    [Fact]
+    public void Describe_HealthySecond_IsEmpty()
+    {
+        Assert.Equal("", ClientLimits.Describe(ClientLimitKinds.None, 10, Healthy));
+    }
+
+    [Fact]
+    public void DescribeBounds_ListsTheDefaults_AndSaysWhenNoneIsJudged()
+    {
+        Assert.Equal(
+            "this process's CPU ≥ 85 %, host CPU ≥ 95 %, scheduling lag p99 ≥ 10 ms, thread-pool queue ≥ 1,000, GC pauses ≥ 100 ms a second",
+            ClientLimits.Default.DescribeBounds());
+        Assert.Equal("none (client health is not judged)", new ClientLimits
+        {
+            ProcessCpuPercent = null,
+            HostCpuPercent = null,
+            SchedulingLagP99Ms = null,
+            ThreadPoolQueue = null,
+            GcPauseMs = null,
+        }.DescribeBounds());
+    }
+}

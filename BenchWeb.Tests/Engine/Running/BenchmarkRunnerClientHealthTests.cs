@@ -67,12 +67,12 @@ public partial class BenchmarkRunnerTests
 
         Assert.Equal(RunStatus.Failed, result.Status);
         Assert.StartsWith("The open loop did not deliver its schedule: ", result.FailureReason, StringComparison.Ordinal);
-        Assert.Contains("limit 10 %, the plan's thresholds.maxDroppedPercent", result.FailureReason, StringComparison.Ordinal);
+        Assert.Contains("limit 10 %; a plan's thresholds.maxDroppedPercent sets its own", result.FailureReason, StringComparison.Ordinal);
         Assert.True(result.Summary.AccountsBalance);
     }
 
     [Fact]
-    public async Task RunAsync_OpenLoopThatLeftMostOfItsScheduleUnsent_Completes_WhenThePlanAllowsIt()
+    public async Task RunAsync_OpenLoopThatLeftMostOfItsScheduleUnsent_IsJudgedByThePlansThreshold_WhenItSetsOne()
     {
         var time = SteppedClock.Create();
         var (runner, _) = RunnerWith(() => new SlowTarget(TimeSpan.FromMilliseconds(200), time), time);
@@ -80,13 +80,14 @@ public partial class BenchmarkRunnerTests
         {
             Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 50, Concurrency = 1 },
             Stop = new StopOptions { DurationSeconds = 3 },
-            Thresholds = new ThresholdOptions { MaxDroppedPercent = 100 },
+            Thresholds = new ThresholdOptions { MaxDroppedPercent = 50 },
         };
 
         var result = await RunSteppedAsync(runner, time, plan);
 
         Assert.Equal(RunStatus.Completed, result.Status);
         Assert.True(result.Summary.DroppedFraction > 0.5);
+        Assert.False(ThresholdEvaluator.Evaluate(result.Status, result.Summary, plan.Thresholds!, null).Passed);
     }
 
     [Fact]

@@ -62,8 +62,10 @@ public static class SummaryCalculator
         }
 
         // Per-second figures are the service's: seconds whose figures were the client's are left out, and counted.
+        // When the client was the limit in every second there is no service's second to keep: the figures are then of every
+        // second, and the client-limited spans say whose they are.
         var full = seconds.Where(s => s.IsFull).ToList();
-        var perSecond = full.Where(s => !s.IsClientLimited).Select(s => (double)s.Ok).ToList();
+        var perSecond = ServiceSeconds(full).Select(s => (double)s.Ok).ToList();
         var spans = ClientLimitedSpans(seconds);
         var responses = okRequests + throttled + errors;
 
@@ -199,10 +201,10 @@ public static class SummaryCalculator
     {
         ArgumentNullException.ThrowIfNull(seconds);
         // The service's seconds only: a second the client starved says nothing of warm-up or cool-down.
-        var full = seconds.Where(s => s.IsFull && !s.IsClientLimited).ToList();
+        var full = ServiceSeconds(seconds.Where(s => s.IsFull).ToList());
         if (full.Count == 0)
         {
-            return new SteadyStateWindow { SecondsLeftOut = seconds.Count(s => s.IsFull && s.IsClientLimited) };
+            return new SteadyStateWindow();
         }
 
         var threshold = Median(full.Select(s => (double)s.Ok).ToList()) / 2;
@@ -217,7 +219,7 @@ public static class SummaryCalculator
     {
         ArgumentNullException.ThrowIfNull(seconds);
         var inside = seconds.Where(s => s.Index >= first && s.Index <= last).ToList();
-        var window = inside.Where(s => !s.IsClientLimited).ToList();
+        var window = ServiceSeconds(inside);
         var duration = window.Sum(s => s.Duration.TotalSeconds);
         var responses = window.Sum(s => s.OkRequests + s.Throttled + s.Errors);
         return new SteadyStateWindow
@@ -229,6 +231,14 @@ public static class SummaryCalculator
             ThrottledFraction = responses == 0 ? 0 : (double)window.Sum(s => s.Throttled) / responses,
             SecondsLeftOut = inside.Count - window.Count,
         };
+    }
+
+    /// <summary>The seconds whose figures were the service's (not client-limited); all of them when the client was the limit
+    /// in every one.</summary>
+    private static List<SecondSnapshot> ServiceSeconds(List<SecondSnapshot> seconds)
+    {
+        var service = seconds.Where(s => !s.IsClientLimited).ToList();
+        return service.Count == 0 ? seconds : service;
     }
 
     /// <summary>The client-limited seconds as spans of consecutive seconds, each with the reason of its worst second.</summary>

@@ -105,6 +105,21 @@ public class ClientHealthSummaryTests
     }
 
     [Fact]
+    public void Calculate_EverySecondClientLimited_KeepsThePerSecondFiguresOfAllOfThem()
+    {
+        var seconds = Enumerable.Range(0, 4).Select(i => Second(i, 100 * (i + 1), Starved)).ToList();
+
+        var summary = SummaryCalculator.Calculate(seconds, new LatencyDistribution());
+
+        Assert.Equal(0, summary.PerSecondLeftOut);
+        Assert.Equal(250, summary.MeanPerSecondThroughput);
+        Assert.Equal(400, summary.P99PerSecondThroughput);
+        Assert.Equal(3, summary.SteadyState.Seconds);
+        Assert.Equal(0, summary.SteadyState.SecondsLeftOut);
+        Assert.Equal("seconds 0–3", Assert.Single(summary.ClientLimitedSpans).Seconds);
+    }
+
+    [Fact]
     public void Calculate_HealthyRun_HasNoVerdictAndLeavesNothingOut()
     {
         var seconds = Enumerable.Range(0, 5).Select(i => Second(i, 100, Healthy)).ToList();

@@ -15,7 +15,7 @@ internal sealed class CrossSiteRequestGuard(RequestDelegate next)
         ArgumentNullException.ThrowIfNull(context);
         var request = context.Request;
         var changesState = !(HttpMethods.IsGet(request.Method) || HttpMethods.IsHead(request.Method) || HttpMethods.IsOptions(request.Method) || HttpMethods.IsTrace(request.Method));
-        if ((!changesState && !context.WebSockets.IsWebSocketRequest)
+        if ((!changesState && !IsWebSocketUpgrade(request))
             || ApiTokenAuthenticationHandler.BearerToken(request) is not null
             || request.Path.StartsWithSegments(OpenIdConnectCallback))
         {
@@ -33,6 +33,11 @@ internal sealed class CrossSiteRequestGuard(RequestDelegate next)
         context.Response.StatusCode = StatusCodes.Status403Forbidden;
         return Results.Problem(statusCode: StatusCodes.Status403Forbidden, title: "Cross-site request refused: it came from another site than BenchWeb's own pages.").ExecuteAsync(context);
     }
+
+    /// <summary>A request to open a WebSocket, by its headers. The framework's own <c>IsWebSocketRequest</c> is false here:
+    /// SignalR and the Blazor circuit add the WebSocket feature in their own endpoints, after this guard has run.</summary>
+    internal static bool IsWebSocketUpgrade(HttpRequest request) =>
+        request.Headers.Upgrade.Any(value => value is not null && value.Contains("websocket", StringComparison.OrdinalIgnoreCase));
 
     internal static bool IsSameHost(string source, HostString host) =>
         Uri.TryCreate(source, UriKind.Absolute, out var uri)

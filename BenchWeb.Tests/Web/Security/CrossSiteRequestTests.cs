@@ -1,4 +1,5 @@
 using System.Net;
+using Microsoft.AspNetCore.Http;
 using BenchEngine.Running;
 using BenchWeb.Runs;
 using BenchWeb.Security;
@@ -92,6 +93,57 @@ public sealed class CrossSiteRequestTests
 
         Assert.Contains("403", (await ConnectAsync("http://evil.example"))?.Message, StringComparison.Ordinal);
         Assert.Null(await ConnectAsync("http://localhost"));
+    }
+
+    /// <summary>On a real server (Kestrel), where the WebSocket feature is added by the hub's and the circuit's own endpoints
+    /// after the guard has run: the in-memory test server above supplies it itself, which hid that the guard saw no WebSocket.
+    /// A page on another port of the same host carries the same cookie (cookies ignore ports) and must be refused too.</summary>
+    [Theory]
+    [InlineData("hubs/runs")]
+    [InlineData("_blazor")]
+    public async Task WebSocket_FromAnotherPortOfTheSameHost_WithTheUsersSession_IsRefusedByARealServer(string path)
+    {
+        await using var host = await DashboardHost.StartAsync();
+        var users = host.Get<UserDirectory>();
+        var token = await users.InviteAsync("socket user", BenchWebRoles.Viewer, TestActors.Admin, CancellationToken.None);
+        using var handler = new HttpClientHandler { AllowAutoRedirect = false, UseCookies = false };
+        using var http = new HttpClient(handler) { BaseAddress = host.BaseAddress };
+        var signIn = await http.GetAsync($"/signin/local?token={token}");
+        var cookie = signIn.Headers.GetValues("Set-Cookie").Select(c => c.Split(';', 2)[0]).Single(c => c.StartsWith(BenchWeb.Extensions.SecurityExtensions.SessionCookie, StringComparison.Ordinal));
+        var socketUri = new UriBuilder(new Uri(host.BaseAddress, path)) { Scheme = "ws" }.Uri;
+
+        async Task<System.Net.WebSockets.WebSocketState?> ConnectAsync(string origin)
+        {
+            using var socket = new System.Net.WebSockets.ClientWebSocket();
+            socket.Options.SetRequestHeader("Cookie", cookie);
+            socket.Options.SetRequestHeader("Origin", origin);
+            try
+            {
+                await socket.ConnectAsync(socketUri, CancellationToken.None);
+                return socket.State;
+            }
+            catch (System.Net.WebSockets.WebSocketException)
+            {
+                return null;
+            }
+        }
+
+        var otherPort = new UriBuilder(host.BaseAddress) { Port = host.BaseAddress.Port == 65535 ? 1 : host.BaseAddress.Port + 1 }.Uri.GetLeftPart(UriPartial.Authority);
+        Assert.Null(await ConnectAsync(otherPort));
+        Assert.Null(await ConnectAsync("http://evil.example"));
+        Assert.Equal(System.Net.WebSockets.WebSocketState.Open, await ConnectAsync(host.BaseAddress.GetLeftPart(UriPartial.Authority)));
+    }
+
+    [Theory]
+    [InlineData("websocket", true)]
+    [InlineData("WebSocket", true)]
+    [InlineData("h2c", false)]
+    public void IsWebSocketUpgrade_ReadsTheUpgradeHeader(string upgrade, bool expected)
+    {
+        var context = new DefaultHttpContext();
+        context.Request.Headers.Upgrade = upgrade;
+
+        Assert.Equal(expected, CrossSiteRequestGuard.IsWebSocketUpgrade(context.Request));
     }
 
     private static async Task<long> StartLongRunAsync(BenchWebFactory app)

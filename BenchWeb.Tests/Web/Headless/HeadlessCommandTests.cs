@@ -45,13 +45,16 @@ public sealed class HeadlessCommandTests : IDisposable
         var profile = Path.Combine(_directory, "open.json");
         await File.WriteAllTextAsync(profile, plan.ToJson());
         using var output = new StringWriter();
+        using var error = new StringWriter();
 
-        var code = await HeadlessCommand.RunAsync([profile, "--summary", Path.Combine(_directory, "open.result.json")], output, TextWriter.Null, CancellationToken.None);
+        var code = await HeadlessCommand.RunAsync([profile, "--summary", Path.Combine(_directory, "open.result.json")], output, error, CancellationToken.None);
 
-        Assert.Equal(HeadlessCommand.ExitThresholdsFailed, code);
+        // The engine ends an open loop that left more of its schedule unsent than the plan allows Failed, saying so.
+        Assert.Equal(HeadlessCommand.ExitFailed, code);
         Assert.Contains("  requests offered 200.0/s · sent ", output.ToString(), StringComparison.Ordinal);
-        Assert.Contains("FAIL  requests due but not sent ", output.ToString(), StringComparison.Ordinal);
         Assert.Contains("  not sent ", output.ToString(), StringComparison.Ordinal);
+        Assert.Contains("Run failed: The open loop did not deliver its schedule: ", error.ToString(), StringComparison.Ordinal);
+        Assert.Contains("limit 10 %, the plan's thresholds.maxDroppedPercent", error.ToString(), StringComparison.Ordinal);
     }
 
     [Fact]

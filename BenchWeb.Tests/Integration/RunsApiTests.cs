@@ -261,6 +261,56 @@ public sealed class RunsApiTests
         Assert.DoesNotContain(paths, p => p.Key.Contains("path", StringComparison.Ordinal));
     }
 
+    [Fact]
+    [Slow]
+    public async Task GetRun_NamesTheClientLimitedSecondsInWordsTheWorstClientSecondAndEveryBucket_WhenTheClientWasStarved()
+    {
+        await using var app = new BenchWebFactory(ScriptedClientHealth.Settings(), s => ScriptedClientHealth.Replace(s, ScriptedClientHealth.StarvedIn(1, 2)));
+        using var http = await app.CreateClientAsync(BenchWebRoles.Runner);
+        using var started = await PostJsonAsync(http, "api/runs", new { plan = ShortPlan("starved client", seconds: 3) });
+
+        var summary = (await WaitUntilEndedAsync(http, (await ReadAsync(started))["id"]!.GetValue<long>()))["summary"]!;
+
+        Assert.True(summary["clientBound"]!.GetValue<bool>());
+        Assert.Equal(2, summary["clientLimitedSeconds"]!.GetValue<int>());
+        var span = Assert.Single(summary["clientLimitedSpans"]!.AsArray())!;
+        Assert.Equal("seconds 1–2", span["seconds"]!.GetValue<string>());
+        Assert.Equal("HostCpu, SchedulingLag", span["limits"]!.GetValue<string>());
+        Assert.StartsWith("the client was starved: scheduling lag p99 180 ms, host CPU 100 %, this process ", span["reason"]!.GetValue<string>(), StringComparison.Ordinal);
+        var worst = summary["worstClientSecond"]!;
+        Assert.Equal(1, worst["index"]!.GetValue<int>());
+        Assert.Equal(180, worst["health"]!["schedulingLagP99Ms"]!.GetValue<double>());
+        Assert.StartsWith("the client was starved: ", worst["reason"]!.GetValue<string>(), StringComparison.Ordinal);
+        Assert.True(summary["accountsBalance"]!.GetValue<bool>());
+        foreach (var bucket in new[] { "totalOffered", "totalSentLate", "totalNotStarted", "totalAbandoned", "totalGivenUpRequests", "perSecondLeftOut" })
+        {
+            Assert.True(summary[bucket] is not null, bucket);
+        }
+    }
+
+    [Fact]
+    public async Task OpenApiDocument_DescribesTheClientHealthAndBucketsOfARunAndItsSeconds()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+
+        var schemas = (await GetJsonAsync(http, "openapi/v1.json"))["components"]!["schemas"]!;
+
+        var summary = schemas["RunSummary"]!["properties"]!.AsObject();
+        foreach (var field in new[] { "clientLimitedSeconds", "clientLimitedSpans", "perSecondLeftOut", "worstClientSecond", "totalOffered", "totalSentLate", "totalNotStarted", "totalAbandoned", "totalGivenUpRequests", "accountsBalance" })
+        {
+            Assert.True(summary.ContainsKey(field), $"RunSummary lacks {field}");
+        }
+
+        var second = schemas["RunExportSecond"]!["properties"]!.AsObject();
+        foreach (var field in new[] { "health", "clientLimited", "clientLimitedReason", "sentLate", "notStarted", "abandoned", "givenUpRequests" })
+        {
+            Assert.True(second.ContainsKey(field), $"RunExportSecond lacks {field}");
+        }
+
+        Assert.True(schemas["ClientLimitedSpan"]!["properties"]!.AsObject().ContainsKey("reason"));
+    }
+
     /// <summary>A simulated run that stops after the given seconds.</summary>
     internal static RunPlan ShortPlan(string name, double seconds) =>
         new() { Name = name, Load = new LoadOptions { Concurrency = 4 }, Stop = new StopOptions { DurationSeconds = seconds } };

@@ -36,7 +36,9 @@ public static class RunsApi
             .WithName("GetRun")
             .WithSummary("Read one run")
             .WithDescription("Status, times, target, summary, verdict with each threshold check, failure reason, client environment and the plan as launched. "
-                + "Poll it to follow a run until its status is no longer Queued or Running.");
+                + "The summary accounts for every request (totalOffered = ok + given up + errors + abandoned + dropped + not started, accountsBalance), "
+                + "names the seconds in which the client, not the service, was the limit (clientLimitedSpans, each with its reason in words) and the client's worst second "
+                + "(worstClientSecond). Poll it to follow a run until its status is no longer Queued or Running.");
 
         group.MapPost("/", StartAsync)
             .RequireAuthorization(Policies.Runner)
@@ -58,7 +60,8 @@ public static class RunsApi
             .Produces<RunExport>(StatusCodes.Status200OK, "application/json")
             .WithName("ExportRunJson")
             .WithSummary("Export a run as JSON")
-            .WithDescription("Plan (secret names only), client environment, summary, verdict and every second: the document POST /api/runs/import reads.");
+            .WithDescription("Plan (secret names only), client environment, summary, verdict and every second with its client health, whether it was client-limited and why, "
+                + "and its request buckets (sent late, not started, abandoned, given up): the document POST /api/runs/import reads.");
 
         group.MapGet("/{id:long}/export.csv", ExportCsvAsync)
             .Produces(StatusCodes.Status200OK, contentType: "text/csv")
@@ -72,7 +75,8 @@ public static class RunsApi
             .WithName("ImportRun")
             .WithSummary("Import a run exported by another installation, or a headless run's result file")
             .WithDescription("Reads the document GET /api/runs/{id}/export.json writes, which is also the result file of the headless command (BenchWeb run; runId null). "
-                + "Checks the document (format version, plan, seconds numbered 0…n−1, the seconds' ok counts adding up to the summary's total, an ended status) "
+                + "Checks the document (format version, plan, seconds numbered 0…n−1, the seconds' ok counts adding up to the summary's total, an ended status, "
+                + "client health and request buckets in range and the client-limited spans those of the seconds; exports without client health still import) "
                 + "and stores it as an imported run. Answers 201 with the new run's address, or a validation problem naming each faulty field; "
                 + "409 when the same run (its number where it ran, or for a headless run its machine, its start and its target) was imported before, naming the run it became.")
             .ProducesProblem(StatusCodes.Status409Conflict);

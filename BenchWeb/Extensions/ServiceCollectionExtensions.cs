@@ -11,6 +11,7 @@ using BenchWeb.Secrets;
 using BenchWeb.Uploads;
 using Microsoft.AspNetCore.DataProtection;
 using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Options;
 
 namespace BenchWeb.Extensions;
 
@@ -45,8 +46,13 @@ public static class ServiceCollectionExtensions
         services.AddBenchWebDataProtection(options, dataDirectory, shared is not null);
 
         services.AddSingleton(TimeProvider.System);
-        // Runs read uploaded files through the dashboard's source: its failures never quote the file.
-        services.AddSingleton(sp => new BenchmarkRunner(sp.GetRequiredService<TimeProvider>(), sourceFactory: UploadedCsvSource.Create));
+        services.AddClientLimits();
+        // Runs read uploaded files through the dashboard's source: its failures never quote the file. Every run the app
+        // executes (single, shard or sweep step) goes through this runner, so all judge their seconds by the configured bounds.
+        services.AddSingleton(sp => new BenchmarkRunner(sp.GetRequiredService<TimeProvider>(), sourceFactory: UploadedCsvSource.Create)
+        {
+            ClientLimits = sp.GetRequiredService<IOptions<BenchEngine.Metrics.ClientLimits>>().Value,
+        });
         services.AddSingleton<CsvUploadStore>();
         services.AddSingleton<AuditLog>();
         services.AddOptions<InstallationLimitsOptions>().BindConfiguration(InstallationLimitsOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();

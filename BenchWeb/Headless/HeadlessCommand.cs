@@ -3,7 +3,9 @@ using System.Text.Json;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
+using BenchWeb.Extensions;
 using BenchWeb.Runs;
+using Microsoft.Extensions.Options;
 
 namespace BenchWeb.Headless;
 
@@ -42,14 +44,26 @@ public static class HeadlessCommand
     /// earlier version (the engine's own result, with the same <c>summary</c>) still serves.</summary>
     public static readonly JsonSerializerOptions BaselineJsonOptions = new(RunPlan.JsonOptions) { UnmappedMemberHandling = System.Text.Json.Serialization.JsonUnmappedMemberHandling.Skip };
 
-    public static async Task<int> RunAsync(IReadOnlyList<string> args, TextWriter output, TextWriter error, CancellationToken cancellationToken)
+    public static Task<int> RunAsync(IReadOnlyList<string> args, TextWriter output, TextWriter error, CancellationToken cancellationToken) =>
+        RunAsync(args, output, error, configuration: null, createRunner: null, cancellationToken);
+
+    /// <summary>The command with its settings and its engine given (tests); see the public overload.</summary>
+    /// <param name="args">The command's arguments, after <c>run</c>.</param>
+    /// <param name="output">Where the seconds and the summary go.</param>
+    /// <param name="error">Where problems go.</param>
+    /// <param name="configuration">The settings (<c>BenchWeb:ClientLimits</c>); null: the app's <c>appsettings.json</c> and the
+    /// environment, as the dashboard reads them.</param>
+    /// <param name="createRunner">The engine for the configured bounds; null: the engine as the dashboard runs it.</param>
+    /// <param name="cancellationToken">Cancels the run (Ctrl+C).</param>
+    internal static async Task<int> RunAsync(
+        IReadOnlyList<string> args, TextWriter output, TextWriter error, IConfiguration? configuration, Func<ClientLimits, BenchmarkRunner>? createRunner, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(args);
         ArgumentNullException.ThrowIfNull(output);
         ArgumentNullException.ThrowIfNull(error);
         try
         {
-            return await RunCheckedAsync(args, output, error, cancellationToken);
+            return await RunCheckedAsync(args, output, error, configuration, createRunner ?? (static limits => new BenchmarkRunner { ClientLimits = limits }), cancellationToken);
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
@@ -64,7 +78,8 @@ public static class HeadlessCommand
         }
     }
 
-    private static async Task<int> RunCheckedAsync(IReadOnlyList<string> args, TextWriter output, TextWriter error, CancellationToken cancellationToken)
+    private static async Task<int> RunCheckedAsync(
+        IReadOnlyList<string> args, TextWriter output, TextWriter error, IConfiguration? configuration, Func<ClientLimits, BenchmarkRunner> createRunner, CancellationToken cancellationToken)
     {
         if (args.Count == 0 || args[0] is "-h" or "--help")
         {
@@ -150,6 +165,18 @@ public static class HeadlessCommand
             }
         }
 
+        ClientLimits limits;
+        try
+        {
+            limits = ClientLimitsSettings.Read(configuration ?? AppConfiguration());
+        }
+        catch (Exception ex) when (ex is OptionsValidationException or InvalidOperationException or InvalidDataException or FormatException)
+        {
+            // The same bounds and checks as the dashboard's: a run judged by a bound the dashboard would refuse is not run.
+            await error.WriteLineAsync($"The setting {ClientLimitsSettings.SectionName} is invalid: {ex.Message}");
+            return ExitInvalidInput;
+        }
+
         if (sweepPath is not null)
         {
             return await HeadlessSweep.RunAsync(plan, sweepPath, summaryPath, baselineThroughput, output, error, cancellationToken);
@@ -159,7 +186,7 @@ public static class HeadlessCommand
         var observer = new ConsoleObserver(output);
         try
         {
-            result = await new BenchmarkRunner().RunAsync(plan, TargetContext.FromEnvironment(), observer, cancellationToken);
+            result = await createRunner(limits).RunAsync(plan, TargetContext.FromEnvironment(), observer, cancellationToken);
         }
         catch (RunPlanValidationException ex)
         {
@@ -168,7 +195,7 @@ public static class HeadlessCommand
             return ExitInvalidInput;
         }
 
-        await PrintSummaryAsync(output, plan, result);
+        await PrintSummaryAsync(output, plan, result, limits);
 
         // Thresholds are judged for a completed run only: a stopped one did not reach its stop rule.
         var verdict = result.Status == RunStatus.Completed && plan.Thresholds is { IsEmpty: false } thresholds
@@ -220,6 +247,13 @@ public static class HeadlessCommand
         };
     }
 
+    /// <summary>The settings the dashboard would read from this installation: its <c>appsettings.json</c> and the environment
+    /// (<c>BenchWeb__ClientLimits__HostCpuPercent=90</c>).</summary>
+    private static IConfiguration AppConfiguration() => new ConfigurationBuilder()
+        .AddJsonFile(Path.Combine(AppContext.BaseDirectory, "appsettings.json"), optional: true)
+        .AddEnvironmentVariables()
+        .Build();
+
     /// <summary>The profile's text, refusing one larger than <see cref="MaxProfileBytes"/> without reading it all.</summary>
     internal static async Task<string> ReadProfileAsync(string path, CancellationToken cancellationToken)
     {
@@ -243,7 +277,7 @@ public static class HeadlessCommand
         }
     }
 
-    private static async Task PrintSummaryAsync(TextWriter output, RunPlan plan, RunResult result)
+    private static async Task PrintSummaryAsync(TextWriter output, RunPlan plan, RunResult result, ClientLimits limits)
     {
         var s = result.Summary;
         var c = CultureInfo.InvariantCulture;
@@ -264,9 +298,23 @@ public static class HeadlessCommand
         var cost = s.EstimatedCostPerMonth is { } m ? string.Create(c, $" · provisioned cost ${m:N0}/month{(s.ProvisionedAutoscale ? " (autoscale, 1.5 × at the peak)" : "")}")
             : s.RequestUnitsReported ? " · provisioned cost unknown" : "";
         await output.WriteLineAsync(string.Create(c, $"  {requestUnits}{cost}{(result.TargetIsModel ? " · figures from a model, not a service" : "")}"));
+        // Every request in exactly one bucket: the identity is printed as it is, and said when it does not hold.
+        var accounted = s.TotalOkRequests + s.TotalGivenUpRequests + s.TotalErrors + s.TotalAbandoned + s.TotalDropped + s.TotalNotStarted;
+        await output.WriteLineAsync(string.Create(c,
+            $"  requests offered {s.TotalOffered:N0} = ok {s.TotalOkRequests:N0} + given up {s.TotalGivenUpRequests:N0} + errors {s.TotalErrors:N0} + abandoned {s.TotalAbandoned:N0} + dropped {s.TotalDropped:N0} + not started {s.TotalNotStarted:N0}{(s.AccountsBalance ? "" : $" (does not balance: the buckets hold {accounted:N0})")} · sent late {s.TotalSentLate:N0}"));
         if (s.ClientBound)
         {
-            await output.WriteLineAsync(string.Create(c, $"  client-bound: client CPU reached {s.MaxClientCpuPercent:F0} % — the client, not the service, may be the limit"));
+            await output.WriteLineAsync(string.Create(c,
+                $"  client-bound: the client, not the service, was the limit in {s.ClientLimitedSeconds:N0} of {result.Seconds.Count:N0} seconds; the per-second figures leave out {s.PerSecondLeftOut:N0}, the steady window {s.SteadyState.SecondsLeftOut:N0}"));
+            foreach (var span in s.ClientLimitedSpans)
+            {
+                await output.WriteLineAsync($"    {span.Describe()}");
+            }
+        }
+        else if (s.WorstClientSecond is { } worst)
+        {
+            await output.WriteLineAsync(string.Create(c,
+                $"  client healthy (bounds: {limits.DescribeBounds()}); its worst second, {worst.Index}: this process {worst.ClientCpuPercent:F0} %, host CPU {Figure(worst.Health.HostCpuPercent, "F0")} %, scheduling lag p99 {worst.Health.SchedulingLagP99Ms:F1} ms, GC pauses {worst.Health.GcPauseMs:F0} ms"));
         }
 
         if (s.Stages.Count > 0)
@@ -311,6 +359,16 @@ public static class HeadlessCommand
             : s.IsFull ? string.Create(c, $"RU/s {s.RequestUnitsPerSecond,9:N0}") : string.Create(c, $"RU {s.RequestUnits,11:N0}");
         var ok = s.IsFull ? string.Create(c, $"ok {s.OkPerSecond,9:N0}/s") : string.Create(c, $"ok {s.Ok,9:N0} in {s.Duration.TotalSeconds:F3} s (partial second)");
         return string.Create(c,
-            $"[{s.Elapsed.TotalSeconds,6:F1}s] {ok}  throttled {s.Throttled,6:N0}  errors {s.Errors,5:N0}{(s.Dropped > 0 ? $"  not sent {s.Dropped,6:N0}" : "")}{(s.GivenUp > 0 ? $"  given up {s.GivenUp,5:N0}" : "")}  {requestUnits}  p50 {Figure(s.LatencyP50Ms),7} ms  p99 {Figure(s.LatencyP99Ms),8} ms  in flight {s.InFlight,5}  cpu {s.ClientCpuPercent,3:F0}%");
+            $"[{s.Elapsed.TotalSeconds,6:F1}s] {ok}  throttled {s.Throttled,6:N0}  errors {s.Errors,5:N0}{(s.Dropped > 0 ? $"  not sent {s.Dropped,6:N0}" : "")}{(s.GivenUp > 0 ? $"  given up {s.GivenUp,5:N0}" : "")}  {requestUnits}  p50 {Figure(s.LatencyP50Ms),7} ms  p99 {Figure(s.LatencyP99Ms),8} ms  in flight {s.InFlight,5}  {HealthText(s)}");
+    }
+
+    /// <summary>The client's side of a second: this process's CPU, the host's, the scheduling lag, and a marker when the
+    /// second was the client's, not the service's (the bounds it crossed; the summary says why in words).</summary>
+    private static string HealthText(SecondSnapshot s)
+    {
+        var c = CultureInfo.InvariantCulture;
+        var health = s.Health;
+        var text = string.Create(c, $"cpu {s.ClientCpuPercent,3:F0}%  host {Figure(health?.HostCpuPercent, "F0"),3}%  lag p99 {Figure(health?.SchedulingLagP99Ms, "F1"),6} ms");
+        return !s.IsClientLimited ? text : $"{text}  [client-limited: {health?.Limits ?? ClientLimitKinds.ProcessCpu}]";
     }
 }

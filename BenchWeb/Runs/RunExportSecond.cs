@@ -1,6 +1,10 @@
+using BenchEngine.Metrics;
+
 namespace BenchWeb.Runs;
 
 /// <summary>One second of an exported run, with the same figures the dashboard stores.</summary>
+/// <remarks>Members are only ever added, each absent from exports of earlier versions (a count then reads 0, the health
+/// null), so those still import.</remarks>
 public sealed record RunExportSecond
 {
     /// <summary>0-based second of the run.</summary>
@@ -49,5 +53,33 @@ public sealed record RunExportSecond
 
     public double ClientCpuPercent { get; init; }
 
+    /// <summary>Open loop: requests sent more than 10 ms after their intended start (<see cref="SecondSnapshot.SentLate"/>).</summary>
+    public long SentLate { get; init; }
+
+    /// <summary>Requests due or taken when issuing stopped, never sent (<see cref="SecondSnapshot.NotStarted"/>).</summary>
+    public long NotStarted { get; init; }
+
+    /// <summary>Requests cut off at the stop (<see cref="SecondSnapshot.Abandoned"/>).</summary>
+    public long Abandoned { get; init; }
+
+    /// <summary>Requests given up after their throttle retries ran out, a batch being one (<see cref="SecondSnapshot.GivenUpRequests"/>).</summary>
+    public long GivenUpRequests { get; init; }
+
+    /// <summary>The client's health over the second and which bounds it crossed; null in seconds measured without it.</summary>
+    public ClientHealth? Health { get; init; }
+
+    /// <summary>Whether the second's figures were the client's, not the service's: the verdict the run's summary used. Written
+    /// for readers of the file; an import recomputes it from <see cref="Health"/>.</summary>
+    public bool ClientLimited => ToSnapshot().IsClientLimited;
+
+    /// <summary>Why the second was client-limited, in words ("the client was starved: scheduling lag p99 180 ms, host CPU 100 %,
+    /// this process 22 %"); empty for a healthy second. Written for readers of the file, recomputed on import.</summary>
+    public string ClientLimitedReason => !ClientLimited ? ""
+        : ClientLimits.Describe(Health?.Limits ?? ClientLimitKinds.ProcessCpu, ClientCpuPercent, Health ?? new ClientHealth());
+
     public DateTimeOffset ClosedAt { get; init; }
+
+    // The engine's verdict, not a copy of it: a second without health is judged by this process's CPU alone, as the summary
+    // judged it.
+    private SecondSnapshot ToSnapshot() => new() { Index = Index, ClientCpuPercent = ClientCpuPercent, Health = Health };
 }

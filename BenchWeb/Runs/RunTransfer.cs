@@ -22,6 +22,9 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
     [
         "second", "elapsed_s", "duration_s", "ok", "ok_per_s", "throttled", "throttled_per_s", "errors", "ru", "ru_per_s",
         "bytes", "p50_ms", "p95_ms", "p99_ms", "max_ms", "in_flight", "cpu_percent", "issued", "dropped", "given_up", "stage",
+        "sent_late", "not_started", "abandoned", "given_up_requests", "client_limited", "client_limited_reason", "client_limits",
+        "host_cpu_percent", "sched_lag_p50_ms", "sched_lag_p99_ms", "sched_lag_max_ms", "clock_lag_ms", "thread_pool_queue_max",
+        "thread_pool_threads", "thread_injections", "gc_pause_ms", "available_memory_mb",
     ];
 
     /// <summary>What the latency columns and figures cover, written beside them in every export.</summary>
@@ -157,6 +160,26 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
 
             // A run in stages: the stage (from 1) the second belongs to; empty without stages.
             csv.WriteField(stages.FirstOrDefault(s => second.Index >= s.FirstSecond && second.Index <= s.LastSecond) is { } stage ? stage.Index + 1 : (int?)null);
+            csv.WriteField(second.SentLate);
+            csv.WriteField(second.NotStarted);
+            csv.WriteField(second.Abandoned);
+            csv.WriteField(second.GivenUpRequests);
+            csv.WriteField(second.ClientLimited);
+            csv.WriteField(second.ClientLimitedReason);
+
+            // A second measured without client health leaves its cells empty: not measured, never 0.
+            var health = second.Health;
+            csv.WriteField(health?.Limits.ToString());
+            csv.WriteField(health?.HostCpuPercent);
+            csv.WriteField(health?.SchedulingLagP50Ms);
+            csv.WriteField(health?.SchedulingLagP99Ms);
+            csv.WriteField(health?.SchedulingLagMaxMs);
+            csv.WriteField(health?.ClockLagMs);
+            csv.WriteField(health?.ThreadPoolQueueMax);
+            csv.WriteField(health?.ThreadPoolThreads);
+            csv.WriteField(health?.ThreadInjections);
+            csv.WriteField(health?.GcPauseMs);
+            csv.WriteField(health?.AvailableMemoryMb);
             await csv.NextRecordAsync();
         }
 
@@ -229,6 +252,7 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
         }
 
         var seconds = document.Seconds ?? [];
+        var errorsBeforeSeconds = errors.Count;
         for (var i = 0; i < seconds.Count; i++)
         {
             var second = seconds[i];
@@ -252,7 +276,15 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
             {
                 errors.Add(new(field, "Counts, request units, latencies and the duration cannot be negative."));
             }
+
+            RunExportRanges.CheckSecond(second, field, errors);
+            if (errors.Count - errorsBeforeSeconds >= RunExportRanges.MaxErrors)
+            {
+                break;
+            }
         }
+
+        var secondsChecked = errors.All(e => !e.Field.StartsWith(nameof(RunExport.Seconds), StringComparison.Ordinal));
 
         if (document.Summary is null)
         {
@@ -261,7 +293,7 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
                 errors.Add(new(nameof(RunExport.Summary), "The run has seconds but no summary."));
             }
         }
-        else if (errors.All(e => !e.Field.StartsWith(nameof(RunExport.Seconds), StringComparison.Ordinal)))
+        else if (secondsChecked)
         {
             // Summed without overflow: a crafted count near long.MaxValue is a bad document, not a server error.
             var sum = seconds.Aggregate(0L, (total, s) => total > long.MaxValue - s.Ok ? long.MaxValue : total + s.Ok);
@@ -281,10 +313,16 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
         // A staged run's stages partition its seconds: more stages than a plan may have, a negative count, or documents that do
         // not add up to the total were not written by a run.
         if (document.Summary is { Stages.Count: > 0 } staged && (staged.Stages.Count > LoadOptions.MaxStages
-            || staged.Stages.Any(stage => stage is null || stage.Ok < 0 || stage.OkRequests < 0 || stage.Throttled < 0 || stage.Errors < 0 || stage.Issued < 0 || stage.Dropped < 0)
+            || staged.Stages.Any(stage => stage is null || stage.Ok < 0 || stage.OkRequests < 0 || stage.Throttled < 0 || stage.Errors < 0 || stage.Issued < 0 || stage.Dropped < 0
+                || stage.SentLate < 0 || stage.NotStarted < 0 || stage.Abandoned < 0 || stage.GivenUpRequests < 0 || stage.ClientLimitedSeconds < 0)
             || staged.Stages.Aggregate((Int128)0, (sum, stage) => sum + stage.Ok) != staged.TotalOk))
         {
             errors.Add(new($"{nameof(RunExport.Summary)}.{nameof(RunSummary.Stages)}", "The stages' figures do not fit the run: at most 50 stages, no negative count, documents adding up to the total."));
+        }
+
+        if (document.Summary is { } measured)
+        {
+            RunExportRanges.CheckSummary(measured, seconds, secondsChecked ? [.. seconds.Select(ToSnapshot)] : null, errors);
         }
 
         if (document.AbandonedRequests < 0)
@@ -490,19 +528,35 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
         LatencyMaxMs = second.LatencyMaxMs,
         InFlight = second.InFlight,
         ClientCpuPercent = second.ClientCpuPercent,
+        SentLate = second.SentLate,
+        NotStarted = second.NotStarted,
+        Abandoned = second.Abandoned,
+        GivenUpRequests = second.GivenUpRequests,
+        Health = second.ToClientHealth(),
         ClosedAt = second.ClosedAt,
     };
 
-    private static RunSecondEntity ToEntity(RunExportSecond second) => new()
+    private static RunSecondEntity ToEntity(RunExportSecond second)
+    {
+        var entity = RunSecondEntity.From(0, ToSnapshot(second), second.ClosedAt.ToUniversalTime());
+
+        // The times as written, to the last digit: through a TimeSpan they would be rounded to its ticks.
+        entity.ElapsedSeconds = second.ElapsedSeconds;
+        entity.DurationSeconds = second.DurationSeconds;
+        return entity;
+    }
+
+    /// <summary>An exported second as the engine's figure code reads it.</summary>
+    private static SecondSnapshot ToSnapshot(RunExportSecond second) => new()
     {
         Index = second.Index,
-        ElapsedSeconds = second.ElapsedSeconds,
-        DurationSeconds = second.DurationSeconds,
+        Elapsed = TimeSpan.FromSeconds(second.ElapsedSeconds),
+        Duration = TimeSpan.FromSeconds(second.DurationSeconds),
         Ok = second.Ok,
         OkRequests = second.OkRequests,
         Throttled = second.Throttled,
         Errors = second.Errors,
-        ErrorsByStatusJson = second.ErrorsByStatus is { Count: > 0 } byStatus ? JsonSerializer.Serialize(byStatus) : null,
+        ErrorsByStatus = second.ErrorsByStatus ?? new Dictionary<int, long>(),
         RequestUnits = second.RequestUnits,
         Bytes = second.Bytes,
         Issued = second.Issued,
@@ -514,6 +568,10 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
         LatencyMaxMs = second.LatencyMaxMs,
         InFlight = second.InFlight,
         ClientCpuPercent = second.ClientCpuPercent,
-        ClosedAt = second.ClosedAt.ToUniversalTime(),
+        SentLate = second.SentLate,
+        NotStarted = second.NotStarted,
+        Abandoned = second.Abandoned,
+        GivenUpRequests = second.GivenUpRequests,
+        Health = second.Health,
     };
 }

@@ -1,6 +1,7 @@
 using BenchEngine.Running;
 using BenchWeb.Headless;
 using BenchWeb.Tests.Support;
+using Microsoft.Extensions.Configuration;
 
 namespace BenchWeb.Tests.Web.Headless;
 
@@ -44,13 +45,16 @@ public sealed class HeadlessCommandTests : IDisposable
         var profile = Path.Combine(_directory, "open.json");
         await File.WriteAllTextAsync(profile, plan.ToJson());
         using var output = new StringWriter();
+        using var error = new StringWriter();
 
-        var code = await HeadlessCommand.RunAsync([profile, "--summary", Path.Combine(_directory, "open.result.json")], output, TextWriter.Null, CancellationToken.None);
+        var code = await HeadlessCommand.RunAsync([profile, "--summary", Path.Combine(_directory, "open.result.json")], output, error, CancellationToken.None);
 
-        Assert.Equal(HeadlessCommand.ExitThresholdsFailed, code);
+        // The engine ends an open loop that left more of its schedule unsent than the plan allows Failed, saying so.
+        Assert.Equal(HeadlessCommand.ExitFailed, code);
         Assert.Contains("  requests offered 200.0/s · sent ", output.ToString(), StringComparison.Ordinal);
-        Assert.Contains("FAIL  requests due but not sent ", output.ToString(), StringComparison.Ordinal);
         Assert.Contains("  not sent ", output.ToString(), StringComparison.Ordinal);
+        Assert.Contains("Run failed: The open loop did not deliver its schedule: ", error.ToString(), StringComparison.Ordinal);
+        Assert.Contains("limit 10 %, the plan's thresholds.maxDroppedPercent", error.ToString(), StringComparison.Ordinal);
     }
 
     [Fact]
@@ -75,6 +79,80 @@ public sealed class HeadlessCommandTests : IDisposable
         Assert.Contains("  1     0–0 ", text, StringComparison.Ordinal);
         Assert.Contains("  2     1–", text, StringComparison.Ordinal);
     }
+
+    [Fact]
+    [Slow]
+    public async Task Run_ClientStarvedInTwoSeconds_MarksThemAndPrintsTheSpanInWordsAndTheAccountingIdentity()
+    {
+        var plan = new RunPlan { Name = "starved", Load = new LoadOptions { Concurrency = 4 }, Stop = new StopOptions { DurationSeconds = 3 } };
+        var profile = Path.Combine(_directory, "starved.json");
+        var result = Path.Combine(_directory, "starved.result.json");
+        await File.WriteAllTextAsync(profile, plan.ToJson());
+        using var output = new StringWriter();
+        using var error = new StringWriter();
+
+        var code = await HeadlessCommand.RunAsync([profile, "--summary", result], output, error, Configuration(ScriptedClientHealth.Settings()),
+            limits => new BenchmarkRunner { ClientLimits = limits, ClientHealth = l => new ScriptedClientHealth(l, ScriptedClientHealth.StarvedIn(1, 2)) }, CancellationToken.None);
+
+        Assert.True(code == HeadlessCommand.ExitCompleted, error.ToString());
+        var text = output.ToString();
+        var lines = text.Split('\n');
+        Assert.Equal(2, lines.Count(l => l.Contains("host 100%  lag p99  180.0 ms  [client-limited: HostCpu, SchedulingLag]", StringComparison.Ordinal)));
+        Assert.Equal(2, lines.Count(l => l.Contains("[client-limited", StringComparison.Ordinal)));
+        Assert.Contains(lines, l => l.TrimEnd().EndsWith("host  20%  lag p99    0.4 ms", StringComparison.Ordinal));
+        Assert.Contains("    seconds 1–2: the client was starved: scheduling lag p99 180 ms, host CPU 100 %, this process ", text, StringComparison.Ordinal);
+
+        // The result file has the same spans, the worst second, every second's health, and the buckets that balance.
+        var document = System.Text.Json.Nodes.JsonNode.Parse(await File.ReadAllTextAsync(result))!;
+        var summary = document["summary"]!;
+        var span = Assert.Single(summary["clientLimitedSpans"]!.AsArray())!;
+        Assert.Equal((1, 2), (span["firstSecond"]!.GetValue<int>(), span["lastSecond"]!.GetValue<int>()));
+        Assert.StartsWith("the client was starved: scheduling lag p99 180 ms, host CPU 100 %", span["reason"]!.GetValue<string>(), StringComparison.Ordinal);
+        Assert.Equal(2, summary["clientLimitedSeconds"]!.GetValue<int>());
+        Assert.Equal(1, summary["worstClientSecond"]!["index"]!.GetValue<int>());
+        Assert.True(summary["accountsBalance"]!.GetValue<bool>());
+        Assert.All(document["seconds"]!.AsArray(), s => Assert.NotNull(s!["health"]));
+        Assert.True(document["seconds"]![2]!["clientLimited"]!.GetValue<bool>());
+        long Figure(string name) => summary[name]!.GetValue<long>();
+        Assert.Equal(
+            Figure("totalOffered"),
+            Figure("totalOkRequests") + Figure("totalGivenUpRequests") + Figure("totalErrors") + Figure("totalAbandoned") + Figure("totalDropped") + Figure("totalNotStarted"));
+        Assert.Contains(string.Create(System.Globalization.CultureInfo.InvariantCulture,
+            $"  requests offered {Figure("totalOffered"):N0} = ok {Figure("totalOkRequests"):N0} + given up {Figure("totalGivenUpRequests"):N0} + errors {Figure("totalErrors"):N0} + abandoned {Figure("totalAbandoned"):N0} + dropped {Figure("totalDropped"):N0} + not started {Figure("totalNotStarted"):N0} · sent late {Figure("totalSentLate"):N0}"),
+            text, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Run_ClientLimitOutOfItsRange_ExitsTwoNamingTheSettingBeforeRunning()
+    {
+        var profile = Path.Combine(_directory, "bounded.json");
+        await File.WriteAllTextAsync(profile, new RunPlan { Name = "bounded", Stop = new StopOptions { DurationSeconds = 1 } }.ToJson());
+        using var output = new StringWriter();
+        using var error = new StringWriter();
+
+        var code = await HeadlessCommand.RunAsync([profile], output, error,
+            Configuration(new() { ["BenchWeb:ClientLimits:HostCpuPercent"] = "150" }), createRunner: null, CancellationToken.None);
+
+        Assert.Equal(HeadlessCommand.ExitInvalidInput, code);
+        Assert.Contains("BenchWeb:ClientLimits", error.ToString(), StringComparison.Ordinal);
+        Assert.Contains("HostCpuPercent", error.ToString(), StringComparison.Ordinal);
+        Assert.DoesNotContain("Running against", output.ToString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void SecondLine_GivesTheHostsCpuAndTheSchedulingLag_AndMarksAClientLimitedSecond()
+    {
+        var health = ScriptedClientHealth.Starved with { Limits = BenchEngine.Metrics.ClientLimitKinds.HostCpu | BenchEngine.Metrics.ClientLimitKinds.SchedulingLag };
+        var starved = new BenchEngine.Metrics.SecondSnapshot { Index = 4, Elapsed = TimeSpan.FromSeconds(5), Duration = TimeSpan.FromSeconds(1), Ok = 10, ClientCpuPercent = 22, Health = health };
+        var unmeasured = starved with { Health = null };
+
+        var line = HeadlessCommand.SecondLine(starved, requestUnitsReported: true);
+
+        Assert.EndsWith("cpu  22%  host 100%  lag p99  180.0 ms  [client-limited: HostCpu, SchedulingLag]", line, StringComparison.Ordinal);
+        Assert.EndsWith("cpu  22%  host   —%  lag p99      — ms", HeadlessCommand.SecondLine(unmeasured, requestUnitsReported: true), StringComparison.Ordinal);
+    }
+
+    private static IConfiguration Configuration(Dictionary<string, string?> settings) => new ConfigurationBuilder().AddInMemoryCollection(settings).Build();
 
     [Fact]
     public void SecondLine_GivesAPartialLastSecondsCounts_NeverARateScaledUpFromIt()

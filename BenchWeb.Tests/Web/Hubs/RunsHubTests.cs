@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchWeb.Data;
 using BenchWeb.Hubs;
@@ -81,6 +82,30 @@ public sealed class RunsHubTests
         var stored = await app.Services.SecondsAsync(runId);
         Assert.Equal(stored.Select(s => (s.Index, s.Ok)), merged.Select(s => (s.Index, s.Ok)));
     }
+
+    [Fact]
+    [Slow]
+    public async Task JoinRun_PushesEachSecondWithItsClientHealthAndRequestBuckets_AsTheyAreStored()
+    {
+        await using var app = new BenchWebFactory(ScriptedClientHealth.Settings(), s => ScriptedClientHealth.Replace(s, ScriptedClientHealth.StarvedIn(1, 2)));
+        var runs = app.Get<RunService>();
+        var runId = await runs.StartAsync(Plan("client health", durationSeconds: 3), null, null, TestActors.Runner, CancellationToken.None);
+        await using var watched = await WatchAsync(app, runId);
+
+        await watched.WaitForAsync(m => m is RunStatusChange { Status: not RunStatus.Running }, "the run to end");
+
+        var pushed = watched.Messages.OfType<RunSecondEntity>().ToList();
+        Assert.NotEmpty(pushed);
+        Assert.All(pushed, s => Assert.NotNull(s.ClientLimits));
+        Assert.Contains(pushed, s => s is { ClientLimits: (int)(ClientLimitKinds.HostCpu | ClientLimitKinds.SchedulingLag), HostCpuPercent: 100, SchedulingLagP99Ms: 180, ThreadPoolQueueMax: 12, AvailableMemoryMb: 1_500 });
+        var stored = (await app.Services.SecondsAsync(runId)).ToDictionary(s => s.Index);
+        Assert.All(pushed, s => Assert.Equal(Columns(stored[s.Index]), Columns(s)));
+    }
+
+    /// <summary>The columns client health and the request buckets added to a second.</summary>
+    private static object Columns(RunSecondEntity s) =>
+        (s.Index, s.SentLate, s.NotStarted, s.Abandoned, s.GivenUpRequests, s.ClientLimits, s.HostCpuPercent, s.SchedulingLagP50Ms, s.SchedulingLagP99Ms,
+            (s.SchedulingLagMaxMs, s.ClockLagMs, s.ThreadPoolQueueMax, s.ThreadPoolThreads, s.ThreadInjections, s.GcPauseMs, s.AvailableMemoryMb));
 
     private static RunPlan Plan(string name, int durationSeconds) => new() { Name = name, Stop = new StopOptions { DurationSeconds = durationSeconds } };
 

@@ -1,0 +1,198 @@
+using System.Globalization;
+using BenchEngine.Metrics;
+using BenchEngine.Running;
+
+namespace BenchWeb.Runs;
+
+/// <summary>The ranges an imported run's client health and request buckets must be in (<see cref="RunTransfer.Validate"/>):
+/// what a run can measure, with room to spare, so that a crafted figure is refused naming its field instead of reaching a
+/// page, a chart or a sum that overflows.</summary>
+internal static class RunExportRanges
+{
+    /// <summary>Requests of one bucket in one second: far beyond any client, and small enough that a document's sums (at most
+    /// a few hundred thousand seconds fit in a request) cannot overflow.</summary>
+    public const long MaxCountPerSecond = 1_000_000_000_000;
+
+    /// <summary>A delay or pause within one second's figures, in ms: a day (a suspended machine wakes this late).</summary>
+    public const double MaxMilliseconds = 86_400_000;
+
+    /// <summary>A run's elapsed time, in seconds: far beyond the longest run an installation allows.</summary>
+    public const double MaxElapsedSeconds = 100 * 24 * 3600;
+
+    /// <summary>The runtime's thread pool never has more threads than this.</summary>
+    public const int MaxThreads = short.MaxValue;
+
+    /// <summary>Available memory, in MiB: an exbibyte.</summary>
+    public const long MaxMemoryMb = 1L << 40;
+
+    /// <summary>Errors reported before the check stops looking: one bad figure repeated in every second is one problem.</summary>
+    public const int MaxErrors = 20;
+
+    private static readonly ClientLimitKinds AllKinds = Enum.GetValues<ClientLimitKinds>().Aggregate(ClientLimitKinds.None, (all, kind) => all | kind);
+
+    /// <summary>One second's figures beyond the signs of its counts: its times, CPU, request units and latencies finite and in
+    /// range, its buckets and its health.</summary>
+    public static void CheckSecond(RunExportSecond second, string field, List<FieldError> errors)
+    {
+        Number(second.ElapsedSeconds, 0, MaxElapsedSeconds, "s", $"{field}.{nameof(RunExportSecond.ElapsedSeconds)}", errors);
+        Number(second.DurationSeconds, 0, MaxMilliseconds / 1000, "s", $"{field}.{nameof(RunExportSecond.DurationSeconds)}", errors);
+        Number(second.ClientCpuPercent, 0, 100, "% of all cores", $"{field}.{nameof(RunExportSecond.ClientCpuPercent)}", errors);
+        Number(second.RequestUnits, 0, double.MaxValue, "RU", $"{field}.{nameof(RunExportSecond.RequestUnits)}", errors);
+        foreach (var (latency, name) in new[]
+        {
+            (second.LatencyP50Ms, nameof(RunExportSecond.LatencyP50Ms)), (second.LatencyP95Ms, nameof(RunExportSecond.LatencyP95Ms)),
+            (second.LatencyP99Ms, nameof(RunExportSecond.LatencyP99Ms)), (second.LatencyMaxMs, nameof(RunExportSecond.LatencyMaxMs)),
+        })
+        {
+            if (latency is { } value)
+            {
+                Number(value, 0, MaxMilliseconds, "ms", $"{field}.{name}", errors);
+            }
+        }
+
+        Count(second.SentLate, MaxCountPerSecond, $"{field}.{nameof(RunExportSecond.SentLate)}", errors);
+        Count(second.NotStarted, MaxCountPerSecond, $"{field}.{nameof(RunExportSecond.NotStarted)}", errors);
+        Count(second.Abandoned, MaxCountPerSecond, $"{field}.{nameof(RunExportSecond.Abandoned)}", errors);
+        Count(second.GivenUpRequests, MaxCountPerSecond, $"{field}.{nameof(RunExportSecond.GivenUpRequests)}", errors);
+        if (second.Health is { } health)
+        {
+            CheckHealth(health, $"{field}.{nameof(RunExportSecond.Health)}", errors);
+        }
+    }
+
+    /// <summary>A second's client health: shares of the CPU 0–100, delays and pauses at most a day, no NaN or infinity, only
+    /// the bounds <see cref="ClientLimitKinds"/> names.</summary>
+    public static void CheckHealth(ClientHealth health, string field, List<FieldError> errors)
+    {
+        if (health.HostCpuPercent is { } host)
+        {
+            Number(host, 0, 100, "% of all cores", $"{field}.{nameof(ClientHealth.HostCpuPercent)}", errors);
+        }
+
+        Number(health.SchedulingLagP50Ms, 0, MaxMilliseconds, "ms", $"{field}.{nameof(ClientHealth.SchedulingLagP50Ms)}", errors);
+        Number(health.SchedulingLagP99Ms, 0, MaxMilliseconds, "ms", $"{field}.{nameof(ClientHealth.SchedulingLagP99Ms)}", errors);
+        Number(health.SchedulingLagMaxMs, 0, MaxMilliseconds, "ms", $"{field}.{nameof(ClientHealth.SchedulingLagMaxMs)}", errors);
+        Number(health.ClockLagMs, 0, MaxMilliseconds, "ms", $"{field}.{nameof(ClientHealth.ClockLagMs)}", errors);
+        Number(health.GcPauseMs, 0, MaxMilliseconds, "ms", $"{field}.{nameof(ClientHealth.GcPauseMs)}", errors);
+        Count(health.ThreadPoolQueueMax, MaxCountPerSecond, $"{field}.{nameof(ClientHealth.ThreadPoolQueueMax)}", errors);
+        Count(health.ThreadPoolThreads, MaxThreads, $"{field}.{nameof(ClientHealth.ThreadPoolThreads)}", errors);
+        Count(health.ThreadInjections, MaxThreads, $"{field}.{nameof(ClientHealth.ThreadInjections)}", errors);
+        if (health.AvailableMemoryMb is { } memory)
+        {
+            Count(memory, MaxMemoryMb, $"{field}.{nameof(ClientHealth.AvailableMemoryMb)}", errors);
+        }
+
+        if ((health.Limits & ~AllKinds) != 0)
+        {
+            errors.Add(new($"{field}.{nameof(ClientHealth.Limits)}",
+                $"Only these bounds exist: {string.Join(", ", Enum.GetNames<ClientLimitKinds>().Skip(1))}; this document names {(int)health.Limits:D}."));
+        }
+    }
+
+    /// <summary>The summary's client-limited figures and request buckets. Its spans must be those its seconds give: a page shows
+    /// their words, so they are the engine's words for these seconds, never the document's own. A document written before
+    /// client health was kept has neither spans nor health, and is not held to it.</summary>
+    /// <param name="summary">The document's summary.</param>
+    /// <param name="seconds">Its seconds, already checked.</param>
+    /// <param name="snapshots">The same seconds as the engine reads them; null when they failed their own checks.</param>
+    /// <param name="errors">Where each problem goes, naming its field.</param>
+    public static void CheckSummary(RunSummary summary, IReadOnlyList<RunExportSecond> seconds, IReadOnlyList<SecondSnapshot>? snapshots, List<FieldError> errors)
+    {
+        const string Field = nameof(RunExport.Summary);
+        Count(summary.TotalOffered, long.MaxValue, $"{Field}.{nameof(RunSummary.TotalOffered)}", errors);
+        Count(summary.TotalSentLate, long.MaxValue, $"{Field}.{nameof(RunSummary.TotalSentLate)}", errors);
+        Count(summary.TotalNotStarted, long.MaxValue, $"{Field}.{nameof(RunSummary.TotalNotStarted)}", errors);
+        Count(summary.TotalAbandoned, long.MaxValue, $"{Field}.{nameof(RunSummary.TotalAbandoned)}", errors);
+        Count(summary.TotalGivenUpRequests, long.MaxValue, $"{Field}.{nameof(RunSummary.TotalGivenUpRequests)}", errors);
+        Count(summary.ClientLimitedSeconds, seconds.Count, $"{Field}.{nameof(RunSummary.ClientLimitedSeconds)}", errors);
+        Count(summary.PerSecondLeftOut, seconds.Count, $"{Field}.{nameof(RunSummary.PerSecondLeftOut)}", errors);
+        if (summary.SteadyState is { } steady)
+        {
+            Count(steady.SecondsLeftOut, seconds.Count, $"{Field}.{nameof(RunSummary.SteadyState)}.{nameof(SteadyStateWindow.SecondsLeftOut)}", errors);
+        }
+
+        if (summary.WorstClientSecond is { } worst)
+        {
+            var field = $"{Field}.{nameof(RunSummary.WorstClientSecond)}";
+            if (worst.Index < 0 || worst.Index >= seconds.Count)
+            {
+                errors.Add(new($"{field}.{nameof(ClientSecond.Index)}", $"Second {worst.Index} is not one of the run's {seconds.Count} seconds."));
+            }
+
+            Number(worst.ClientCpuPercent, 0, 100, "% of all cores", $"{field}.{nameof(ClientSecond.ClientCpuPercent)}", errors);
+            if (worst.Health is null)
+            {
+                errors.Add(new($"{field}.{nameof(ClientSecond.Health)}", "The worst client second has no health figures."));
+            }
+            else
+            {
+                CheckHealth(worst.Health, $"{field}.{nameof(ClientSecond.Health)}", errors);
+            }
+
+            if (worst.Reason is null || worst.Reason.Length > MaxReasonLength)
+            {
+                errors.Add(new($"{field}.{nameof(ClientSecond.Reason)}", $"At most {MaxReasonLength:N0} characters."));
+            }
+        }
+
+        CheckSpans(summary.ClientLimitedSpans, seconds, snapshots, $"{Field}.{nameof(RunSummary.ClientLimitedSpans)}", errors);
+    }
+
+    /// <summary>The longest reason a span or the worst second may give (the engine's are a line).</summary>
+    private const int MaxReasonLength = 2_000;
+
+    private static void CheckSpans(IReadOnlyList<ClientLimitedSpan>? spans, IReadOnlyList<RunExportSecond> seconds, IReadOnlyList<SecondSnapshot>? snapshots, string field, List<FieldError> errors)
+    {
+        if (spans is null)
+        {
+            errors.Add(new(field, "The client-limited spans are missing: an empty list when there are none."));
+            return;
+        }
+
+        if (spans.Count > seconds.Count || spans.Any(s => s is null || s.Reason is null || s.Reason.Length > MaxReasonLength))
+        {
+            errors.Add(new(field, $"At most one span a second, each with a reason of at most {MaxReasonLength:N0} characters."));
+            return;
+        }
+
+        var measured = spans.Count > 0 || seconds.Any(s => s.Health is not null);
+        if (snapshots is null || !measured)
+        {
+            return;
+        }
+
+        var theirs = SummaryCalculator.ClientLimitedSpans(snapshots);
+        if (!spans.SequenceEqual(theirs))
+        {
+            errors.Add(new(field, $"The summary says the client was the limit in {Describe(spans)} but the seconds say {Describe(theirs)}, with other words or bounds: "
+                + "the document was changed or is incomplete."));
+        }
+    }
+
+    private static string Describe(IReadOnlyList<ClientLimitedSpan> spans) =>
+        spans.Count == 0 ? "no second" : string.Join(", ", spans.Take(5).Select(s => s.Seconds)) + (spans.Count > 5 ? $" and {spans.Count - 5:N0} more spans" : "");
+
+    private static void Number(double value, double min, double max, string unit, string field, List<FieldError> errors)
+    {
+        if (!double.IsFinite(value))
+        {
+            errors.Add(new(field, $"Not a number ({value.ToString(CultureInfo.InvariantCulture)}): a measured figure is finite."));
+        }
+        else if (value < min || value > max)
+        {
+            var range = min == 0 && max == double.MaxValue ? "Cannot be negative"
+                : string.Create(CultureInfo.InvariantCulture, $"Must be between {min:#,0.##} and {max:#,0.##} {unit}");
+            errors.Add(new(field, string.Create(CultureInfo.InvariantCulture, $"{range}; this document says {value:G6}.")));
+        }
+    }
+
+    private static void Count(long value, long max, string field, List<FieldError> errors)
+    {
+        if (value < 0 || value > max)
+        {
+            errors.Add(new(field, value < 0
+                ? string.Create(CultureInfo.InvariantCulture, $"Cannot be negative; this document says {value:N0}.")
+                : string.Create(CultureInfo.InvariantCulture, $"At most {max:N0}; this document says {value:N0}.")));
+        }
+    }
+}

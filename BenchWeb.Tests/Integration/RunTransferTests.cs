@@ -553,7 +553,7 @@ public sealed class RunTransferTests
         }
 
         // On a busy machine every full second may be the client's: the per-second figures then leave them all out, and say so.
-        Assert.True(summary["top10PercentMeanThroughput"] is not null || summary["perSecondLeftOut"]!.GetValue<int>() > 0, summary.ToJsonString());
+        Assert.NotNull(summary["top10PercentMeanThroughput"]);
         Assert.Equal(dropped, exported["summary"]!["totalDropped"]!.GetValue<long>());
         Assert.Equal(RunTransfer.LatencyCoverage, exported["latencyCoverage"]!.GetValue<string>());
         Assert.Equal(dropped, exported["seconds"]!.AsArray().Sum(s => s!["dropped"]!.GetValue<long>()));

@@ -87,10 +87,18 @@ public sealed class RunsHubTests
     [Slow]
     public async Task JoinRun_PushesEachSecondWithItsClientHealthAndRequestBuckets_AsTheyAreStored()
     {
-        await using var app = new BenchWebFactory(ScriptedClientHealth.Settings(), s => ScriptedClientHealth.Replace(s, ScriptedClientHealth.StarvedIn(1, 2)));
+        var settings = ScriptedClientHealth.Settings();
+        settings["BenchWeb:MaxConcurrentRuns"] = "1";
+        await using var app = new BenchWebFactory(settings, s => ScriptedClientHealth.Replace(s, ScriptedClientHealth.StarvedIn(1, 2)));
         var runs = app.Get<RunService>();
+
+        // The only worker is busy with a first run, so the watched run waits in the queue while the client joins: however
+        // busy the machine, no second can pass before the watcher is there.
+        var blockerId = await runs.StartAsync(Plan("blocker", durationSeconds: 60), null, null, TestActors.Runner, CancellationToken.None);
+        await Eventually.TrueAsync(async () => (await app.Services.RunAsync(blockerId)).Status == RunStatus.Running, TimeSpan.FromSeconds(60), "the first run to start");
         var runId = await runs.StartAsync(Plan("client health", durationSeconds: 3), null, null, TestActors.Runner, CancellationToken.None);
         await using var watched = await WatchAsync(app, runId);
+        Assert.True(await runs.CancelAsync(blockerId, TestActors.Runner, CancellationToken.None));
 
         await watched.WaitForAsync(m => m is RunStatusChange { Status: not RunStatus.Running }, "the run to end");
 

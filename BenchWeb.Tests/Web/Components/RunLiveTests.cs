@@ -71,7 +71,7 @@ public sealed class RunLiveTests
         Assert.Equal("1,000", page.Find("[data-tile='average-rate']").TextContent);
         Assert.Equal("0.99%", page.Find("[data-tile='throttled']").TextContent.Replace(" ", "", StringComparison.Ordinal));
         Assert.Null(page.Find("#client-bound").GetAttribute("hidden"));
-        Assert.Equal("91", page.Find("[data-tile='client-cpu']").TextContent);
+        Assert.Equal("the client was busy: this process 91 %", page.Find("[data-tile='client-limit']").TextContent);
         Assert.Equal("6", page.Find("[role=progressbar]").GetAttribute("aria-valuenow"));
     }
 

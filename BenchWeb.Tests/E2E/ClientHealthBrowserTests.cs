@@ -1,4 +1,3 @@
-using System.Text.Json;
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchWeb.Tests.Support;
@@ -41,9 +40,7 @@ public sealed class ClientHealthBrowserTests(DashboardBrowserFixture fixture) : 
             Load = new LoadOptions { Concurrency = 4 },
             Stop = new StopOptions { DurationSeconds = 4 },
         };
-        using var launched = await http.PostAsync("api/runs", new StringContent($"{{\"plan\":{plan.ToJson()}}}", System.Text.Encoding.UTF8, "application/json"));
-        Assert.True(launched.IsSuccessStatusCode, await launched.Content.ReadAsStringAsync());
-        var runId = JsonDocument.Parse(await launched.Content.ReadAsStringAsync()).RootElement.GetProperty("id").GetInt64();
+        var runId = await ApiRuns.StartAsync(http, plan);
 
         await BrowserDiagnostics.RunAsync(Page, "client-health", () => _watched!.Errors, () => fixture.App.Output, async () =>
         {

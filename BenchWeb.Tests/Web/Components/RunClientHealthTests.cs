@@ -195,32 +195,22 @@ public sealed class RunClientHealthTests
         Assert.All(rows, r => Assert.Equal("yes", r.QuerySelector("[data-stage-balance]")!.GetAttribute("data-stage-balance")));
     }
 
-    [Fact]
-    public async Task Tiles_SayWhyTheLastSecondWasClientLimited_WhileTheRunGoesOn()
+    [Theory]
+    [InlineData(2, ClientHealthSeconds.StarvedReason)]
+    [InlineData(0, null)]
+    public async Task Tiles_SayWhyTheLastSecondWasClientLimited_WhileTheRunGoesOn(int starvedSecond, string? warning)
     {
         await using var context = new BenchWebComponentContext();
         var state = new RunLiveState(documentLimit: null, durationSeconds: 60, provisionedRequestUnits: null);
-        var starved = ClientHealthSeconds.Of(SeededRuns.Seconds(3, 1_000, 6), starved: [2]);
-        state.Add(starved.Select(s => RunSecondEntity.From(1, s, SeededRuns.Start.Add(s.Elapsed))));
-
-        var tiles = context.Render<RunTiles>(p => p.Add(t => t.State, state).Add(t => t.Status, RunStatus.Running));
-
-        Assert.Null(tiles.Find("#client-bound").GetAttribute("hidden"));
-        Assert.Equal(ClientHealthSeconds.StarvedReason, tiles.Find("[data-tile='client-limit']").TextContent);
-        Assert.Null(RunTileTexts.Of(state, RunStatus.Completed).ClientLimit);
-    }
-
-    [Fact]
-    public async Task Tiles_ShowNoClientWarning_WhenTheLastSecondWasHealthy()
-    {
-        await using var context = new BenchWebComponentContext();
-        var state = new RunLiveState(documentLimit: null, durationSeconds: 60, provisionedRequestUnits: null);
-        var seconds = ClientHealthSeconds.Of(SeededRuns.Seconds(3, 1_000, 6), starved: [0]);
+        var seconds = ClientHealthSeconds.Of(SeededRuns.Seconds(3, 1_000, 6), starved: [starvedSecond]);
         state.Add(seconds.Select(s => RunSecondEntity.From(1, s, SeededRuns.Start.Add(s.Elapsed))));
 
         var tiles = context.Render<RunTiles>(p => p.Add(t => t.State, state).Add(t => t.Status, RunStatus.Running));
 
-        Assert.NotNull(tiles.Find("#client-bound").GetAttribute("hidden"));
+        // Shown only when the last second (2) was client-limited, with the summary's words for it.
+        Assert.Equal(warning is null, tiles.Find("#client-bound").HasAttribute("hidden"));
+        Assert.Equal(warning ?? "", tiles.Find("[data-tile='client-limit']").TextContent);
+        Assert.Null(RunTileTexts.Of(state, RunStatus.Completed).ClientLimit);
     }
 
     private static string N(long value) => value.ToString("N0", CultureInfo.CurrentCulture);
@@ -237,12 +227,7 @@ public sealed class RunClientHealthTests
     // The run page, once loaded, with the chart module it starts.
     private static IRenderedComponent<RunLive> Render(BenchWebComponentContext context, long runId)
     {
-        var module = JSObjectSetup.Module(context.JSInterop, RunLive.ModulePath);
-        var view = JSObjectSetup.ReturnedBy(module.Interop, "start");
-        foreach (var function in new[] { "stop", "setProvisioned", "setWindow" })
-        {
-            view.Interop.SetupVoid(function, _ => true).SetVoidResult();
-        }
+        var (module, _) = RunChartModule.SetUp(context);
 
         var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
         page.WaitForAssertion(() => Assert.Single(module.Interop.Invocations["start"]));

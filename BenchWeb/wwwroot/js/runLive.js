@@ -54,10 +54,10 @@ const windowBand = {
     },
 };
 
-// Runs of seconds as bands drawn under the data, each labelled at its top: a staged run's stages (alternating light
-// shades, on every chart) and the client-limited seconds (on the client health chart). A band covers its seconds
-// first..last, so, as for the window, from first to last + 1.
-function bands(id, key, fills, textColor) {
+// Runs of seconds as bands drawn under the data, each labelled: a staged run's stages (alternating light shades, on every
+// chart, labelled at the top) and the client-limited seconds (on the client health chart, labelled at the bottom so that
+// the two labels never overlap). A band covers its seconds first..last, so, as for the window, from first to last + 1.
+function bands(id, key, fills, textColor, labelAtBottom = false) {
     return {
         id,
         beforeDatasetsDraw(c) {
@@ -76,9 +76,10 @@ function bands(id, key, fills, textColor) {
                 ctx.fillStyle = textColor;
                 ctx.save();
                 ctx.beginPath();
-                ctx.rect(left, area.top, right - left, 14);
+                const top = labelAtBottom ? area.bottom - 14 : area.top;
+                ctx.rect(left, top, right - left, 14);
                 ctx.clip();
-                ctx.fillText(band.label, left + 3, area.top + 2);
+                ctx.fillText(band.label, left + 3, top + 2);
                 ctx.restore();
             });
             ctx.restore();
@@ -87,7 +88,7 @@ function bands(id, key, fills, textColor) {
 }
 
 const stageBands = bands('benchWebStages', '$benchWebStages', palette.stageFills, palette.stageText);
-const limitedBands = bands('benchWebClientLimited', '$benchWebLimited', [palette.limitedFill], palette.limit);
+const limitedBands = bands('benchWebClientLimited', '$benchWebLimited', [palette.limitedFill], palette.limit, true);
 
 // A second's client health arrives with it: clientLimits is null for a second measured without it (an older run), 0 for a
 // healthy one, and the bounds it crossed otherwise (the summary's one client-limited verdict).

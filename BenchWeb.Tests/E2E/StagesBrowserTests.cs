@@ -50,15 +50,13 @@ public sealed class StagesBrowserTests(DashboardBrowserFixture fixture) : IAsync
             },
             Stop = new StopOptions { DurationSeconds = null },
         };
-        using var launched = await http.PostAsync("api/runs", new StringContent($"{{\"plan\":{plan.ToJson()}}}", System.Text.Encoding.UTF8, "application/json"));
-        Assert.True(launched.IsSuccessStatusCode, await launched.Content.ReadAsStringAsync());
-        var runId = JsonDocument.Parse(await launched.Content.ReadAsStringAsync()).RootElement.GetProperty("id").GetInt64();
+        var runId = await ApiRuns.StartAsync(http, plan);
 
         await BrowserDiagnostics.RunAsync(Page, "stages", () => _watched!.Errors, () => fixture.App.Output, async () =>
         {
             await DashboardPages.GotoAsync(Page, new Uri(fixture.App.BaseAddress, $"runs/{runId}"));
             await DashboardPages.WaitForStatusAsync(Page, "Completed", TimeSpan.FromSeconds(60));
-            await Expect(Page.Locator("#run-stages table")).ToHaveAttributeAsync("data-stages", "2");
+            await Expect(Page.Locator("#run-stages table[data-stages]")).ToHaveAttributeAsync("data-stages", "2");
             var run = await http.GetFromJsonAsync<JsonElement>($"api/runs/{runId}");
             var stages = run.GetProperty("summary").GetProperty("stages").EnumerateArray().ToList();
             Assert.Equal(2, stages.Count);

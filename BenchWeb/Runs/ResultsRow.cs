@@ -67,4 +67,10 @@ public sealed record ResultsRow
     public double? ThrottledPercent { get; init; }
 
     public double? EstimatedCostPerMonth { get; init; }
+
+    /// <summary>Seconds whose figures were the client's, not the service's; null when the run's seconds had no client health.</summary>
+    public int? ClientLimitedSeconds { get; init; }
+
+    /// <summary>The run's worst second for the client, in words (<see cref="ClientSecondText"/>); null when not measured.</summary>
+    public string? WorstClientSecond { get; init; }
 }

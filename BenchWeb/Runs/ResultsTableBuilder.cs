@@ -18,7 +18,7 @@ public sealed class ResultsTableBuilder
         "Run", "Target", "Connection", "Bulk", "Concurrency", "Load model", "Batch", "RU/s",
         "Avg latency (ms)", "P50 latency (ms)", "P75 latency (ms)", "P90 latency (ms)", "P95 latency (ms)", "P98 latency (ms)", "P99 latency (ms)",
         "P99.9 latency (ms)", "Max latency (ms)", "Avg inserts/s", "P99 of per-second inserts/s", "Top 10 % of seconds inserts/s", "RU/insert",
-        "Throttled %", "Est. cost/month ($)",
+        "Throttled %", "Est. cost/month ($)", "Client-limited seconds", "Worst client second",
     ];
 
     /// <summary>What the latency columns cover, said under the Markdown table and beside the HTML one.</summary>
@@ -28,8 +28,9 @@ public sealed class ResultsTableBuilder
     /// whether its figures are partial (the run was cancelled, interrupted or failed).</summary>
     public static readonly IReadOnlyList<string> CsvHeaders = ["Run id", "Profile", .. Headers.Skip(1), "Partial"];
 
-    /// <summary>The figures' columns (after the run and its settings), as the page shows them beside a compact settings column.</summary>
-    public static IReadOnlyList<string> FigureHeaders { get; } = [.. Headers.Skip(FirstFigure)];
+    /// <summary>The figures' columns (after the run and its settings, before the client's), as the page shows them beside a
+    /// compact settings column; the page says the client's figures in a line under each run (<see cref="ClientLine"/>).</summary>
+    public static IReadOnlyList<string> FigureHeaders { get; } = [.. Headers.Take(Headers.Count - ClientColumns).Skip(FirstFigure)];
 
     /// <summary>The figures' columns as the page heads them: latency and throughput columns under one group heading each,
     /// with short headings (the full heading is the cell's title), so that every figure fits a laptop's screen.</summary>
@@ -40,8 +41,11 @@ public sealed class ResultsTableBuilder
 
     private const int FirstFigure = 8;
 
+    // The last columns: client-limited seconds and the worst client second.
+    private const int ClientColumns = 2;
+
     // Which Markdown columns hold numbers (right-aligned).
-    private static readonly bool[] NumericColumns = [false, false, false, false, true, false, true, .. Enumerable.Repeat(true, 16)];
+    private static readonly bool[] NumericColumns = [false, false, false, false, true, false, true, .. Enumerable.Repeat(true, 17), false];
 
     public ResultsTableBuilder(IEnumerable<ComparedRun> runs)
     {
@@ -130,7 +134,27 @@ public sealed class ResultsTableBuilder
     }
 
     /// <summary>The figures of a row as the page shows them, in the order of <see cref="FigureHeaders"/>.</summary>
-    public static IReadOnlyList<string> FigureCells(ResultsRow row) => [.. DisplayCells(row).Skip(FirstFigure)];
+    public static IReadOnlyList<string> FigureCells(ResultsRow row) => [.. DisplayCells(row).Skip(FirstFigure).Take(FigureHeaders.Count)];
+
+    /// <summary>The client's figures of a row in words, for the line the page shows under the run: "Client: limited in 3
+    /// seconds (left out of the per-second figures) · worst second 24: the client was starved: …"; null when not measured.</summary>
+    public static string? ClientLine(ResultsRow row)
+    {
+        ArgumentNullException.ThrowIfNull(row);
+        if (row.WorstClientSecond is null && row.ClientLimitedSeconds is null)
+        {
+            return null;
+        }
+
+        var limited = row.ClientLimitedSeconds switch
+        {
+            null => "client health not measured",
+            0 => "never the limit",
+            1 => "limited in 1 second (left out of the per-second figures)",
+            { } seconds => FormattableString.Invariant($"limited in {seconds:N0} seconds (left out of the per-second figures)"),
+        };
+        return "Client: " + limited + (row.WorstClientSecond is { } worst ? " · worst " + worst : "");
+    }
 
     /// <summary>The run's settings in a few short lines for the page's compact settings column: the connection (Cosmos DB
     /// for NoSQL), how the load was offered, and the provisioned RU/s. The Markdown and CSV keep a column for each.</summary>
@@ -185,11 +209,13 @@ public sealed class ResultsTableBuilder
             P999LatencyMs = run.Latency?.P999Ms,
             MaxLatencyMs = run.Latency?.MaxMs,
             AverageThroughput = summary?.AverageThroughput,
-            P99PerSecondThroughput = summary?.P99PerSecondThroughput,
+            P99PerSecondThroughput = summary is null ? null : PerSecondFigures.Of(summary, summary.P99PerSecondThroughput),
             Top10PercentMeanThroughput = summary?.Top10PercentMeanThroughput,
             RequestUnitsPerInsert = summary?.RequestUnitsPerInsert,
             ThrottledPercent = summary?.ThrottledFraction * 100,
             EstimatedCostPerMonth = summary?.EstimatedCostPerMonth,
+            ClientLimitedSeconds = summary is null ? null : (int?)RunComparison.ClientLimitedSeconds(summary),
+            WorstClientSecond = ClientSecondText.Describe(summary?.WorstClientSecond),
         };
     }
 
@@ -235,6 +261,8 @@ public sealed class ResultsTableBuilder
         yield return RequestUnits(row.RequestUnitsPerInsert, 2);
         yield return Number(row.ThrottledPercent, 2);
         yield return RequestUnits(row.EstimatedCostPerMonth, 2, missingIsUnknown: row.AverageThroughput is not null);
+        yield return Number(row.ClientLimitedSeconds, 0);
+        yield return Text(row.WorstClientSecond);
         if (!forMarkdown)
         {
             yield return row.IsPartial ? "yes" : "no";

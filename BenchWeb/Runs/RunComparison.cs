@@ -105,6 +105,11 @@ public sealed class RunComparison
     private static double? Rate(double count, RunSecondEntity second) =>
         second.DurationSeconds >= RunLiveState.ShortestRateSecond ? Math.Round(count / second.DurationSeconds, 3) : null;
 
+    /// <summary>The run's client-limited seconds; null ("—") for a run whose seconds had no client health and none counted
+    /// (a summary stored before they were counted), whose 0 is not known.</summary>
+    internal static double? ClientLimitedSeconds(RunSummary summary) =>
+        summary.ClientLimitedSeconds > 0 || summary.WorstClientSecond is not null ? summary.ClientLimitedSeconds : null;
+
     private static List<ComparisonRow> BuildRows(IReadOnlyList<ComparedRun> runs)
     {
         ComparisonRow Text(string key, string label, Func<ComparedRun, string> text) =>
@@ -145,8 +150,8 @@ public sealed class RunComparison
             Figure("given-up", "Given up after throttle retries", "N0", false, s => CountsRequests(s) ? s.TotalGivenUp : null),
             Figure("dropped", "Due but not sent (open loop)", "N0", false, s => s.OfferedRequestsPerSecond is null ? null : s.TotalDropped),
             Figure("avg-throughput", "Average throughput (inserts/s)", "N1", true, s => s.AverageThroughput),
-            Figure("mean-per-second", "Mean of per-second throughput (/s)", "N1", true, s => s.MeanPerSecondThroughput),
-            Figure("p99-per-second", "P99 of per-second throughput (/s)", "N1", true, s => s.P99PerSecondThroughput),
+            Figure("mean-per-second", "Mean of per-second throughput (/s)", "N1", true, s => PerSecondFigures.Of(s, s.MeanPerSecondThroughput)),
+            Figure("p99-per-second", "P99 of per-second throughput (/s)", "N1", true, s => PerSecondFigures.Of(s, s.P99PerSecondThroughput)),
             Figure("top-seconds", "Mean of the top 10 % of seconds (/s)", "N1", true, s => s.Top10PercentMeanThroughput),
             Text("latency-coverage", "Latency percentiles cover", r => r.Summary is null ? "—" : "successful operations; failed and throttled attempts excluded"),
             Latency("latency-p50", "Latency P50 (ms)", l => l.P50Ms),
@@ -161,6 +166,8 @@ public sealed class RunComparison
             Figure("ru-per-insert", "RU per insert", "N2", false, s => s.RequestUnitsPerInsert, RequestUnitsMissing),
             Figure("throttled", "Throttled (%)", "N2", false, s => s.ThrottledFraction * 100),
             Figure("cost-per-month", "Estimated cost per month ($)", "N2", false, s => s.EstimatedCostPerMonth, CostMissing),
+            Figure("client-limited", "Client-limited seconds (left out of the per-second figures)", "N0", false, ClientLimitedSeconds),
+            Text("worst-client-second", "Worst client second", r => r.Summary is null ? "—" : ClientSecondText.Describe(r.Summary.WorstClientSecond) ?? "not measured for this run"),
         ];
     }
 }

@@ -174,6 +174,10 @@ public sealed class RunLiveState
         return (SummaryCalculator.ProvisionedCost(ru, Elapsed / 3600), SummaryCalculator.ProvisionedCost(ru, SummaryCalculator.HoursPerMonth));
     }
 
-    /// <summary>The client's CPU in the last second was at or above the client-bound threshold.</summary>
-    public bool ClientBound => Latest?.ClientCpuPercent >= SummaryCalculator.ClientBoundCpuPercent;
+    /// <summary>Why the last second was client-limited, in words ("the client was starved: scheduling lag p99 180 ms, host CPU
+    /// 100 %, this process 22 %"): the summary's one verdict (<see cref="SecondSnapshot.IsClientLimited"/>) and its words. Null
+    /// when the last second was not client-limited.</summary>
+    public string? ClientLimit => Latest is { } latest && SummaryCalculator.ClientLimitedSpans([RunWindowSummary.ToSnapshot(latest)]) is [var span]
+        ? span.Reason
+        : null;
 }

@@ -49,8 +49,8 @@ public sealed record RunTileTexts
 
     public string CostDetail { get; init; } = "";
 
-    /// <summary>The client's CPU in the last second while the run is client-bound (and going on); null otherwise.</summary>
-    public string? ClientCpu { get; init; }
+    /// <summary>Why the last second was client-limited, in words, while the run goes on; null when it was not.</summary>
+    public string? ClientLimit { get; init; }
 
     public static RunTileTexts Of(RunLiveState state, RunStatus status)
     {
@@ -90,7 +90,7 @@ public sealed record RunTileTexts
             CostDetail = state.EstimatedCostPerMonth is { } month
                 ? month.ToString("C0", Usd) + "/month provisioned" + (autoscale ? " (autoscale, 1.5 × at the peak)" : "")
                 : ru ? "provisioned RU/s could not be read" : "no provisioned RU/s",
-            ClientCpu = active && state.ClientBound ? state.Latest!.ClientCpuPercent.ToString("N0", culture) : null,
+            ClientLimit = active ? state.ClientLimit : null,
         };
     }
 

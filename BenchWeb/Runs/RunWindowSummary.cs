@@ -6,7 +6,8 @@ namespace BenchWeb.Runs;
 
 /// <summary>A run's figures over a window of its seconds, from the saved per-second rows. Per-operation latency
 /// percentiles are not stored per second, so the window's latency is given as the highest per-second p99 and
-/// the median (nearest rank) of the per-second p50s, never as a percentile over the window's operations.</summary>
+/// the median (nearest rank) of the per-second p50s, never as a percentile over the window's operations. Like the
+/// summary's steady-state window, every figure leaves out (and counts) the client-limited seconds.</summary>
 public sealed record RunWindowSummary
 {
     public int FirstSecond { get; init; }
@@ -15,6 +16,9 @@ public sealed record RunWindowSummary
 
     /// <summary>Saved seconds inside the window.</summary>
     public int Seconds { get; init; }
+
+    /// <summary>Client-limited seconds inside the window, left out of every figure below.</summary>
+    public int SecondsLeftOut { get; init; }
 
     /// <summary>Documents ÷ the window's duration.</summary>
     public double MeanThroughput { get; init; }
@@ -39,13 +43,15 @@ public sealed record RunWindowSummary
         var inWindow = seconds.Where(s => s.Index >= first && s.Index <= last).OrderBy(s => s.Index).ToList();
         var snapshots = inWindow.Select(ToSnapshot).ToList();
         var window = SummaryCalculator.ForWindow(snapshots, first, last);
-        var fullSeconds = inWindow.Where(s => s.DurationSeconds >= 0.999).Select(s => (double)s.Ok).ToList();
-        var answered = inWindow.Where(s => s is { OkRequests: > 0, LatencyP50Ms: not null, LatencyP99Ms: not null }).ToList();
+        var measured = snapshots.Where(s => !s.IsClientLimited).ToList();
+        var fullSeconds = measured.Where(s => s.IsFull).Select(s => (double)s.Ok).ToList();
+        var answered = measured.Where(s => s is { OkRequests: > 0, LatencyP50Ms: not null, LatencyP99Ms: not null }).ToList();
         return new RunWindowSummary
         {
             FirstSecond = first,
             LastSecond = last,
             Seconds = inWindow.Count,
+            SecondsLeftOut = window.SecondsLeftOut,
             MeanThroughput = window.MeanThroughput,
             P99Throughput = SummaryCalculator.NearestRank(fullSeconds, 99),
             RequestUnitsPerSecond = window.RequestUnitsPerSecond,

@@ -31,7 +31,7 @@ public sealed class RunDetailTests
     {
         await using var context = new BenchWebComponentContext();
         var runId = await SeedCompletedRunAsync(context);
-        var view = SetUpChartModule(context);
+        var view = RunChartModule.SetUp(context).View;
         var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
         page.WaitForAssertion(() => Assert.NotEmpty(view.Interop.Invocations["setWindow"]));
 
@@ -53,7 +53,7 @@ public sealed class RunDetailTests
     {
         await using var context = new BenchWebComponentContext();
         var runId = await SeedCompletedRunAsync(context);
-        var view = SetUpChartModule(context);
+        var view = RunChartModule.SetUp(context).View;
 
         var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
         page.WaitForAssertion(() => Assert.NotEmpty(view.Interop.Invocations["setWindow"]));
@@ -76,7 +76,7 @@ public sealed class RunDetailTests
     {
         await using var context = new BenchWebComponentContext();
         var runId = await SeedCompletedRunAsync(context);
-        var view = SetUpChartModule(context);
+        var view = RunChartModule.SetUp(context).View;
         var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
         page.WaitForAssertion(() => Assert.NotEmpty(view.Interop.Invocations["setWindow"]));
 
@@ -117,7 +117,7 @@ public sealed class RunDetailTests
     {
         await using var context = new BenchWebComponentContext();
         var runId = await SeedCompletedRunAsync(context, chosen: (2, 3));
-        var view = SetUpChartModule(context);
+        var view = RunChartModule.SetUp(context).View;
         var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
         page.WaitForAssertion(() => Assert.NotEmpty(view.Interop.Invocations["setWindow"]));
         Assert.Equal([2, 3], WindowCalls(view).Single());
@@ -146,7 +146,7 @@ public sealed class RunDetailTests
             ],
         };
         var runId = await SeedCompletedRunAsync(context, verdict: verdict);
-        var view = SetUpChartModule(context);
+        var view = RunChartModule.SetUp(context).View;
 
         var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
         page.WaitForAssertion(() => Assert.NotEmpty(view.Interop.Invocations["setWindow"]));
@@ -164,7 +164,7 @@ public sealed class RunDetailTests
     {
         await using var context = new BenchWebComponentContext();
         var runId = await SeedCompletedRunAsync(context, importedFrom: "build-agent-7, exported 2026-11-20");
-        var view = SetUpChartModule(context);
+        var view = RunChartModule.SetUp(context).View;
 
         var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
         page.WaitForAssertion(() => Assert.NotEmpty(view.Interop.Invocations["setWindow"]));
@@ -180,19 +180,6 @@ public sealed class RunDetailTests
 
     // Formats differ by a space between cultures ("2.33 %"); the figures must not.
     private static string Compact(string markup) => markup.Replace(" ", "", StringComparison.Ordinal).Replace("\u00A0", "", StringComparison.Ordinal);
-
-    // The chart module and the view its start returns, with the functions the page calls on them.
-    private static JSObjectSetup SetUpChartModule(BenchWebComponentContext context)
-    {
-        var module = JSObjectSetup.Module(context.JSInterop, RunLive.ModulePath);
-        var view = JSObjectSetup.ReturnedBy(module.Interop, "start");
-        foreach (var function in new[] { "stop", "setProvisioned", "setWindow" })
-        {
-            view.Interop.SetupVoid(function, _ => true).SetVoidResult();
-        }
-
-        return view;
-    }
 
     private static async Task<long> SeedCompletedRunAsync(BenchWebComponentContext context, (int First, int Last)? chosen = null, Verdict? verdict = null, string? importedFrom = null)
     {

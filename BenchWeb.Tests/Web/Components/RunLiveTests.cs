@@ -25,7 +25,7 @@ public sealed class RunLiveTests
     {
         await using var context = new BenchWebComponentContext();
         var runId = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 3);
-        var (module, view) = SetUpChartModule(context);
+        var (module, view) = RunChartModule.SetUp(context);
 
         var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
         page.WaitForAssertion(() => Assert.Single(module.Interop.Invocations["start"]));
@@ -50,7 +50,7 @@ public sealed class RunLiveTests
     {
         await using var context = new BenchWebComponentContext();
         var runId = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 2);
-        var (module, _) = SetUpChartModule(context);
+        var (module, _) = RunChartModule.SetUp(context);
         var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
         page.WaitForAssertion(() => Assert.Single(module.Interop.Invocations["start"]));
         Assert.Equal("2,000", page.Find("[data-tile='total-ok']").TextContent);
@@ -71,7 +71,7 @@ public sealed class RunLiveTests
         Assert.Equal("1,000", page.Find("[data-tile='average-rate']").TextContent);
         Assert.Equal("0.99%", page.Find("[data-tile='throttled']").TextContent.Replace(" ", "", StringComparison.Ordinal));
         Assert.Null(page.Find("#client-bound").GetAttribute("hidden"));
-        Assert.Equal("91", page.Find("[data-tile='client-cpu']").TextContent);
+        Assert.Equal("the client was busy: this process 91 %", page.Find("[data-tile='client-limit']").TextContent);
         Assert.Equal("6", page.Find("[role=progressbar]").GetAttribute("aria-valuenow"));
     }
 
@@ -88,7 +88,7 @@ public sealed class RunLiveTests
     {
         await using var context = new BenchWebComponentContext();
         var runId = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 2);
-        var (module, _) = SetUpChartModule(context);
+        var (module, _) = RunChartModule.SetUp(context);
         var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
         page.WaitForAssertion(() => Assert.Single(module.Interop.Invocations["start"]));
         Assert.Single(page.FindAll("#cancel-run"));
@@ -116,7 +116,7 @@ public sealed class RunLiveTests
     {
         await using var context = new BenchWebComponentContext();
         var runId = await SeedRunAsync(context, RunStatus.Queued, secondsSaved: 0);
-        var (module, _) = SetUpChartModule(context);
+        var (module, _) = RunChartModule.SetUp(context);
         var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
         page.WaitForAssertion(() => Assert.Single(module.Interop.Invocations["start"]));
 
@@ -147,7 +147,7 @@ public sealed class RunLiveTests
     {
         await using var context = new BenchWebComponentContext();
         var runId = await SeededRuns.AddAsync(context.Databases, SeededRuns.Plan(TargetKind.Simulated, "Finished"), SeededRuns.Seconds(5, 1_000, 6));
-        var (module, _) = SetUpChartModule(context);
+        var (module, _) = RunChartModule.SetUp(context);
         var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
         page.WaitForAssertion(() => Assert.Single(module.Interop.Invocations["start"]));
 
@@ -194,7 +194,7 @@ public sealed class RunLiveTests
             await db.SaveChangesAsync();
         }
 
-        var (module, _) = SetUpChartModule(context);
+        var (module, _) = RunChartModule.SetUp(context);
         var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
         page.WaitForAssertion(() => Assert.Single(module.Interop.Invocations["start"]));
 
@@ -210,7 +210,7 @@ public sealed class RunLiveTests
     {
         await using var context = new BenchWebComponentContext();
         var runId = await SeededRuns.AddAsync(context.Databases, SeededRuns.Plan(TargetKind.TableStorage, "Flights"), SeededRuns.Seconds(3, 1_000, 0, batchSize: 100));
-        var (module, _) = SetUpChartModule(context);
+        var (module, _) = RunChartModule.SetUp(context);
         var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
         page.WaitForAssertion(() => Assert.Single(module.Interop.Invocations["start"]));
 
@@ -257,19 +257,6 @@ public sealed class RunLiveTests
         Assert.Equal("benchweb", page.Find("#run-settings [data-path='target.tables.tableName'] td").TextContent);
         // Where a secret is kept is not a setting: no row names it.
         Assert.Empty(page.FindAll("#run-settings [data-path$='Secret']"));
-    }
-
-    // The chart module and the view its start returns, with the functions the page calls on them.
-    private static (JSObjectSetup Module, JSObjectSetup View) SetUpChartModule(BenchWebComponentContext context)
-    {
-        var module = JSObjectSetup.Module(context.JSInterop, RunLive.ModulePath);
-        var view = JSObjectSetup.ReturnedBy(module.Interop, "start");
-        foreach (var function in new[] { "stop", "setProvisioned", "setWindow" })
-        {
-            view.Interop.SetupVoid(function, _ => true).SetVoidResult();
-        }
-
-        return (module, view);
     }
 
     private static async Task<long> SeedRunAsync(BenchWebComponentContext context, RunStatus status, int secondsSaved)

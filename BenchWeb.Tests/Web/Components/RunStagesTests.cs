@@ -30,12 +30,7 @@ public sealed class RunStagesTests
         };
         var seconds = SeededRuns.Seconds(12, 100, 5);
         var runId = await SeededRuns.AddAsync(context.Databases, plan, seconds);
-        var module = JSObjectSetup.Module(context.JSInterop, RunLive.ModulePath);
-        var view = JSObjectSetup.ReturnedBy(module.Interop, "start");
-        foreach (var function in new[] { "stop", "setProvisioned", "setWindow" })
-        {
-            view.Interop.SetupVoid(function, _ => true).SetVoidResult();
-        }
+        var (module, _) = RunChartModule.SetUp(context);
 
         var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
         page.WaitForAssertion(() => Assert.NotEmpty(page.FindAll("#run-stages tr[data-stage]")));

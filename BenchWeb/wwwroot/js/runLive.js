@@ -12,6 +12,7 @@ const palette = {
     p50: '#1a7f37', p99: '#bc4c00', cpu: '#57606a', limit: '#cf222e',
     window: '#1a7f37', windowFill: 'rgba(26, 127, 55, 0.10)',
     stageFills: ['rgba(110, 119, 129, 0.07)', 'rgba(110, 119, 129, 0.15)'], stageText: '#57606a',
+    host: '#0969da', lag: '#bc4c00', gc: '#8250df', limitedFill: 'rgba(207, 34, 46, 0.12)',
 };
 
 // Each dataset draws from its own `source` array: once a series is long, Chart.js's decimation plugin replaces
@@ -53,36 +54,60 @@ const windowBand = {
     },
 };
 
-// A staged run's stages as bands in alternating light shades, each labelled at its top, drawn under the data and the
-// steady-state window. Stage k covers its seconds first..last, so, as for the window, from first to last + 1.
-const stageBands = {
-    id: 'benchWebStages',
-    beforeDatasetsDraw(c) {
-        const stages = c.$benchWebStages;
-        if (!stages || stages.length === 0) return;
-        const { ctx, chartArea: area, scales: { x } } = c;
-        ctx.save();
-        ctx.font = '11px sans-serif';
-        ctx.textBaseline = 'top';
-        stages.forEach((stage, k) => {
-            const left = Math.max(x.getPixelForValue(stage.first), area.left);
-            const right = Math.min(x.getPixelForValue(stage.last + 1), area.right);
-            if (right <= left) return;
-            ctx.fillStyle = palette.stageFills[k % 2];
-            ctx.fillRect(left, area.top, right - left, area.bottom - area.top);
-            ctx.fillStyle = palette.stageText;
+// Runs of seconds as bands drawn under the data, each labelled: a staged run's stages (alternating light shades, on every
+// chart, labelled at the top) and the client-limited seconds (on the client health chart, labelled at the bottom so that
+// the two labels never overlap). A band covers its seconds first..last, so, as for the window, from first to last + 1.
+function bands(id, key, fills, textColor, labelAtBottom = false) {
+    return {
+        id,
+        beforeDatasetsDraw(c) {
+            const runs = c[key];
+            if (!runs || runs.length === 0) return;
+            const { ctx, chartArea: area, scales: { x } } = c;
             ctx.save();
-            ctx.beginPath();
-            ctx.rect(left, area.top, right - left, 14);
-            ctx.clip();
-            ctx.fillText(stage.label, left + 3, area.top + 2);
+            ctx.font = '11px sans-serif';
+            ctx.textBaseline = 'top';
+            runs.forEach((band, k) => {
+                const left = Math.max(x.getPixelForValue(band.first), area.left);
+                const right = Math.min(x.getPixelForValue(band.last + 1), area.right);
+                if (right <= left) return;
+                ctx.fillStyle = fills[k % fills.length];
+                ctx.fillRect(left, area.top, right - left, area.bottom - area.top);
+                ctx.fillStyle = textColor;
+                ctx.save();
+                ctx.beginPath();
+                const top = labelAtBottom ? area.bottom - 14 : area.top;
+                ctx.rect(left, top, right - left, 14);
+                ctx.clip();
+                ctx.fillText(band.label, left + 3, top + 2);
+                ctx.restore();
+            });
             ctx.restore();
-        });
-        ctx.restore();
-    },
-};
+        },
+    };
+}
 
-function chart(canvas, title, unit, datasets, plugins = []) {
+const stageBands = bands('benchWebStages', '$benchWebStages', palette.stageFills, palette.stageText);
+const limitedBands = bands('benchWebClientLimited', '$benchWebLimited', [palette.limitedFill], palette.limit, true);
+
+// A second's client health arrives with it: clientLimits is null for a second measured without it (an older run), 0 for a
+// healthy one, and the bounds it crossed otherwise (the summary's one client-limited verdict).
+const hasHealth = s => s.clientLimits != null;
+const isClientLimited = s => hasHealth(s) && s.clientLimits !== 0;
+
+// Consecutive client-limited seconds as bands (by index, as the stages are).
+function limitedRuns(seconds) {
+    const runs = [];
+    for (const s of seconds) {
+        if (!isClientLimited(s)) continue;
+        const last = runs[runs.length - 1];
+        if (last && last.last === s.index - 1) last.last = s.index;
+        else runs.push({ first: s.index, last: s.index, label: 'client-limited' });
+    }
+    return runs;
+}
+
+function chart(canvas, title, unit, datasets, plugins = [], scales = {}) {
     return new window.Chart(canvas, {
         type: 'line',
         plugins: [stageBands, ...plugins],
@@ -102,6 +127,7 @@ function chart(canvas, title, unit, datasets, plugins = []) {
             scales: {
                 x: { type: 'linear', min: 0, title: { display: true, text: 'seconds' }, ticks: { precision: 0 } },
                 y: { beginAtZero: true, title: { display: true, text: unit } },
+                ...scales,
             },
         },
     });
@@ -137,6 +163,8 @@ class LiveView {
         this.totalOk = 0;
         this.stopped = false;
         this.drawnLive = [];
+        this.healthSeconds = 0;
+        this.healthPoints = 0;
         const canvas = name => root.querySelector(`canvas[data-chart="${name}"]`);
         this.charts = {
             inserts: chart(canvas('inserts'), 'Inserts per second', 'inserts/s', [line('inserts/s', palette.inserts), guide('average', palette.average)], [windowBand]),
@@ -144,8 +172,18 @@ class LiveView {
             ru: chart(canvas('ru'), options.requestUnitsReported === false ? 'Request units per second: n/a (the target has no request units)' : 'Request units per second', 'RU/s', [line('RU/s', palette.ru), guide('provisioned', palette.provisioned)]),
             latency: chart(canvas('latency'), 'Latency', 'ms', [line('p50', palette.p50), line('p99', palette.p99)]),
             cpu: chart(canvas('cpu'), 'Client CPU', '%', [line('CPU %', palette.cpu), guide(`client-bound (${CLIENT_BOUND_CPU} %)`, palette.limit)]),
+            health: chart(canvas('health'), 'Client health', 'CPU %', [
+                line('host CPU %', palette.host),
+                line('this process CPU %', palette.cpu),
+                line('scheduling lag p99 (ms)', palette.lag, { yAxisID: 'ms' }),
+                line('GC pause (ms)', palette.gc, { yAxisID: 'ms' }),
+            ], [limitedBands], {
+                y: { min: 0, max: 100, title: { display: true, text: 'CPU %' } },
+                ms: { type: 'linear', axis: 'y', position: 'right', beginAtZero: true, title: { display: true, text: 'ms' }, grid: { drawOnChartArea: false } },
+            }),
         };
         this.charts.cpu.options.scales.y.suggestedMax = 100;
+        this.healthBox = root.querySelector('#client-health');
         for (const c of Object.values(this.charts)) c.$benchWebStages = options.stages ?? [];
         // Seconds drawn after arriving live: how long from the engine closing a second to its point.
         window.benchWeb ??= {};
@@ -218,7 +256,7 @@ class LiveView {
             progress.firstElementChild.style.width = `${(tiles.progressShare * 100).toFixed(1)}%`;
         }
         const clientBound = page.getElementById('client-bound');
-        if (clientBound) clientBound.hidden = tiles.clientCpu == null;
+        if (clientBound) clientBound.hidden = tiles.clientLimit == null;
         this.root.dataset.tiles = String(index);
     }
 
@@ -230,6 +268,7 @@ class LiveView {
             if (this.seconds.has(s.index)) continue;
             this.seconds.set(s.index, s);
             this.totalOk += s.ok;
+            if (hasHealth(s)) this.healthSeconds++;
             if (s.index < this.lastIndex) outOfOrder = true;
             this.lastIndex = Math.max(this.lastIndex, s.index);
             fresh.push(s);
@@ -241,6 +280,8 @@ class LiveView {
         } else {
             for (const s of fresh) this.append(s);
         }
+        if (fresh.some(isClientLimited)) this.charts.health.$benchWebLimited = limitedRuns(this.ordered());
+        this.showHealth();
         this.updateGuides();
         this.scheduleDraw();
     }
@@ -259,13 +300,34 @@ class LiveView {
         this.charts.latency.data.datasets[0].source.push({ x, y: s.latencyP50Ms ?? null });
         this.charts.latency.data.datasets[1].source.push({ x, y: s.latencyP99Ms ?? null });
         this.charts.cpu.data.datasets[0].source.push({ x, y: s.clientCpuPercent });
+        // A second without client health is no point on the health chart (a gap), never 0 %.
+        const health = this.charts.health.data.datasets;
+        const measured = hasHealth(s);
+        health[0].source.push({ x, y: measured ? s.hostCpuPercent ?? null : null });
+        health[1].source.push({ x, y: measured ? s.clientCpuPercent : null });
+        health[2].source.push({ x, y: measured ? s.schedulingLagP99Ms ?? null : null });
+        health[3].source.push({ x, y: measured ? s.gcPauseMs ?? null : null });
+        if (measured) this.healthPoints++;
+    }
+
+    ordered() {
+        return [...this.seconds.values()].sort((a, b) => a.index - b.index);
     }
 
     rebuild() {
         for (const c of Object.values(this.charts)) {
             for (const d of c.data.datasets) d.source = [];
         }
-        [...this.seconds.values()].sort((a, b) => a.index - b.index).forEach(s => this.append(s));
+        this.healthPoints = 0;
+        this.ordered().forEach(s => this.append(s));
+    }
+
+    // The health chart is drawn once a second has client health; a run whose seconds have none says it was not measured.
+    showHealth() {
+        if (!this.healthBox) return;
+        const state = this.healthSeconds > 0 ? 'measured' : this.seconds.size > 0 ? 'unmeasured' : 'waiting';
+        this.healthBox.dataset.health = state;
+        this.root.dataset.healthPoints = String(this.healthPoints);
     }
 
     updateGuides() {
@@ -276,6 +338,10 @@ class LiveView {
         const provisioned = this.options.provisionedRequestUnits;
         this.charts.ru.data.datasets[1].source = provisioned ? [{ x: 0, y: provisioned }, { x: end, y: provisioned }] : [];
         this.charts.cpu.data.datasets[1].source = [{ x: 0, y: CLIENT_BOUND_CPU }, { x: end, y: CLIENT_BOUND_CPU }];
+        // Every chart spans the same seconds, to the run's end, whichever of its series stops short of it; a whole second, so
+        // that the axis does not end on a label like 60.01.
+        const max = end > 0 ? Math.max(1, Math.ceil(end - 0.05)) : undefined;
+        for (const c of Object.values(this.charts)) c.options.scales.x.max = max;
     }
 
     // At most one redraw per frame, however many seconds arrive.

@@ -76,23 +76,29 @@ public static class KneeDetector
         var candidates = before.Where(s => !s.ClientLimited).ToList() is { Count: > 0 } service ? service : before;
         var chosen = crossedAtOnce ? limit! : candidates.MaxBy(s => s.JudgedThroughput)!;
         var clientAfter = limit is null ? measured.FirstOrDefault(s => s.Index > chosen.Index && s.ClientLimited) : null;
-        var limitedBy = limit is not null ? walk.LimitedBy : clientAfter is not null ? KneeLimit.ClientCpu : KneeLimit.None;
+        var clientOnly = limit is null && chosen.ClientLimited;
+        var limitedBy = limit is not null ? walk.LimitedBy : clientAfter is not null || clientOnly ? KneeLimit.ClientCpu : KneeLimit.None;
         var why = limit is null ? "" : walk.Why + (walk.Limit is null ? " (not confirmed: the sweep ended before a re-run)" : walk.Confirmation);
+        var best = $"{Name(chosen, label)}: highest throughput, {Rate(chosen.JudgedThroughput)}";
         var reason = crossedAtOnce
             ? $"{Name(chosen, label)}: the first step, {Rate(chosen.JudgedThroughput)}, already crossed the rule: {why}; try lower values."
             : limit is not null
-            ? $"{Name(chosen, label)}: highest throughput, {Rate(chosen.JudgedThroughput)}, before {why}."
+            ? $"{best}, before {why}."
+            : clientOnly
+            ? $"{best}, but every step was client-limited ({chosen.ClientLimitReason}): this client, not the service, was the limit, so no step's p99 or throughput is the service's; run the sweep again on a client that is not the limit."
             : clientAfter is not null
-            ? $"{Name(chosen, label)}: highest throughput, {Rate(chosen.JudgedThroughput)}, before the client, not the service, was the limit at {Name(clientAfter, label)} ({clientAfter.ClientLimitReason}); the service's limit may lie beyond: run the rest again on a client that is not the limit."
-            : $"{Name(chosen, label)}: highest throughput, {Rate(chosen.JudgedThroughput)}; no step exceeded {Number(rule.P99Multiple)} × the best p99 or {Percent(rule.MaxThrottledPercent)} throttled within the values, so the limit may lie beyond them.";
+            ? $"{best}, before the client, not the service, was the limit at {Name(clientAfter, label)} ({clientAfter.ClientLimitReason}); the service's limit may lie beyond: run the rest again on a client that is not the limit."
+            : $"{best}; no step exceeded {Number(rule.P99Multiple)} × the best p99 or {Percent(rule.MaxThrottledPercent)} throttled within the values, so the limit may lie beyond them.";
         var clientLimited = measured.Where(s => s.ClientLimited && s != clientAfter).ToList();
-        if (chosen.ClientLimited)
+        if (limit is not null && !crossedAtOnce && chosen.ClientLimited)
         {
             reason += " Every step before it was client-limited, so its throughput is this client's, not the service's: run the sweep again on a client that is not the limit.";
         }
-        else if (clientLimited.Count > 0)
+        else if (!clientOnly && clientLimited.Count > 0)
         {
-            reason += $" Not judged, the client being the limit: {string.Join("; ", clientLimited.Select(s => $"{Name(s, label)}, {s.ClientLimitReason}"))}.";
+            const int Shown = 3;
+            var listed = string.Join("; ", clientLimited.Take(Shown).Select(s => $"{Name(s, label)}, {s.ClientLimitReason}"));
+            reason += $" Not judged, the client being the limit: {listed}{(clientLimited.Count > Shown ? $"; and {clientLimited.Count - Shown} more steps" : "")}.";
         }
 
         double? headroom = chosen.ProvisionedRequestUnitsPerSecond is > 0 && chosen.RequestUnitsPerSecond is { } used

@@ -149,6 +149,23 @@ public class KneeDetectorTests
     }
 
     [Fact]
+    public void Find_EveryStepClientLimited_NamesThisClientAsTheLimitAndJudgesNoP99()
+    {
+        // A host busy throughout: every second of every step starved. The p99s climb with the starvation, not the service.
+        var all = Enumerable.Range(0, 10).ToList();
+        var steps = new[] { Step(0, "1", 100, 10, starved: all), Step(1, "2", 180, 60, starved: all), Step(2, "4", 150, 300, starved: all) };
+
+        var knee = Assert.Single(KneeDetector.Find(steps, new KneeRule(), "Load.Concurrency"));
+
+        Assert.Equal(1, knee.RecommendedIndex);
+        Assert.Equal(KneeLimit.ClientCpu, knee.LimitedBy);
+        Assert.True(knee.ClientBound);
+        Assert.StartsWith("step 2 (concurrency 2): highest throughput, 180/s, but every step was client-limited (seconds 0–9: the client was starved", knee.Reason, StringComparison.Ordinal);
+        Assert.Null(KneeDetector.NextReRun(steps, new KneeRule(), seriesEnded: true));
+        Assert.Equal(3, knee.Notes.Count(n => n.ClientLimited));
+    }
+
+    [Fact]
     public void Find_OneSlowSecond_DoesNotTripTheRule_BecauseTheStepIsJudgedOnItsSteadyWindow()
     {
         // Step 2 had one second in which every operation took 400 ms: its run's p99 is that second's; its steady window's

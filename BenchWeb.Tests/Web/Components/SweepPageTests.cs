@@ -6,6 +6,7 @@ using BenchWeb.Components.Pages.Sweeps;
 using BenchWeb.Data;
 using BenchWeb.Tests.Support;
 using BenchWeb.Tests.Support.Components;
+using BenchWeb.Tests.Web.Sweeps;
 using Bunit;
 
 namespace BenchWeb.Tests.Web.Components;
@@ -13,7 +14,7 @@ namespace BenchWeb.Tests.Web.Components;
 [UnitTest]
 public sealed class SweepPageTests
 {
-    private static readonly SweepOptions Sweep = new() { Setting = "Load.Concurrency", Values = ["1", "2", "4"] };
+    private static readonly SweepOptions Sweep = SweepTableTests.ThreeValues;
 
     [Fact]
     public async Task SweepPage_StepReRun_IsListedAfterItsStepLinkedToItsRunWithWhy()
@@ -48,11 +49,7 @@ public sealed class SweepPageTests
 
     private static async Task<(long SweepId, long[] Runs)> SeedAsync(BenchWebComponentContext context)
     {
-        SweepStepResult Result(int index, double throughput, double p99) => new()
-        {
-            Index = index, Value = Sweep.Values[index], Status = RunStatus.Completed, Throughput = throughput, P99Ms = p99, SteadyThroughput = throughput, SteadyP99Ms = p99,
-        };
-        var results = new[] { Result(0, 100, 10), Result(1, 200, 40), Result(1, 210, 11) with { IsReRun = true, ReRunReason = "p99 rose past the rule at this step only" }, Result(2, 205, 12) };
+        var results = SweepTableTests.ReRunResults();
         var knees = KneeDetector.Find(results, Sweep.Knee, Sweep.Setting);
         var plan = new RunPlan { Name = "swept", Stop = new StopOptions { DurationSeconds = 10 } };
         await using var db = await context.Databases.CreateDbContextAsync();

@@ -22,7 +22,7 @@ public class SweepTableTests
         SeriesValues = ["Gateway", "Direct"],
     };
 
-    private static readonly SweepOptions ThreeValues = new() { Setting = "Load.Concurrency", Values = ["1", "2", "4"] };
+    internal static readonly SweepOptions ThreeValues = new() { Setting = "Load.Concurrency", Values = ["1", "2", "4"] };
 
     private static RunEntity Run(long id, int step, double throughput, RunSummary? summary = null) => new()
     {
@@ -35,15 +35,21 @@ public class SweepTableTests
         SummaryJson = System.Text.Json.JsonSerializer.Serialize(summary ?? new RunSummary { MeanPerSecondThroughput = throughput, ThrottledFraction = 0.005 }, RunPlan.JsonOptions),
     };
 
-    /// <summary>A sweep of three steps whose second was re-run (run 12) and judged on the re-run, the recommended step.</summary>
-    private static IReadOnlyList<SweepStepRow> WithReRun()
+    /// <summary>The results of a sweep of <see cref="ThreeValues"/> whose second step crossed the p99 rule alone and was re-run;
+    /// the re-run, the highest throughput, did not confirm it.</summary>
+    internal static SweepStepResult[] ReRunResults()
     {
         SweepStepResult Result(int index, double throughput, double p99) => new()
         {
             Index = index, Value = ThreeValues.Values[index], Status = RunStatus.Completed, Throughput = throughput, P99Ms = p99, SteadyThroughput = throughput, SteadyP99Ms = p99,
         };
-        var steps = new[] { Result(0, 100, 10), Result(1, 200, 40), Result(1, 210, 11) with { IsReRun = true, ReRunReason = "p99 rose past the rule at this step only" }, Result(2, 205, 12) };
-        var knee = KneeDetector.Find(steps, new KneeRule(), ThreeValues.Setting).Single();
+        return [Result(0, 100, 10), Result(1, 200, 40), Result(1, 210, 11) with { IsReRun = true, ReRunReason = "p99 rose past the rule at this step only" }, Result(2, 205, 12)];
+    }
+
+    /// <summary>The rows of <see cref="ReRunResults"/>: the re-run is run 12, judged, and the recommended step.</summary>
+    private static IReadOnlyList<SweepStepRow> WithReRun()
+    {
+        var knee = KneeDetector.Find(ReRunResults(), new KneeRule(), ThreeValues.Setting).Single();
         return SweepStepRow.From(ThreeValues, [Run(13, 2, 205), Run(12, 1, 210), Run(10, 0, 100), Run(11, 1, 200)], [knee]);
     }
 

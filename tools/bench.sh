@@ -10,6 +10,25 @@ export COSMOS_DISABLE_IMDS_ACCESS=true
 if [ "${1:-all}" = history-page ] || [ "${1:-all}" = telemetry-cost ]; then
   exec dotnet run --project tools/Benchmarks -c Release -- "$1"
 fi
+# Sweeps beside two CPU hogs (tools/bench.sh sweep-noisy): each simulated account of samples/sweep-noisy swept alone, then beside two `yes` processes
+# (killed by their PIDs after); each pair must recommend the same step. Results and logs stay in the folder it prints.
+if [ "${1:-all}" = sweep-noisy ]; then
+  dotnet build BenchWeb -c Release -nologo -v quiet > /dev/null
+  out=$(mktemp -d); hogs=()
+  trap '[ ${#hogs[@]} -eq 0 ] || kill "${hogs[@]}" 2>/dev/null' EXIT
+  echo "results in $out"
+  for account in samples/sweep-noisy/account-*.json; do
+    name=$(basename "$account" .json)
+    for load in alone hogs; do
+      if [ "$load" = hogs ]; then yes > /dev/null & hogs+=($!); yes > /dev/null & hogs+=($!); fi
+      dotnet run --project BenchWeb -c Release --no-build -- run "$account" --sweep samples/sweep-noisy/concurrency.json \
+        --summary "$out/$name-$load.json" > "$out/$name-$load.log" 2>&1 || true
+      if [ ${#hogs[@]} -gt 0 ]; then kill "${hogs[@]}"; wait "${hogs[@]}" 2>/dev/null || true; hogs=(); fi
+      echo "$name, $load:"; grep -E '^(Knee|Step [0-9]+( \(re-run\))?:)' "$out/$name-$load.log" | sed 's/^/  /' || true
+    done
+  done
+  exit
+fi
 # Runs spread over agents: Debian's PostgreSQL and redis-server on free loopback ports, three dashboard processes on them.
 if [ "${1:-all}" = agents ]; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"

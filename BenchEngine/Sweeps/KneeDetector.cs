@@ -3,78 +3,104 @@ using BenchEngine.Metrics;
 
 namespace BenchEngine.Sweeps;
 
-/// <summary>Names the recommended step of each series of a sweep by its <see cref="KneeRule"/>: the highest-throughput step
-/// before the first step whose client reached the CPU limit, whose throttled share exceeded the limit, or whose p99 exceeded
-/// the multiple of the series' best p99.</summary>
+/// <summary>
+/// Names the recommended step of each series of a sweep by its <see cref="KneeRule"/>: the highest-throughput step before
+/// the first step whose p99 exceeded the multiple of the series' best p99 or whose throttled share exceeded the limit.
+/// </summary>
+/// <remarks>A noisy client must not move the knee, so:
+/// <list type="bullet">
+/// <item>each step is judged on its steady window (<see cref="SweepStepResult.JudgedP99Ms"/>, …), not on one slow second;</item>
+/// <item>a client-limited step (<see cref="SweepStepResult.ClientLimited"/>) is never the service's limit: its p99 and
+/// throughput are the client's, so they are not judged (a throttle is still the service's answer, and counts);</item>
+/// <item>a crossing counts once the next step crosses too, or a re-run of the step does (<see cref="NextReRun"/>): a step
+/// that crossed alone is run again and judged on the re-run.</item>
+/// </list></remarks>
 public static class KneeDetector
 {
     /// <summary>One knee per series (a recommended step for every series with a measured step: the first one when already
     /// it crossed the rule), in the order the series first appear in <paramref name="steps"/>.</summary>
-    /// <param name="steps">The steps that ran, in the order they ran.</param>
+    /// <param name="steps">The steps that ran, in the order they ran, re-runs included.</param>
     /// <param name="rule">The rule.</param>
     /// <param name="setting">The swept setting's plan path, for the reasons' wording (<c>Load.Concurrency</c>).</param>
     public static IReadOnlyList<KneeResult> Find(IReadOnlyList<SweepStepResult> steps, KneeRule rule, string? setting = null)
     {
         ArgumentNullException.ThrowIfNull(steps);
         ArgumentNullException.ThrowIfNull(rule);
-        var label = setting is null ? "value" : SweepOptions.Label(setting).ToLowerInvariant();
-        return [.. steps.GroupBy(s => s.Series).Select(series => FindInSeries(series.Key, [.. series.OrderBy(s => s.Index)], rule, label))];
+        var label = Label(setting);
+        return [.. steps.GroupBy(s => s.Series).Select(series => FindInSeries(series.Key, [.. series], rule, label))];
+    }
+
+    /// <summary>The step of <paramref name="series"/> to run once more before its knee can be named, or null: the first step
+    /// that crossed the rule while the next step did not (or that was the last step, once <paramref name="seriesEnded"/>),
+    /// unless it was re-run already. Each step is re-run at most once.</summary>
+    /// <param name="series">One series' steps so far, in the order they ran, re-runs included.</param>
+    /// <param name="rule">The rule.</param>
+    /// <param name="seriesEnded">No further step of the series will run (its last value, an early stop).</param>
+    /// <param name="setting">The swept setting's plan path, for the reason's wording.</param>
+    public static ReRunRequest? NextReRun(IReadOnlyList<SweepStepResult> series, KneeRule rule, bool seriesEnded, string? setting = null)
+    {
+        ArgumentNullException.ThrowIfNull(series);
+        ArgumentNullException.ThrowIfNull(rule);
+        var walk = Walk(series, rule, seriesEnded, Label(setting));
+        return walk.Unconfirmed is { } step && !series.Any(s => s.IsReRun && s.Index == step.Index)
+            ? new ReRunRequest(step.Index, walk.ReRunReason!)
+            : null;
+    }
+
+    /// <summary>Each step of a series once, as the rule judges it: its re-run when that measured something, else its first
+    /// run; in step order.</summary>
+    public static IReadOnlyList<SweepStepResult> Judged(IEnumerable<SweepStepResult> series)
+    {
+        ArgumentNullException.ThrowIfNull(series);
+        var all = series.ToList();
+        var reRuns = all.Where(s => s.IsReRun && s.Measured).GroupBy(s => s.Index).ToDictionary(g => g.Key, g => g.Last());
+        return [.. all.Where(s => !s.IsReRun).GroupBy(s => s.Index).OrderBy(g => g.Key).Select(g => reRuns.GetValueOrDefault(g.Key) ?? g.First())];
     }
 
     private static KneeResult FindInSeries(string? series, IReadOnlyList<SweepStepResult> steps, KneeRule rule, string label)
     {
-        var measured = steps.Where(s => s.Measured).ToList();
+        var ordered = steps.OrderBy(s => s.Index).ThenBy(s => s.IsReRun).ToList();
+        var judged = Judged(steps);
+        var measured = judged.Where(s => s.Measured).ToList();
         if (measured.Count == 0)
         {
-            return new KneeResult { Series = series, Reason = "No step ran to an end that measured throughput: nothing to recommend." };
+            return new KneeResult { Series = series, Reason = "No step ran to an end that measured throughput: nothing to recommend.", Steps = ordered };
         }
 
-        var latencies = measured.Where(s => s.P99Ms is > 0).Select(s => s.P99Ms!.Value).ToList();
-        double? bestP99 = latencies.Count > 0 ? latencies.Min() : null;
-        string Name(SweepStepResult s) => $"step {s.Index + 1} ({label} {s.Value})";
-
-        SweepStepResult? limit = null;
-        var limitedBy = KneeLimit.None;
-        var why = "";
-        foreach (var step in measured)
-        {
-            // The client's CPU first: a saturated client inflates latency, and blaming the service for it would mislead.
-            if (step.MaxClientCpuPercent is { } cpu && cpu >= rule.ClientCpuPercent)
-            {
-                (limit, limitedBy) = (step, KneeLimit.ClientCpu);
-                why = $"the client reached {Percent(cpu)} CPU at {Name(step)} (limit {Percent(rule.ClientCpuPercent)}): the client, not the service, is the limit";
-                break;
-            }
-
-            if (step.ThrottledPercent > rule.MaxThrottledPercent)
-            {
-                (limit, limitedBy) = (step, KneeLimit.Throttling);
-                why = $"{Percent(step.ThrottledPercent)} of requests were throttled at {Name(step)}, above the {Percent(rule.MaxThrottledPercent)} allowed";
-                break;
-            }
-
-            if (bestP99 is { } best && step.P99Ms is { } p99 && p99 > rule.P99Multiple * best)
-            {
-                (limit, limitedBy) = (step, KneeLimit.P99);
-                why = $"p99 {Ms(p99)} at {Name(step)} exceeded {Number(rule.P99Multiple)} × the best p99 ({Ms(best)})";
-                break;
-            }
-        }
-
+        var walk = Walk(steps, rule, seriesEnded: true, label);
+        var limit = walk.Limit ?? walk.Unconfirmed;
         var before = limit is null ? measured : measured.Where(s => s.Index < limit.Index).ToList();
         var crossedAtOnce = before.Count == 0;
-        if (crossedAtOnce)
+
+        // A client-limited step's throughput is the client's: recommended only when no step before the limit was the service's.
+        var candidates = before.Where(s => !s.ClientLimited).ToList() is { Count: > 0 } service ? service : before;
+        var chosen = crossedAtOnce ? limit! : candidates.MaxBy(s => s.JudgedThroughput)!;
+        var clientAfter = limit is null ? measured.FirstOrDefault(s => s.Index > chosen.Index && s.ClientLimited) : null;
+        var clientOnly = limit is null && chosen.ClientLimited;
+        var limitedBy = limit is not null ? walk.LimitedBy : clientAfter is not null || clientOnly ? KneeLimit.ClientCpu : KneeLimit.None;
+        var why = limit is null ? "" : walk.Why + (walk.Limit is null ? " (not confirmed: the sweep ended before a re-run)" : walk.Confirmation);
+        var best = $"{Name(chosen, label)}: highest throughput, {Rate(chosen.JudgedThroughput)}";
+        var reason = crossedAtOnce
+            ? $"{Name(chosen, label)}: the first step, {Rate(chosen.JudgedThroughput)}, already crossed the rule: {why}; try lower values."
+            : limit is not null
+            ? $"{best}, before {why}."
+            : clientOnly
+            ? $"{best}, but every step was client-limited ({chosen.ClientLimitReason}): this client, not the service, was the limit, so no step's p99 or throughput is the service's; run the sweep again on a client that is not the limit."
+            : clientAfter is not null
+            ? $"{best}, before the client, not the service, was the limit at {Name(clientAfter, label)} ({clientAfter.ClientLimitReason}); the service's limit may lie beyond: run the rest again on a client that is not the limit."
+            : $"{best}; no step exceeded {Number(rule.P99Multiple)} × the best p99 or {Percent(rule.MaxThrottledPercent)} throttled within the values, so the limit may lie beyond them.";
+        var clientLimited = measured.Where(s => s.ClientLimited && s != clientAfter).ToList();
+        if (limit is not null && !crossedAtOnce && chosen.ClientLimited)
         {
-            // Nothing ran below the limit: the first step is the best there is, and the reason says it is already past it.
-            before = [limit!];
+            reason += " Every step before it was client-limited, so its throughput is this client's, not the service's: run the sweep again on a client that is not the limit.";
+        }
+        else if (!clientOnly && clientLimited.Count > 0)
+        {
+            const int Shown = 3;
+            var listed = string.Join("; ", clientLimited.Take(Shown).Select(s => $"{Name(s, label)}, {s.ClientLimitReason}"));
+            reason += $" Not judged, the client being the limit: {listed}{(clientLimited.Count > Shown ? $"; and {clientLimited.Count - Shown} more steps" : "")}.";
         }
 
-        var chosen = before.MaxBy(s => s.Throughput)!;
-        var reason = crossedAtOnce
-            ? $"{Name(chosen)}: the first step, {Rate(chosen.Throughput)}, already crossed the rule: {why}; try lower values."
-            : limit is null
-            ? $"{Name(chosen)}: highest throughput, {Rate(chosen.Throughput)}; no step exceeded {Number(rule.P99Multiple)} × the best p99, {Percent(rule.MaxThrottledPercent)} throttled or {Percent(rule.ClientCpuPercent)} client CPU within the values, so the limit may lie beyond them."
-            : $"{Name(chosen)}: highest throughput, {Rate(chosen.Throughput)}, before {why}.";
         double? headroom = chosen.ProvisionedRequestUnitsPerSecond is > 0 && chosen.RequestUnitsPerSecond is { } used
             ? (1 - (used / chosen.ProvisionedRequestUnitsPerSecond.Value)) * 100
             : null;
@@ -86,15 +112,128 @@ public static class KneeDetector
             Series = series,
             RecommendedIndex = chosen.Index,
             RecommendedValue = chosen.Value,
-            ClientBound = limitedBy == KneeLimit.ClientCpu,
+            ClientBound = limitedBy == KneeLimit.ClientCpu || chosen.ClientLimited,
             LimitedBy = limitedBy,
-            LimitIndex = limit?.Index,
+            LimitIndex = limit?.Index ?? clientAfter?.Index,
             Reason = reason,
-            Throughput = chosen.Throughput,
+            Throughput = chosen.JudgedThroughput,
             HeadroomPercent = headroom,
             MonthlyCost = monthly,
+            Steps = ordered,
+            Notes = Notes(steps, walk, rule, label),
         };
     }
+
+    /// <summary>The series walked in step order up to its first confirmed crossing.</summary>
+    private static Walked Walk(IReadOnlyList<SweepStepResult> steps, KneeRule rule, bool seriesEnded, string label)
+    {
+        var judged = Judged(steps);
+        var reRun = steps.Where(s => s.IsReRun).Select(s => s.Index).ToHashSet();
+
+        var best = BestOf(judged);
+        for (var k = 0; k < judged.Count; k++)
+        {
+            var step = judged[k];
+            if (!step.Measured || Cross(step, rule, best, label) is not { } crossing)
+            {
+                continue;
+            }
+
+            if (step.IsReRun)
+            {
+                return new Walked(step, crossing.Limit, crossing.Why, ", confirmed by a re-run of that step", null, null);
+            }
+
+            var next = k + 1 < judged.Count ? judged[k + 1] : null;
+            if (next is { Measured: true } && Cross(next, rule, best, label) is not null)
+            {
+                return new Walked(step, crossing.Limit, crossing.Why, $", confirmed by {Name(next, label)}", null, null);
+            }
+
+            if (reRun.Contains(step.Index))
+            {
+                // Its re-run measured nothing: the first run is all there is.
+                return new Walked(step, crossing.Limit, crossing.Why, " (its re-run measured nothing)", null, null);
+            }
+
+            if (next is null && !seriesEnded)
+            {
+                // The next step, still to run, may confirm it.
+                return new Walked(null, KneeLimit.None, "", "", null, null);
+            }
+
+            var where = next is null ? "at the last step" : "at this step only";
+            return new Walked(null, crossing.Limit, crossing.Why, "", step, $"{crossing.Rose} {where}");
+        }
+
+        return new Walked(null, KneeLimit.None, "", "", null, null);
+    }
+
+    /// <summary>Whether <paramref name="step"/> crossed the rule, and how, in words. A throttle is the service's answer
+    /// whoever was the limit; a p99 counts only when the step's client was not the limit.</summary>
+    private static Crossing? Cross(SweepStepResult step, KneeRule rule, double? best, string label)
+    {
+        if (step.JudgedThrottledPercent > rule.MaxThrottledPercent)
+        {
+            return new Crossing(
+                KneeLimit.Throttling,
+                $"{Percent(step.JudgedThrottledPercent)} of requests were throttled at {Name(step, label)}, above the {Percent(rule.MaxThrottledPercent)} allowed",
+                "the throttled share rose past the rule");
+        }
+
+        if (!step.ClientLimited && best is { } b && step.JudgedP99Ms is { } p99 && p99 > rule.P99Multiple * b)
+        {
+            return new Crossing(KneeLimit.P99, $"p99 {Ms(p99)} at {Name(step, label)} exceeded {Number(rule.P99Multiple)} × the best p99 ({Ms(b)})", "p99 rose past the rule");
+        }
+
+        return null;
+    }
+
+    private static List<KneeStepNote> Notes(IReadOnlyList<SweepStepResult> steps, Walked walk, KneeRule rule, string label)
+    {
+        var notes = new List<KneeStepNote>();
+        var judged = Judged(steps);
+        foreach (var step in steps.OrderBy(s => s.Index).ThenBy(s => s.IsReRun))
+        {
+            if (step.ClientLimited && step.Measured)
+            {
+                notes.Add(new KneeStepNote
+                {
+                    Index = step.Index,
+                    ReRun = step.IsReRun,
+                    ClientLimited = true,
+                    Text = $"client-limited: {step.ClientLimitReason}; its p99 and throughput are the client's and were not judged",
+                });
+            }
+
+            if (step.IsReRun)
+            {
+                var confirmed = step.Measured && Cross(step, rule, BestOf(judged), label) is not null;
+                var outcome = !step.Measured ? "the re-run measured nothing, so the step is judged on its first run"
+                    : confirmed ? "the re-run confirmed it"
+                    : "the re-run did not confirm it";
+                notes.Add(new KneeStepNote { Index = step.Index, ReRun = true, Text = $"re-run: {step.ReRunReason ?? "crossed the rule"}; {outcome}" });
+            }
+        }
+
+        if (walk.Limit is { } limit)
+        {
+            notes.Add(new KneeStepNote { Index = limit.Index, ReRun = limit.IsReRun, Text = $"the limit: {walk.Why}{walk.Confirmation}" });
+        }
+
+        return notes;
+    }
+
+    // The best p99 is the service's: a client-limited step's p99 is the client's.
+    private static double? BestOf(IReadOnlyList<SweepStepResult> judged)
+    {
+        var latencies = judged.Where(s => s is { Measured: true, ClientLimited: false, JudgedP99Ms: > 0 }).Select(s => s.JudgedP99Ms!.Value).ToList();
+        return latencies.Count > 0 ? latencies.Min() : null;
+    }
+
+    private static string Label(string? setting) => setting is null ? "value" : SweepOptions.Label(setting).ToLowerInvariant();
+
+    private static string Name(SweepStepResult s, string label) => $"step {s.Index + 1} ({label} {s.Value})";
 
     private static string Rate(double perSecond) => perSecond.ToString("N0", CultureInfo.InvariantCulture) + "/s";
 
@@ -103,4 +242,10 @@ public static class KneeDetector
     private static string Percent(double percent) => percent.ToString("0.#", CultureInfo.InvariantCulture) + " %";
 
     private static string Number(double value) => value.ToString("0.##", CultureInfo.InvariantCulture);
+
+    // Limit: the step whose crossing was confirmed (null when none was, yet); Unconfirmed: the step that crossed alone and
+    // has no re-run to judge on, to be re-run for ReRunReason.
+    private sealed record Walked(SweepStepResult? Limit, KneeLimit LimitedBy, string Why, string Confirmation, SweepStepResult? Unconfirmed, string? ReRunReason);
+
+    private sealed record Crossing(KneeLimit Limit, string Why, string Rose);
 }

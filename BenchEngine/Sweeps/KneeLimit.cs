@@ -9,12 +9,13 @@ public enum KneeLimit
     /// <summary>No step crossed the rule within the values: the knee may lie beyond them.</summary>
     None,
 
-    /// <summary>A step's p99 exceeded the rule's multiple of the series' best p99.</summary>
+    /// <summary>A step's p99 exceeded the rule's multiple of the series' best p99 (confirmed by the next step or a re-run).</summary>
     P99,
 
-    /// <summary>A step's throttled share exceeded the rule's percentage.</summary>
+    /// <summary>A step's throttled share exceeded the rule's percentage (confirmed by the next step or a re-run).</summary>
     Throttling,
 
-    /// <summary>A step's client reached the rule's CPU percentage: the client, not the service, is the limit.</summary>
+    /// <summary>The client, not the service, was the limit: the steps after the recommended one were client-limited
+    /// (<see cref="SweepStepResult.ClientLimited"/>). Named after the CPU figure it once was, as stored sweeps say.</summary>
     ClientCpu,
 }

@@ -13,7 +13,8 @@ public sealed record KneeResult
     /// <summary>The recommended step's value of the swept setting.</summary>
     public string? RecommendedValue { get; init; }
 
-    /// <summary>The client's CPU, not the service, limited the series.</summary>
+    /// <summary>The client, not the service, limited the series: the steps after the recommended one were client-limited,
+    /// or every step before the limit was (then the recommended step's figures are the client's).</summary>
     public bool ClientBound { get; init; }
 
     public KneeLimit LimitedBy { get; init; }
@@ -34,4 +35,10 @@ public sealed record KneeResult
     /// <summary>What the provisioned RU/s of the recommended step costs a month, US dollars (manual throughput, list price);
     /// null when unknown.</summary>
     public double? MonthlyCost { get; init; }
+
+    /// <summary>The series' steps as the rule judged them, first runs and re-runs, in step order (a re-run after its step).</summary>
+    public IReadOnlyList<SweepStepResult> Steps { get; init; } = [];
+
+    /// <summary>What the rule made of its steps, in words: the client-limited ones, the re-run ones and why, the limit.</summary>
+    public IReadOnlyList<KneeStepNote> Notes { get; init; } = [];
 }

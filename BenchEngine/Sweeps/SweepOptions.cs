@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Nodes;
+using System.Text.Json.Serialization;
 using BenchEngine.Running;
 
 namespace BenchEngine.Sweeps;
@@ -121,7 +122,8 @@ public sealed record SweepOptions
 
         Check(Knee.P99Multiple is < 1 or > 1_000 || double.IsNaN(Knee.P99Multiple), "Sweep.Knee.P99Multiple", "Between 1 and 1,000 (times the best p99).");
         Check(Knee.MaxThrottledPercent is < 0 or > 100 || double.IsNaN(Knee.MaxThrottledPercent), "Sweep.Knee.MaxThrottledPercent", "A percentage between 0 and 100.");
-        Check(Knee.ClientCpuPercent is <= 0 or > 100 || double.IsNaN(Knee.ClientCpuPercent), "Sweep.Knee.ClientCpuPercent", "A percentage above 0, at most 100.");
+        Check(Knee.ClientLimitedPercent is <= 0 or > 100 || double.IsNaN(Knee.ClientLimitedPercent), "Sweep.Knee.ClientLimitedPercent", "A percentage above 0, at most 100.");
+        Check(Knee.ClientCpuPercent is not null, "Sweep.Knee.ClientCpuPercent", "No longer a setting: a step's client is judged by the client limits (scheduling lag, host and process CPU, thread pool, GC); a step is client-limited past clientLimitedPercent of its seconds.");
         if (errors.Count > 0)
         {
             return errors;
@@ -187,6 +189,9 @@ public sealed record SweepOptions
             : JsonValue.Create(value);
     }
 
+    /// <summary>The name of a step's re-run: the step's, marked.</summary>
+    public static string ReRunName(string stepName) => Truncate($"{stepName} · re-run");
+
     private static string Truncate(string name) => name.Length <= RunPlan.MaxNameLength ? name : name[..RunPlan.MaxNameLength];
 }
 
@@ -203,13 +208,21 @@ public sealed record EarlyStopOptions
 }
 
 /// <summary>How the recommended step is chosen: the highest-throughput step before the first one whose p99 exceeds
-/// <see cref="P99Multiple"/> × the best p99 of the series, whose throttled share exceeds <see cref="MaxThrottledPercent"/>,
-/// or whose client is CPU-bound (<see cref="ClientCpuPercent"/>; then the client, not the service, is the limit).</summary>
+/// <see cref="P99Multiple"/> × the best p99 of the series or whose throttled share exceeds <see cref="MaxThrottledPercent"/>,
+/// each step judged on its steady window and each crossing confirmed by the next step or a re-run. A step whose client was
+/// the limit (<see cref="ClientLimitedPercent"/>) is never the service's limit.</summary>
 public sealed record KneeRule
 {
     public double P99Multiple { get; init; } = 3;
 
     public double MaxThrottledPercent { get; init; } = 1;
 
-    public double ClientCpuPercent { get; init; } = Metrics.SummaryCalculator.ClientBoundCpuPercent;
+    /// <summary>A step is client-limited when at least this share of its full seconds were client-limited
+    /// (<see cref="Metrics.SecondSnapshot.IsClientLimited"/>, by the client limits the run was measured with).</summary>
+    public double ClientLimitedPercent { get; init; } = 50;
+
+    /// <summary>Read from sweeps saved before the one client-limited verdict, and refused in a new sweep: a step's client is
+    /// judged by the client limits (<see cref="Metrics.ClientLimits"/>), not by a CPU figure of its own.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public double? ClientCpuPercent { get; init; }
 }

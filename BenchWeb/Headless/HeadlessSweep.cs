@@ -9,7 +9,8 @@ using BenchWeb.Runs;
 namespace BenchWeb.Headless;
 
 /// <summary>The sweep form of the <c>run</c> command (<c>--sweep sweep.json</c>): the steps run one after another on this
-/// machine, the steps table and each series' knee are printed, the result file holds the steps, the knees and each step's
+/// machine (a step whose crossing of the knee rule the next step does not confirm is run once more, and said so), the
+/// steps table, what the knee made of each step and each series' knee are printed, the result file holds the steps, the knees and each step's
 /// run export, and the exit code is decided by the plan's thresholds applied to the recommended step.</summary>
 internal static class HeadlessSweep
 {
@@ -42,24 +43,57 @@ internal static class HeadlessSweep
 
         var steps = sweep.Steps(basePlan);
         var results = new List<SweepStepResult>();
-        var runs = new Dictionary<int, RunResult>();
+        var runs = new List<(SweepStep Step, RunResult Run, SweepStepResult Result)>();
         var runner = new BenchmarkRunner();
         var context = TargetContext.FromEnvironment();
         var c = CultureInfo.InvariantCulture;
-        foreach (var series in steps.GroupBy(s => s.Series))
+
+        // One step or its re-run; false when it was cancelled.
+        async Task<bool> RunStepAsync(SweepStep step, string? reRunReason, List<SweepStepResult> inSeries)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            var plan = reRunReason is null ? step.Plan : step.Plan with { Name = SweepOptions.ReRunName(step.Plan.Name) };
+            await output.WriteLineAsync(reRunReason is null
+                ? string.Create(c, $"Step {step.Index + 1}/{steps.Count}: {plan.Name}")
+                : string.Create(c, $"Step {step.Index + 1}/{steps.Count} again (re-run: {reRunReason}): {plan.Name}"));
+            var run = await runner.RunAsync(plan, context, null, cancellationToken);
+            var result = SweepStepResult.From(step, run.Status, run.Summary, run.Seconds, sweep.Knee);
+            result = reRunReason is null ? result : result with { IsReRun = true, ReRunReason = reRunReason };
+            runs.Add((step, run, result));
+            inSeries.Add(result);
+            results.Add(result);
+            await output.WriteLineAsync(string.Create(c, $"  {run.Status} ({run.StopReason}) · {result.Throughput:N1}/s · steady {Figure(result.SteadyThroughput, "N1")}/s · p99 {Figure(result.P99Ms)} ms · steady p99 {Figure(result.SteadyP99Ms)} ms · throttled {result.ThrottledPercent:F2} %"));
+            if (result.ClientLimited)
+            {
+                await output.WriteLineAsync($"  client-limited, not judged: {result.ClientLimitReason}");
+            }
+            else if (result.ClientLimitedSeconds > 0)
+            {
+                await output.WriteLineAsync(string.Create(c, $"  {result.ClientLimitedSeconds} client-limited second(s) left out: {result.ClientLimitReason}"));
+            }
+
+            return run.Status != RunStatus.Cancelled;
+        }
+
+        async Task<bool> ReRunWhileNeededAsync(IReadOnlyList<SweepStep> series, List<SweepStepResult> inSeries, bool seriesEnded)
+        {
+            while (KneeDetector.NextReRun(inSeries, sweep.Knee, seriesEnded, sweep.Setting) is { } reRun)
+            {
+                if (!await RunStepAsync(series.Single(s => s.Index == reRun.Index), reRun.Reason, inSeries))
+                {
+                    return false;
+                }
+            }
+
+            return true;
+        }
+
+        foreach (var series in steps.GroupBy(s => s.Series).Select(g => g.ToList()))
         {
             var inSeries = new List<SweepStepResult>();
             foreach (var step in series)
             {
-                cancellationToken.ThrowIfCancellationRequested();
-                await output.WriteLineAsync(string.Create(c, $"Step {step.Index + 1}/{steps.Count}: {step.Plan.Name}"));
-                var run = await runner.RunAsync(step.Plan, context, null, cancellationToken);
-                var result = SweepStepResult.From(step, run.Status, run.Summary);
-                runs[step.Index] = run;
-                inSeries.Add(result);
-                results.Add(result);
-                await output.WriteLineAsync(string.Create(c, $"  {run.Status} ({run.StopReason}) · {result.Throughput:N1}/s · p99 {Figure(result.P99Ms)} ms · throttled {result.ThrottledPercent:F2} %"));
-                if (run.Status == RunStatus.Cancelled)
+                if (!await RunStepAsync(step, null, inSeries) || !await ReRunWhileNeededAsync(series, inSeries, seriesEnded: false))
                 {
                     return HeadlessCommand.ExitCancelled;
                 }
@@ -70,23 +104,37 @@ internal static class HeadlessSweep
                     break;
                 }
             }
+
+            // Its last step has no next step to confirm a crossing: a re-run does.
+            if (!await ReRunWhileNeededAsync(series, inSeries, seriesEnded: true))
+            {
+                return HeadlessCommand.ExitCancelled;
+            }
         }
 
         var knees = KneeDetector.Find(results, sweep.Knee, sweep.Setting);
         await output.WriteLineAsync();
         await output.WriteLineAsync(Table(results, knees, sweep.Setting));
+        foreach (var note in knees.SelectMany(k => k.Notes))
+        {
+            await output.WriteLineAsync(string.Create(c, $"Step {note.Index + 1}{(note.ReRun ? " (re-run)" : "")}: {note.Text}"));
+        }
+
         foreach (var knee in knees)
         {
             await output.WriteLineAsync($"Knee{(knee.Series is null ? "" : $" ({knee.Series})")}: {knee.Reason}");
         }
 
-        // Each series' recommended step is judged by the plan's thresholds; the sweep passes when all of them do.
+        // Each series' recommended step is judged by the plan's thresholds, on the run the knee judged (its re-run when it
+        // has one); the sweep passes when all of them do.
         var verdicts = new List<(KneeResult Knee, Verdict Verdict)>();
         foreach (var knee in knees)
         {
             if (knee.RecommendedIndex is { } index && basePlan.Thresholds is { IsEmpty: false } thresholds)
             {
-                verdicts.Add((knee, ThresholdEvaluator.Evaluate(runs[index].Status, runs[index].Summary, thresholds, baselineThroughput)));
+                var judged = KneeDetector.Judged(knee.Steps).Single(s => s.Index == index);
+                var run = runs.Last(r => r.Step.Index == index && r.Result.IsReRun == judged.IsReRun).Run;
+                verdicts.Add((knee, ThresholdEvaluator.Evaluate(run.Status, run.Summary, thresholds, baselineThroughput)));
             }
         }
 
@@ -95,7 +143,7 @@ internal static class HeadlessSweep
             Sweep = sweep,
             Steps = results,
             Knees = knees,
-            Runs = [.. steps.Where(s => runs.ContainsKey(s.Index)).Select(s => RunTransfer.FromHeadlessRun(s.Plan, runs[s.Index], runs[s.Index].Summary.ProvisionedRequestUnitsPerSecond, null, DateTimeOffset.UtcNow))],
+            Runs = [.. runs.Select(r => RunTransfer.FromHeadlessRun(r.Result.IsReRun ? r.Step.Plan with { Name = SweepOptions.ReRunName(r.Step.Plan.Name) } : r.Step.Plan, r.Run, r.Run.Summary.ProvisionedRequestUnitsPerSecond, null, DateTimeOffset.UtcNow))],
         };
         try
         {
@@ -132,14 +180,15 @@ internal static class HeadlessSweep
 
     private static string Table(IReadOnlyList<SweepStepResult> results, IReadOnlyList<KneeResult> knees, string setting)
     {
-        var recommended = knees.Select(k => k.RecommendedIndex).OfType<int>().ToHashSet();
+        var recommended = knees.Where(k => k.RecommendedIndex is not null)
+            .Select(k => KneeDetector.Judged(k.Steps).Single(s => s.Index == k.RecommendedIndex)).Select(s => (s.Index, s.IsReRun)).ToHashSet();
         var c = CultureInfo.InvariantCulture;
         var lines = new List<string>
         {
-            string.Create(c, $"{"step",4}  {"series",-10} {SweepOptions.Label(setting),-14} {"status",-10} {"docs/s",10} {"p50 ms",8} {"p99 ms",8} {"thr %",6} {"RU/s",9} {"cpu %",6}"),
+            string.Create(c, $"{"step",7}  {"series",-10} {SweepOptions.Label(setting),-14} {"status",-10} {"docs/s",10} {"steady",10} {"p50 ms",8} {"p99 ms",8} {"steady99",8} {"thr %",6} {"RU/s",9} {"cpu %",6} {"lim s",5}"),
         };
-        lines.AddRange(results.Select(r => string.Create(c,
-            $"{r.Index + 1,4}  {r.Series ?? "",-10} {r.Value,-14} {r.Status,-10} {r.Throughput,10:N1} {Figure(r.P50Ms),8} {Figure(r.P99Ms),8} {r.ThrottledPercent,6:F2} {Figure(r.RequestUnitsPerSecond, "N0"),9} {Figure(r.MaxClientCpuPercent, "F0"),6}{(recommended.Contains(r.Index) ? "  ◀ recommended" : "")}")));
+        lines.AddRange(results.OrderBy(r => r.Index).ThenBy(r => r.IsReRun).Select(r => string.Create(c,
+            $"{(r.IsReRun ? $"{r.Index + 1} re" : $"{r.Index + 1}"),7}  {r.Series ?? "",-10} {r.Value,-14} {r.Status,-10} {r.Throughput,10:N1} {Figure(r.SteadyThroughput, "N1"),10} {Figure(r.P50Ms),8} {Figure(r.P99Ms),8} {Figure(r.SteadyP99Ms),8} {r.ThrottledPercent,6:F2} {Figure(r.RequestUnitsPerSecond, "N0"),9} {Figure(r.MaxClientCpuPercent, "F0"),6} {r.ClientLimitedSeconds,5}{(r.ClientLimited ? "  client-limited" : "")}{(recommended.Contains((r.Index, r.IsReRun)) ? "  ◀ recommended" : "")}")));
         return string.Join(Environment.NewLine, lines);
     }
 
@@ -152,9 +201,11 @@ public sealed record HeadlessSweepResult
 {
     public SweepOptions Sweep { get; init; } = new();
 
+    /// <summary>Every step that ran, re-runs included (<see cref="SweepStepResult.IsReRun"/>), in the order they ran.</summary>
     public IReadOnlyList<SweepStepResult> Steps { get; init; } = [];
 
     public IReadOnlyList<KneeResult> Knees { get; init; } = [];
 
+    /// <summary>Each run's export, in the order they ran (a re-run named "… · re-run").</summary>
     public IReadOnlyList<RunExport> Runs { get; init; } = [];
 }

@@ -52,20 +52,15 @@ public sealed partial class SweepExecutor(
                         break;
                     }
 
-                    var runId = await runs.QueueSweepStepAsync(step.Plan, sweep.ProfileId, sweepId, step.Index, actor, agent.Id, cancellationToken);
-                    if (step.Plan.Load.Agents == 1)
-                    {
-                        await executor.ExecuteAsync(runId, cancellationToken);
-                    }
-                    else
-                    {
-                        await WaitForSpreadStepAsync(sweepId, runId, actor, cancellationToken);
-                    }
-
-                    var run = await db.Runs.AsNoTracking().SingleAsync(r => r.Id == runId, cancellationToken);
-                    var result = SweepStepResult.From(step, run.Status, run.ReadSummary() ?? new RunSummary());
+                    var result = await RunStepAsync(sweep, step, options, actor, null, cancellationToken);
                     inSeries.Add(result);
                     results.Add(result);
+                    status = await ReRunWhileNeededAsync(sweep, series, options, actor, inSeries, results, seriesEnded: false, cancellationToken);
+                    if (status == RunStatus.Cancelled)
+                    {
+                        break;
+                    }
+
                     if (EarlyStop.ShouldStop(inSeries, options.EarlyStop))
                     {
                         notes.Add($"{(step.Series is null ? "" : $"{step.Series}: ")}stopped early after step {step.Index + 1}, throughput no longer improving");
@@ -77,12 +72,21 @@ public sealed partial class SweepExecutor(
                 {
                     break;
                 }
+
+                // Its last step, or the one it stopped early at, has no next step to confirm a crossing: a re-run does.
+                status = await ReRunWhileNeededAsync(sweep, series, options, actor, inSeries, results, seriesEnded: true, cancellationToken);
+                if (status == RunStatus.Cancelled)
+                {
+                    break;
+                }
             }
 
             if (status != RunStatus.Cancelled && await CancelRequestedAsync(sweepId, cancellationToken))
             {
                 status = RunStatus.Cancelled;
             }
+
+            notes.AddRange(results.Where(r => r.IsReRun).Select(r => $"step {r.Index + 1} re-run: {r.ReRunReason}"));
         }
         catch (LaunchesPausedException)
         {
@@ -96,12 +100,14 @@ public sealed partial class SweepExecutor(
             notes.Add(cancellationToken.IsCancellationRequested ? "BenchWeb stopped during the sweep" : $"failed: {ex.Message}");
         }
 
+        var ran = results.Count(r => !r.IsReRun);
+        var reRuns = results.Count - ran;
         var reason = status switch
         {
-            RunStatus.Cancelled => $"cancelled after {results.Count} step(s)",
-            RunStatus.Failed => $"ended after {results.Count} step(s)",
-            _ => $"{results.Count} step(s) ran",
-        };
+            RunStatus.Cancelled => $"cancelled after {ran} step(s)",
+            RunStatus.Failed => $"ended after {ran} step(s)",
+            _ => $"{ran} step(s) ran",
+        } + (reRuns == 0 ? "" : $", {reRuns} re-run");
         var knees = KneeDetector.Find(results, options.Knee, options.Setting);
         await db.Sweeps.Where(s => s.Id == sweepId).ExecuteUpdateAsync(
             s => s.SetProperty(x => x.Status, status)
@@ -109,6 +115,49 @@ public sealed partial class SweepExecutor(
                 .SetProperty(x => x.StopReason, string.Join("; ", notes.Prepend(reason)))
                 .SetProperty(x => x.KneeJson, JsonSerializer.Serialize(knees, RunPlan.JsonOptions)),
             CancellationToken.None);
+    }
+
+    /// <summary>Re-runs the steps of a series whose crossing of the knee rule the next step did not confirm (one re-run each,
+    /// linked to the sweep like any step) until none is left; Cancelled when a cancel came first.</summary>
+    private async Task<RunStatus> ReRunWhileNeededAsync(
+        SweepEntity sweep, IEnumerable<SweepStep> series, SweepOptions options, Actor actor, List<SweepStepResult> inSeries, List<SweepStepResult> results, bool seriesEnded, CancellationToken cancellationToken)
+    {
+        while (KneeDetector.NextReRun(inSeries, options.Knee, seriesEnded, options.Setting) is { } reRun)
+        {
+            if (await CancelRequestedAsync(sweep.Id, cancellationToken))
+            {
+                return RunStatus.Cancelled;
+            }
+
+            var step = series.Single(s => s.Index == reRun.Index);
+            var result = await RunStepAsync(sweep, step, options, actor, reRun.Reason, cancellationToken);
+            inSeries.Add(result);
+            results.Add(result);
+        }
+
+        return RunStatus.Completed;
+    }
+
+    /// <summary>Runs one step (or its re-run, when <paramref name="reRunReason"/> is given) as an ordinary run linked to the
+    /// sweep, and reads its figures back with its seconds, which the knee judges the steady window on.</summary>
+    private async Task<SweepStepResult> RunStepAsync(SweepEntity sweep, SweepStep step, SweepOptions options, Actor actor, string? reRunReason, CancellationToken cancellationToken)
+    {
+        var plan = reRunReason is null ? step.Plan : step.Plan with { Name = SweepOptions.ReRunName(step.Plan.Name) };
+        var runId = await runs.QueueSweepStepAsync(plan, sweep.ProfileId, sweep.Id, step.Index, actor, agent.Id, cancellationToken);
+        if (plan.Load.Agents == 1)
+        {
+            await executor.ExecuteAsync(runId, cancellationToken);
+        }
+        else
+        {
+            await WaitForSpreadStepAsync(sweep.Id, runId, actor, cancellationToken);
+        }
+
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        var run = await db.Runs.AsNoTracking().SingleAsync(r => r.Id == runId, cancellationToken);
+        var seconds = await db.RunSeconds.AsNoTracking().Where(s => s.RunId == runId).OrderBy(s => s.Index).ToListAsync(cancellationToken);
+        var result = SweepStepResult.From(step, run.Status, run.ReadSummary() ?? new RunSummary(), [.. seconds.Select(RunWindowSummary.ToSnapshot)], options.Knee);
+        return reRunReason is null ? result : result with { IsReRun = true, ReRunReason = reRunReason };
     }
 
     /// <summary>Waits for a step that runs on other agents to end; a cancel of the sweep cancels it.</summary>

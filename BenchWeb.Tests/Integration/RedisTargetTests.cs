@@ -256,12 +256,11 @@ public class RedisTargetTests(RedisServer redis)
         await using var server = await RedisServer.StartAsync();
         await using var target = await OpenAsync(Local(server, NewPrefix()), NoSecrets);
         server.Kill();
-        await Task.Delay(200);
 
-        var clock = System.Diagnostics.Stopwatch.StartNew();
         var outcome = await target.WriteAsync(Batch(10), WriteOperation.Create, CancellationToken.None);
 
-        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(2), $"the write took {clock.Elapsed.TotalSeconds:F1} s to fail");
+        // A write held in the queue would end in the client's RedisTimeoutException after its 5 s; failing at once, it is a
+        // connection failure (whether the client had yet seen the connection drop or the write found out).
         Assert.Equal((OutcomeKind.Error, 0, 0), (outcome.Kind, outcome.StatusCode, outcome.Documents));
         Assert.StartsWith("no response: RedisConnectionException", outcome.Error, StringComparison.Ordinal);
     }

@@ -3,13 +3,14 @@ using System.Net.Sockets;
 
 namespace BenchWeb.Tests.Support;
 
-/// <summary>A loopback TCP endpoint that accepts every connection and never answers: a service that hangs. It counts
+/// <summary>A loopback TCP endpoint that accepts every connection and never answers: a service that hangs. It keeps
 /// the connections it accepted, so a test can tell whether a client reached it at all.</summary>
 public sealed class SilentServer : IAsyncDisposable
 {
     private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
     private readonly CancellationTokenSource _closing = new();
     private readonly List<Socket> _accepted = [];
+    private readonly TaskCompletionSource _firstAccepted = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly Task _accepting;
 
     public SilentServer()
@@ -23,15 +24,28 @@ public sealed class SilentServer : IAsyncDisposable
     /// <summary>An http URL of this server, by IP address.</summary>
     public string Endpoint => $"http://127.0.0.1:{Port}/";
 
-    public int Accepted
+    /// <summary>Completes when the first connection is accepted: a client has reached the endpoint.</summary>
+    public Task FirstAccepted => _firstAccepted.Task;
+
+    /// <summary>How many connections clients made before this call. It connects once itself and counts the connections
+    /// accepted before its own: they are accepted in the order they arrived, so none made earlier is missed however late
+    /// a busy machine accepts it, as a fixed wait before counting could. The probe itself counts in later calls.</summary>
+    public async Task<int> ConnectionsBeforeAsync()
     {
-        get
+        using var probe = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        await probe.ConnectAsync(IPAddress.Loopback, Port);
+        var probePort = ((IPEndPoint)probe.LocalEndPoint!).Port;
+        var before = -1;
+        await Eventually.TrueAsync(() =>
         {
             lock (_accepted)
             {
-                return _accepted.Count;
+                before = _accepted.FindIndex(s => s.RemoteEndPoint is IPEndPoint { Port: var port } && port == probePort);
             }
-        }
+
+            return Task.FromResult(before >= 0);
+        }, TimeSpan.FromSeconds(60), "the probe connection to be accepted");
+        return before;
     }
 
     /// <summary>A storage connection string whose table endpoint is this server (the key is Azurite's public one).</summary>
@@ -71,6 +85,8 @@ public sealed class SilentServer : IAsyncDisposable
             {
                 _accepted.Add(socket);
             }
+
+            _firstAccepted.TrySetResult();
         }
     }
 }

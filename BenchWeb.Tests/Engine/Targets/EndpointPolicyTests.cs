@@ -24,8 +24,7 @@ public sealed class EndpointPolicyTests
         var ex = await Assert.ThrowsAsync<TargetConfigurationException>(() => target.InitializeAsync(CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(60)));
 
         Assert.Contains(Refusal, ex.Message, StringComparison.Ordinal);
-        await Task.Delay(200);
-        Assert.Equal(0, silent.Accepted);
+        Assert.Equal(0, await silent.ConnectionsBeforeAsync());
     }
 
     [Theory]
@@ -59,7 +58,7 @@ public sealed class EndpointPolicyTests
         var ex = await Assert.ThrowsAsync<TargetConfigurationException>(() => target.InitializeAsync(CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(60)));
 
         Assert.Contains("Use Gateway mode", ex.Message, StringComparison.Ordinal);
-        Assert.Equal(0, silent.Accepted);
+        Assert.Equal(0, await silent.ConnectionsBeforeAsync());
     }
 
     [Fact]
@@ -72,12 +71,10 @@ public sealed class EndpointPolicyTests
         var ex = await Assert.ThrowsAsync<HttpRequestException>(() => client.GetAsync(new Uri($"http://localhost:{silent.Port}/")));
 
         Assert.Contains(Refusal, ex.InnerException?.Message, StringComparison.Ordinal);
-        await Task.Delay(200);
-        Assert.Equal(0, silent.Accepted);
 
-        // The same handler connects to a host the policy allows.
+        // The same handler connects to a host the policy allows: that is the one connection the server saw.
         await Assert.ThrowsAnyAsync<TaskCanceledException>(() => client.GetAsync(new Uri($"http://127.0.0.1:{silent.Port}/")));
-        Assert.Equal(1, silent.Accepted);
+        Assert.Equal(1, await silent.ConnectionsBeforeAsync());
     }
 
     [Fact]

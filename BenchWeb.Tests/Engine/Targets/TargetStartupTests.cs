@@ -13,23 +13,30 @@ public sealed class TargetStartupTests
     private const string KeySecret = "COSMOS_KEY";
     private const string ConnectionStringSecret = "TABLES_CONNECTION_STRING";
 
+    /// <summary>Far less than the SDKs wait on their own for an endpoint that never answers (Cosmos DB's account read tries
+    /// for 5, 10 and 20 s; Azure Tables waits 100 s a try), and far more than a cancel takes to reach them even on a busy
+    /// machine: an open that ends within this after a cancel was cancelled, not timed out.</summary>
+    internal static readonly TimeSpan WellBeforeTheSdksGiveUp = TimeSpan.FromSeconds(20);
+
     [Theory]
     [InlineData("CosmosSql")]
     [InlineData("TableStorage")]
-    public async Task RunAsync_EndsCancelledWithin2Seconds_WhenCancelledWhileTheTargetOpens(string kindName)
+    public async Task RunAsync_EndsCancelledBeforeTheSdkGivesUp_WhenCancelledWhileTheTargetOpens(string kindName)
     {
         var kind = new TargetKind(kindName);
         await using var silent = new SilentServer();
         var plan = new RunPlan { Name = "hangs", Target = Target(kind, silent.Endpoint), Stop = new StopOptions { TotalDocuments = 10 } };
-        using var cancel = new CancellationTokenSource(TimeSpan.FromSeconds(1));
+        using var cancel = new CancellationTokenSource();
+        var run = new BenchmarkRunner().RunAsync(plan, Context(silent), cancellationToken: cancel.Token);
 
+        // Cancelled once the client waits on the endpoint, however long a busy machine took to get there.
+        await silent.FirstAccepted.WaitAsync(TimeSpan.FromSeconds(60));
         var clock = Stopwatch.StartNew();
-        var result = await new BenchmarkRunner().RunAsync(plan, Context(silent), cancellationToken: cancel.Token).WaitAsync(TimeSpan.FromSeconds(60));
-        var afterCancel = clock.Elapsed - TimeSpan.FromSeconds(1);
+        await cancel.CancelAsync();
+        var result = await run.WaitAsync(TimeSpan.FromSeconds(60));
 
         Assert.Equal(RunStatus.Cancelled, result.Status);
-        Assert.True(afterCancel < TimeSpan.FromSeconds(2), $"returned {afterCancel.TotalSeconds:F1} s after the cancellation");
-        Assert.True(silent.Accepted > 0, "the client should have reached the endpoint");
+        Assert.True(clock.Elapsed < WellBeforeTheSdksGiveUp, $"returned {clock.Elapsed.TotalSeconds:F1} s after the cancellation");
     }
 
     [Fact]
@@ -45,7 +52,7 @@ public sealed class TargetStartupTests
         Assert.Contains($"'{KeySecret}'", ex.Message, StringComparison.Ordinal);
         Assert.Contains("base64", ex.Message, StringComparison.Ordinal);
         Assert.DoesNotContain(Key, ex.ToString(), StringComparison.Ordinal);
-        Assert.Equal(0, silent.Accepted);
+        Assert.Equal(0, await silent.ConnectionsBeforeAsync());
     }
 
     internal static TargetOptions Target(TargetKind kind, string endpoint) => kind == TargetKind.CosmosSql

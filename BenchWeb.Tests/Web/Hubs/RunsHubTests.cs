@@ -38,8 +38,8 @@ public sealed class RunsHubTests
         var messages = watched.Messages.ToList();
         var seconds = messages.OfType<RunSecondEntity>().ToList();
         Assert.Equal(Enumerable.Range(0, seconds.Count), seconds.Select(s => s.Index));
-        // 4 s of load, then up to the stop's grace period (1.5 s) for requests in flight: 4 full seconds and at most two more.
-        Assert.InRange(seconds.Count, 4, 6);
+        // 4 s of load, closed on the run's clock at each whole second; then the stop's grace period for requests in flight.
+        Assert.Equal([1.0, 2.0, 3.0, 4.0], seconds.Take(4).Select(s => s.ElapsedSeconds));
         var firstSecond = messages.FindIndex(m => m is RunSecondEntity);
         Assert.All(messages[..firstSecond], m => Assert.Equal(RunStatus.Running, Assert.IsType<RunStatusChange>(m).Status));
         Assert.NotEmpty(messages[..firstSecond]);

@@ -78,45 +78,56 @@ public sealed class LatencyDistribution
 
     public double MillisecondsAtPercentile(double percentile) => ValueAtPercentile(percentile) / 1000.0;
 
-    // The encoding: the exact sum and maximum (8 bytes each, little-endian), then HdrHistogram's compressed form.
-    private const int HeaderBytes = 16;
+    // The encoding: HdrHistogram's compressed V2 form as its own encoder writes it, then the exact sum and maximum (8 bytes
+    // each, little-endian): any standard V2 decoder reads the histogram and ignores what follows it. Encodings written
+    // before had the sum and maximum first (LegacyHeaderBytes); they still decode.
+    private const int TrailerBytes = 16;
+    private const int LegacyHeaderBytes = 16;
 
-    /// <summary>Every value recorded, in a few hundred bytes: HdrHistogram's compressed encoding, with the exact sum and
-    /// maximum. Distributions measured on several machines are merged from it without losing a value (<see cref="Decode"/>
-    /// then <see cref="Add"/>), so percentiles over all of them are exact rather than averaged.</summary>
+    // The compressed V2 cookie with its word-size bits masked, and the cookie and length that precede the compressed bytes.
+    private const int CompressedCookieV2 = 0x1c849304;
+    private const int CompressedPrefixBytes = 8;
+
+    /// <summary>Every value recorded, in a few hundred bytes: HdrHistogram's compressed V2 encoding (readable by any
+    /// HdrHistogram decoder), followed by the exact sum and maximum. Distributions measured on several machines are merged
+    /// from it without losing a value (<see cref="Decode"/> then <see cref="Add"/>), so percentiles over all of them are
+    /// exact rather than averaged.</summary>
     public byte[] Encode()
     {
         var buffer = ByteBuffer.Allocate(_histogram.GetNeededByteBufferCapacity());
         var length = _histogram.EncodeIntoCompressedByteBuffer(buffer);
-        var encoded = new byte[HeaderBytes + length];
-        BinaryPrimitives.WriteInt64LittleEndian(encoded, _sumMicroseconds);
-        BinaryPrimitives.WriteInt64LittleEndian(encoded.AsSpan(8), MaxMicroseconds);
+        var encoded = new byte[length + TrailerBytes];
         buffer.Position = 0;
         for (var i = 0; i < length; i++)
         {
-            encoded[HeaderBytes + i] = buffer.Get();
+            encoded[i] = buffer.Get();
         }
 
+        BinaryPrimitives.WriteInt64LittleEndian(encoded.AsSpan(length), _sumMicroseconds);
+        BinaryPrimitives.WriteInt64LittleEndian(encoded.AsSpan(length + 8), MaxMicroseconds);
         return encoded;
     }
 
-    /// <summary>The distribution <see cref="Encode"/> wrote.</summary>
+    /// <summary>The distribution <see cref="Encode"/> wrote (or an earlier version of it, with the sum and maximum first).</summary>
     /// <exception cref="InvalidDataException">The bytes are not such an encoding.</exception>
     public static LatencyDistribution Decode(ReadOnlySpan<byte> encoded)
     {
-        if (encoded.Length <= HeaderBytes)
+        if (encoded.Length <= TrailerBytes + CompressedPrefixBytes)
         {
             throw new InvalidDataException("Not an encoded latency distribution: too short.");
         }
 
+        var histogramLength = StartsWithCompressedHistogram(encoded) is { } length && length + TrailerBytes == encoded.Length ? length : (int?)null;
+        var figures = histogramLength is { } at ? encoded.Slice(at) : encoded;
+        var histogram = histogramLength is { } end ? encoded[..end] : encoded.Slice(LegacyHeaderBytes);
         var distribution = new LatencyDistribution
         {
-            _sumMicroseconds = BinaryPrimitives.ReadInt64LittleEndian(encoded),
-            MaxMicroseconds = BinaryPrimitives.ReadInt64LittleEndian(encoded.Slice(8)),
+            _sumMicroseconds = BinaryPrimitives.ReadInt64LittleEndian(figures),
+            MaxMicroseconds = BinaryPrimitives.ReadInt64LittleEndian(figures.Slice(8)),
         };
         try
         {
-            distribution._histogram.Add(HistogramEncoding.DecodeFromCompressedByteBuffer(ByteBuffer.Allocate(encoded.Slice(HeaderBytes).ToArray()), HighestTrackableMicroseconds));
+            distribution._histogram.Add(HistogramEncoding.DecodeFromCompressedByteBuffer(ByteBuffer.Allocate(histogram.ToArray()), HighestTrackableMicroseconds));
         }
         catch (Exception ex) when (ex is ArgumentException or IndexOutOfRangeException or InvalidOperationException or IOException)
         {
@@ -124,5 +135,14 @@ public sealed class LatencyDistribution
         }
 
         return distribution;
+    }
+
+    /// <summary>The length of the compressed histogram <paramref name="encoded"/> starts with (its cookie and length, then the
+    /// compressed bytes), or null when it does not start with one.</summary>
+    private static int? StartsWithCompressedHistogram(ReadOnlySpan<byte> encoded)
+    {
+        var cookie = BinaryPrimitives.ReadInt32BigEndian(encoded);
+        var length = BinaryPrimitives.ReadInt32BigEndian(encoded.Slice(4));
+        return (cookie & ~0xf0) == CompressedCookieV2 && length > 0 && length <= encoded.Length - CompressedPrefixBytes ? CompressedPrefixBytes + length : null;
     }
 }

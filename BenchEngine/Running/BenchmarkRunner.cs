@@ -145,6 +145,9 @@ public sealed class BenchmarkRunner(
         private readonly StopSignal _stopIssuing = new(time);
         private readonly CancellationTokenSource _abort = new(Timeout.InfiniteTimeSpan, time);
 
+        // The clock's wake-up on a clock other than the system's (WaitForLoad).
+        private readonly ManualResetEventSlim _due = new();
+
         // The clock hands each closed second to the observer through this, and never waits for it: a slow or absent sink
         // (database, hub, Redis) makes seconds late, never different. It holds at most the run's own seconds, which the
         // engine keeps anyway.
@@ -157,6 +160,12 @@ public sealed class BenchmarkRunner(
         private RunStatus? _stopStatus;
         private string? _stopFailure;
         private OperationExecutor? _executor;
+
+        // Whole seconds after the common start (StartAt) that this shard's clock started: its duration is shorter by as much.
+        private int _joinedLateSeconds;
+
+        /// <summary>The plan's duration less the seconds this shard joined late (never below 0).</summary>
+        private double? DurationSeconds => plan.EffectiveDurationSeconds is { } seconds ? Math.Max(0, seconds - _joinedLateSeconds) : null;
 
         public DateTimeOffset? StartAt { get; init; }
 
@@ -194,6 +203,13 @@ public sealed class BenchmarkRunner(
                 if (StartAt is { } startAt && startAt - time.GetUtcNow() is { Ticks: > 0 } wait)
                 {
                     await Task.Delay(wait, time, _stopIssuing.Token).ContinueWith(static _ => { }, TaskScheduler.Default).ConfigureAwait(false);
+                }
+
+                // A shard that starts after the common start (its agent was busy, or slow to take its job) stops at the common
+                // end: the run lasts its duration on every agent. Whole seconds late, as its seconds are placed in the run's.
+                if (StartAt is { } commonStart && Math.Round((time.GetUtcNow() - commonStart).TotalSeconds) is > 0 and var late)
+                {
+                    _joinedLateSeconds = (int)Math.Min(late, int.MaxValue);
                 }
 
                 // The run's clock, its duration stop and the target's seconds start at one instant, after the observer
@@ -314,7 +330,7 @@ public sealed class BenchmarkRunner(
         {
             using var loadEnded = new ManualResetEventSlim();
             load.ContinueWith(static (_, state) => ((ManualResetEventSlim)state!).Set(), loadEnded, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
-            TimeSpan? durationStop = plan.EffectiveDurationSeconds is { } seconds ? TimeSpan.FromSeconds(seconds) : null;
+            TimeSpan? durationStop = DurationSeconds is { } seconds ? TimeSpan.FromSeconds(seconds) : null;
             while (true)
             {
                 var boundary = TimeSpan.FromSeconds(_seconds.Count + 1);
@@ -322,7 +338,7 @@ public sealed class BenchmarkRunner(
                 var wait = next - time.GetElapsedTime(start);
                 if (wait > TimeSpan.Zero)
                 {
-                    if (WaitForLoad(load, loadEnded, wait))
+                    if (WaitForLoad(loadEnded, wait))
                     {
                         return;
                     }
@@ -350,19 +366,22 @@ public sealed class BenchmarkRunner(
 
         /// <summary>Waits <paramref name="wait"/> or until the load ends (true). On the system clock a plain kernel wait, with
         /// no timer: .NET's timers fire through the thread pool, which a busy load can starve. Another clock (a test's fake)
-        /// is waited on through its own timers.</summary>
-        private bool WaitForLoad(Task load, ManualResetEventSlim loadEnded, TimeSpan wait)
+        /// is waited on through its own timer, whose callback only sets an event: no continuation, which would need the pool.</summary>
+        private bool WaitForLoad(ManualResetEventSlim loadEnded, TimeSpan wait)
         {
             if (time == TimeProvider.System)
             {
                 return loadEnded.Wait(wait);
             }
 
-            using var cancelDelay = new CancellationTokenSource();
-            var delay = Task.Delay(wait, time, cancelDelay.Token);
-            Task.WaitAny(delay, load);
-            cancelDelay.Cancel();
-            return load.IsCompleted;
+            // A callback of an earlier timer may still set it: the caller looks at the clock again after every wake-up.
+            _due.Reset();
+            using (time.CreateTimer(static due => ((ManualResetEventSlim)due!).Set(), _due, wait, Timeout.InfiniteTimeSpan))
+            {
+                WaitHandle.WaitAny([_due.WaitHandle, loadEnded.WaitHandle]);
+            }
+
+            return loadEnded.IsSet;
         }
 
         /// <summary>Closes the current second, with the client's health over it, and hands it to the observer.</summary>
@@ -479,13 +498,15 @@ public sealed class BenchmarkRunner(
         {
             _stopIssuing.Dispose();
             _abort.Dispose();
+            _due.Dispose();
         }
 
         private string DescribeNaturalEnd(WorkSource work, RunSummary summary)
         {
             var end = plan.DocumentLimit is { } limit && work.Taken >= limit
                 ? (summary.TotalGivenUp > 0 ? $"sent {limit:N0} documents" : $"reached {limit:N0} documents")
-                : plan.EffectiveDurationSeconds is { } duration && _stopIssuing.IsSet ? $"ran for {duration:N0} s"
+                : DurationSeconds is { } duration && _stopIssuing.IsSet ? (_joinedLateSeconds == 0 ? $"ran for {duration:N0} s"
+                    : Invariant($"ran for {duration:N0} s: it started {_joinedLateSeconds:N0} s after the run's common start and stopped at its common end"))
                 : "the workload ended (end of file)";
 
             // Never "reached 2,000 documents" when fewer landed: the shortfall is part of the reason.

@@ -11,6 +11,9 @@ internal static class LoadDriver
     /// <summary>How often a worker above the stage's level looks at the level again: the load follows a stage within this.</summary>
     internal static readonly TimeSpan LevelPoll = TimeSpan.FromMilliseconds(50);
 
+    /// <summary>A closed-loop worker whose writes complete synchronously lets the pool's other work run after this many.</summary>
+    private const int YieldEvery = 128;
+
     // runStart is the run clock's start (a timestamp of the time provider): stages and the open loop's schedule count from it.
     public static Task RunAsync(LoadOptions load, WorkSource work, OperationExecutor executor, TimeProvider time, long runStart, StopSignal stopIssuing)
     {
@@ -55,6 +58,7 @@ internal static class LoadDriver
         {
             // Each worker backs off on its own: a worker whose writes fail slows down, the others carry on.
             var backoff = new FailureBackoff(time);
+            var synchronous = 0;
             while (await backoff.WaitAsync(stop).ConfigureAwait(false) && await WaitForLevelAsync(k).ConfigureAwait(false))
             {
                 // The flag, not only the token: a worker whose writes complete synchronously never waits on the token.
@@ -73,7 +77,16 @@ internal static class LoadDriver
                     return;
                 }
 
-                backoff.Record(await executor.ExecuteAsync(documents, time.GetTimestamp()).ConfigureAwait(false));
+                var write = executor.ExecuteAsync(documents, time.GetTimestamp());
+                if (write.IsCompleted && ++synchronous % YieldEvery == 0)
+                {
+                    // Writes that complete at once never give the thread back: without a turn now and then, the workers
+                    // would keep every pool thread, and the hand-off of seconds, the host's hub and heartbeat would wait for
+                    // the run's end.
+                    await Task.Yield();
+                }
+
+                backoff.Record(await write.ConfigureAwait(false));
             }
         }
 

@@ -33,6 +33,19 @@ public abstract class LocalServer : IAsyncLifetime
     {
         Port = FreePort();
         _workingDirectory = Directory.CreateTempSubdirectory("benchweb-" + Name + "-").FullName;
+        await StartAsync();
+    }
+
+    /// <summary>Starts the server again on the same port after <see cref="Kill"/> (a crashed server brought back).</summary>
+    public async Task RestartAsync()
+    {
+        Kill();
+        _process?.Dispose();
+        await StartAsync();
+    }
+
+    private async Task StartAsync()
+    {
         var start = new ProcessStartInfo(Program)
         {
             WorkingDirectory = _workingDirectory,

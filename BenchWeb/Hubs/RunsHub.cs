@@ -32,5 +32,28 @@ public sealed class RunsHub(IDbContextFactory<BenchDbContext> databases) : Hub
             .ToListAsync(Context.ConnectionAborted);
     }
 
+    /// <summary>The most seconds <see cref="SecondsAfter"/> returns at once; a viewer further behind asks again from the
+    /// last one it got.</summary>
+    public const int MaxSecondsPerCall = 600;
+
+    /// <summary>The seconds saved after second <paramref name="afterIndex"/> (-1: from the first), in order, at most
+    /// <see cref="MaxSecondsPerCall"/>: a viewer that sees a gap in the indices it received (its connection dropped, or the
+    /// backplane lost a message) fills it without reloading the page.</summary>
+    /// <exception cref="HubException"><paramref name="afterIndex"/> is below -1.</exception>
+    public async Task<IReadOnlyList<RunSecondEntity>> SecondsAfter(long runId, int afterIndex)
+    {
+        if (afterIndex < -1)
+        {
+            throw new HubException($"afterIndex must be -1 (from the first second) or a second's index; {afterIndex} is neither.");
+        }
+
+        await using var db = await databases.CreateDbContextAsync(Context.ConnectionAborted);
+        return await db.RunSeconds.AsNoTracking()
+            .Where(s => s.RunId == runId && s.Index > afterIndex)
+            .OrderBy(s => s.Index)
+            .Take(MaxSecondsPerCall)
+            .ToListAsync(Context.ConnectionAborted);
+    }
+
     public Task LeaveRun(long runId) => Groups.RemoveFromGroupAsync(Context.ConnectionId, GroupFor(runId), Context.ConnectionAborted);
 }

@@ -19,4 +19,8 @@ internal sealed class HangfireRunJobClient(IBackgroundJobClient jobs) : IRunJobC
     // and signals the job's token. Only a waiting or executing job is deleted: one that has ended keeps its state.
     public Task<bool> CancelAsync(string jobId, CancellationToken cancellationToken) =>
         Task.FromResult(jobs.Delete(jobId, EnqueuedState.StateName) || jobs.Delete(jobId, ProcessingState.StateName));
+
+    public Task<bool> AbandonAsync(string jobId, string reason, CancellationToken cancellationToken) =>
+        Task.FromResult(jobs.ChangeState(jobId, new FailedState(new AgentLostException(reason)) { Reason = reason }, ProcessingState.StateName)
+            || jobs.Delete(jobId, EnqueuedState.StateName));
 }

@@ -17,4 +17,10 @@ public interface IRunJobClient
     /// <summary>Cancels the job: taken off the queue if it waits, its cancellation token signalled if it executes
     /// (on whichever server runs it). Returns false when the job had already ended.</summary>
     Task<bool> CancelAsync(string jobId, CancellationToken cancellationToken);
+
+    /// <summary>The job's server is gone (its agent stopped heartbeating): a job still marked executing ends failed with
+    /// <paramref name="reason"/>, and one still waiting in that agent's queue is taken off it. Without this the scheduler
+    /// would show it executing until its storage gave it to another server, which would then start it again. Returns false
+    /// when the job had already ended.</summary>
+    Task<bool> AbandonAsync(string jobId, string reason, CancellationToken cancellationToken);
 }

@@ -85,7 +85,7 @@ public sealed class DistributedRuns(
 
             var options = PartialSummary.OptionsOf(run);
             var snapshots = seconds.Select(RunWindowSummary.ToSnapshot).ToList();
-            var summary = SummaryCalculator.Calculate(snapshots, ShardMerge.Merge(shards.Select(s => s.LatencyHistogram)), options);
+            var summary = SummaryCalculator.Calculate(snapshots, Latency(shards, shardSeconds), options);
             // A run that measured nothing (every shard failed opening its target) lists no figures: zeros would read as a measurement.
             if (seconds.Count > 0)
             {
@@ -148,6 +148,14 @@ public sealed class DistributedRuns(
         }
 
         return (RunStatus.Completed, null, stopReason);
+    }
+
+    /// <summary>Every operation's latency: each shard that ended keeps a histogram of its whole run; one that did not (its
+    /// agent died) left the histograms of the seconds it saved, which hold every operation those seconds counted.</summary>
+    private static LatencyDistribution Latency(IReadOnlyList<RunShardEntity> shards, IReadOnlyList<RunShardSecondEntity> seconds)
+    {
+        var whole = shards.Where(s => s.LatencyHistogram is not null).Select(s => s.Index).ToHashSet();
+        return ShardMerge.Merge(shards.Select(s => s.LatencyHistogram).Concat(seconds.Where(s => !whole.Contains(s.Shard)).Select(s => s.LatencyHistogram)));
     }
 
     /// <summary>A run second from the shards' seconds that fall in it.</summary>

@@ -15,6 +15,7 @@ public sealed partial class RunOwnership(
     AgentDirectory agents,
     DistributedRuns distributed,
     RunUpdatePublisher publisher,
+    Jobs.IRunJobClient jobs,
     TimeProvider time,
     ILogger<RunOwnership> logger)
 {
@@ -64,6 +65,15 @@ public sealed partial class RunOwnership(
         }
 
         await db.SaveChangesAsync(cancellationToken);
+
+        // Their jobs end too: the scheduler would show a dead agent's job executing until its storage handed it to another
+        // server (which would find it interrupted and do nothing), or for ever when no other server takes its queue.
+        foreach (var (jobId, reason) in running.Where(r => r.Status == RunStatus.Interrupted && r.JobId is not null).Select(r => (r.JobId!, r.FailureReason!))
+                     .Concat(lostShards.Where(s => s.JobId is not null).Select(s => (s.JobId!, s.FailureReason!))))
+        {
+            await jobs.AbandonAsync(jobId, reason, CancellationToken.None);
+        }
+
         foreach (var change in changes)
         {
             await publisher.StatusAsync(change, CancellationToken.None);

@@ -49,6 +49,11 @@ internal sealed partial class ShardObserver(
         {
             LogSaveFailed(logger, ex, run.Id, shard.Index, -1);
         }
+
+        // The engine starts its clock as soon as this returns, at the common start or, if that has passed, at once (and then
+        // stops at the common end): a shard that started late joins the run at the second it was in. Measured here, not when
+        // a second arrives, which may be late (the seconds reach an observer through a hand-off that never waits for it).
+        _offset = run.StartAt is { } startAt ? Math.Max(0, (int)Math.Round((time.GetUtcNow() - startAt).TotalSeconds)) : 0;
     }
 
     public async ValueTask OnSecondAsync(SecondSnapshot second, CancellationToken cancellationToken)
@@ -56,8 +61,7 @@ internal sealed partial class ShardObserver(
         ArgumentNullException.ThrowIfNull(second);
         var closedAt = time.GetUtcNow();
 
-        // The shard's clock started when its first second began: a shard that started after the common start joins
-        // the run at the second it was in.
+        // Only if the start was never announced: from when the shard's first second began.
         _offset ??= run.StartAt is { } startAt ? Math.Max(0, (int)Math.Round((closedAt - second.Elapsed - startAt).TotalSeconds)) : 0;
         var index = second.Index + _offset.Value;
         try

@@ -24,6 +24,9 @@ internal sealed class SharedModeFleet : IAsyncDisposable
 
     public string DatabaseConnectionString { get; }
 
+    /// <summary>The fleet's Redis (the SignalR backplane), to kill and bring back.</summary>
+    public RedisServer Redis => _redis;
+
     public List<DashboardProcess> Instances { get; } = [];
 
     public static async Task<SharedModeFleet> StartAsync()

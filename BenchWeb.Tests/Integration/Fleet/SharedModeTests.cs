@@ -143,6 +143,19 @@ public sealed class SharedModeTests(AzuriteServer azurite, ITestOutputHelper out
         // totals are every shard's saved seconds added up.
         Assert.All(agentRows.Where(r => r.GetProperty("status").GetString() == "Completed"), r => Assert.InRange(r.GetProperty("seconds").GetInt32(), 14, 30));
         Assert.Equal(agentRows.Sum(r => r.GetProperty("ok").GetInt64()), run.GetProperty("summary").GetProperty("totalOk").GetInt64());
+
+        // The run's percentiles are over every operation it counted, the dead agent's too (from the seconds it saved).
+        var summary = run.GetProperty("summary");
+        Assert.Equal(summary.GetProperty("totalOkRequests").GetInt64(), summary.GetProperty("latency").GetProperty("count").GetInt64());
+
+        // The dead agent's job does not stay "Processing" on the scheduler: it ended failed, saying why.
+        await using var db = new NpgsqlConnection(fleet.DatabaseConnectionString);
+        await db.OpenAsync();
+        var jobId = await ScalarAsync<string>(db, $"SELECT \"JobId\" FROM \"RunShards\" WHERE \"RunId\" = {runId} AND \"AgentName\" = 'agent-c'");
+        await Eventually.TrueAsync(async () => await ScalarAsync<string>(db, $"SELECT statename FROM hangfire.job WHERE id = {jobId}") == "Failed",
+            TimeSpan.FromSeconds(10), "the dead agent's job to end failed");
+        var jobReason = await ScalarAsync<string>(db, $"SELECT reason FROM hangfire.state WHERE jobid = {jobId} ORDER BY id DESC LIMIT 1");
+        Assert.Contains("agent-c stopped heartbeating", jobReason, StringComparison.Ordinal);
     }
 
     [Fact]

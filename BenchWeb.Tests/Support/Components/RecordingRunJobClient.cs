@@ -29,4 +29,6 @@ internal sealed class RecordingRunJobClient : IRunJobClient
     }
 
     public Task<bool> CancelAsync(string jobId, CancellationToken cancellationToken) => Task.FromResult(false);
+
+    public Task<bool> AbandonAsync(string jobId, string reason, CancellationToken cancellationToken) => Task.FromResult(false);
 }

@@ -5,6 +5,7 @@ using BenchWeb.Data;
 using BenchWeb.Hubs;
 using BenchWeb.Runs;
 using BenchWeb.Tests.Support;
+using Microsoft.AspNetCore.SignalR;
 using Microsoft.AspNetCore.SignalR.Client;
 
 namespace BenchWeb.Tests.Web.Hubs;
@@ -114,6 +115,27 @@ public sealed class RunsHubTests
     private static object Columns(RunSecondEntity s) =>
         (s.Index, s.SentLate, s.NotStarted, s.Abandoned, s.GivenUpRequests, s.ClientLimits, s.HostCpuPercent, s.SchedulingLagP50Ms, s.SchedulingLagP99Ms,
             (s.SchedulingLagMaxMs, s.ClockLagMs, s.ThreadPoolQueueMax, s.ThreadPoolThreads, s.ThreadInjections, s.GcPauseMs, s.AvailableMemoryMb));
+
+    [Fact]
+    public async Task SecondsAfter_ReturnsTheSavedSecondsAfterTheIndexInOrder_APageAtATime()
+    {
+        await using var app = new BenchWebFactory();
+        var databases = app.Get<Microsoft.EntityFrameworkCore.IDbContextFactory<BenchDbContext>>();
+        var runId = await SeededRuns.AddAsync(databases, SeededRuns.Plan(BenchEngine.Targets.TargetKind.Simulated, "a gap to fill"), SeededRuns.Seconds(700, 100, 5));
+        await using var connection = app.CreateHubConnection(RunsHub.Path, await app.Services.CreateTokenAsync(BenchWeb.Security.BenchWebRoles.Viewer));
+        await connection.StartAsync();
+        Task<IReadOnlyList<RunSecondEntity>> AfterAsync(int index) => connection.InvokeAsync<IReadOnlyList<RunSecondEntity>>(nameof(RunsHub.SecondsAfter), runId, index);
+
+        Assert.Equal([695, 696, 697, 698, 699], (await AfterAsync(694)).Select(s => s.Index));
+        Assert.Equal(Enumerable.Range(0, RunsHub.MaxSecondsPerCall), (await AfterAsync(-1)).Select(s => s.Index));
+        Assert.Equal(Enumerable.Range(RunsHub.MaxSecondsPerCall, 700 - RunsHub.MaxSecondsPerCall), (await AfterAsync(RunsHub.MaxSecondsPerCall - 1)).Select(s => s.Index));
+        Assert.Empty(await AfterAsync(699));
+        var stored = await app.Services.SecondsAsync(runId);
+        Assert.Equal(stored.Where(s => s.Index > 694).Select(s => (s.Index, s.Ok)), (await AfterAsync(694)).Select(s => (s.Index, s.Ok)));
+
+        var refused = await Assert.ThrowsAsync<HubException>(() => AfterAsync(-2));
+        Assert.Contains("afterIndex must be -1 (from the first second) or a second's index; -2 is neither.", refused.Message, StringComparison.Ordinal);
+    }
 
     private static RunPlan Plan(string name, int durationSeconds) => new() { Name = name, Stop = new StopOptions { DurationSeconds = durationSeconds } };
 

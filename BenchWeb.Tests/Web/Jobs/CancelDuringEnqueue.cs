@@ -29,4 +29,6 @@ internal sealed class CancelDuringEnqueue(IRunJobClient inner, IServiceProvider 
         inner.EnqueueShardAsync(runId, shard, queue, cancellationToken);
 
     public Task<bool> CancelAsync(string jobId, CancellationToken cancellationToken) => inner.CancelAsync(jobId, cancellationToken);
+
+    public Task<bool> AbandonAsync(string jobId, string reason, CancellationToken cancellationToken) => inner.AbandonAsync(jobId, reason, cancellationToken);
 }

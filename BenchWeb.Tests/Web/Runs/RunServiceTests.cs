@@ -34,5 +34,7 @@ public sealed class RunServiceTests
         public Task<string> EnqueueSweepAsync(long sweepId, CancellationToken cancellationToken) => throw new InvalidOperationException("The scheduler is shut down.");
 
         public Task<bool> CancelAsync(string jobId, CancellationToken cancellationToken) => Task.FromResult(false);
+
+        public Task<bool> AbandonAsync(string jobId, string reason, CancellationToken cancellationToken) => Task.FromResult(false);
     }
 }

@@ -66,7 +66,7 @@ public sealed class CompareBrowserTests(DashboardBrowserFixture fixture) : IAsyn
 
             await Page.Locator("#results-link").ClickAsync();
             await Page.WaitForURLAsync($"**/results?runs={first},{second}");
-            await Expect(Page.Locator("#results-table tbody tr")).ToHaveCountAsync(2);
+            await Expect(Page.Locator("#results-table tbody tr[data-run]")).ToHaveCountAsync(2);
             Assert.StartsWith("| Run | Target |", await Page.Locator("#results-markdown").InputValueAsync(), StringComparison.Ordinal);
 
             await AssertDownloadsAsync(first, second);

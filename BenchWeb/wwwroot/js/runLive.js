@@ -4,7 +4,6 @@
 // second goes to the page without a call back to the server. Chart.js and the SignalR client are served by the
 // app (wwwroot/lib, from npm), so this works offline.
 
-const CLIENT_BOUND_CPU = 85;
 const SHORTEST_RATE_SECOND = 0.5;
 
 const palette = {
@@ -171,7 +170,7 @@ class LiveView {
             throttled: chart(canvas('throttled'), 'Throttled per second (429 / 503)', 'responses/s', [line('throttled/s', palette.throttled)]),
             ru: chart(canvas('ru'), options.requestUnitsReported === false ? 'Request units per second: n/a (the target has no request units)' : 'Request units per second', 'RU/s', [line('RU/s', palette.ru), guide('provisioned', palette.provisioned)]),
             latency: chart(canvas('latency'), 'Latency', 'ms', [line('p50', palette.p50), line('p99', palette.p99)]),
-            cpu: chart(canvas('cpu'), 'Client CPU', '%', [line('CPU %', palette.cpu), guide(`client-bound (${CLIENT_BOUND_CPU} %)`, palette.limit)]),
+            cpu: chart(canvas('cpu'), 'Client CPU', '%', [line('CPU %', palette.cpu), guide(options.processCpuBound == null ? 'no CPU bound' : `client-limited from ${options.processCpuBound} %`, palette.limit)]),
             health: chart(canvas('health'), 'Client health', 'CPU %', [
                 line('host CPU %', palette.host),
                 line('this process CPU %', palette.cpu),
@@ -337,7 +336,8 @@ class LiveView {
         this.charts.inserts.data.datasets[1].source = [{ x: 0, y: average }, { x: end, y: average }];
         const provisioned = this.options.provisionedRequestUnits;
         this.charts.ru.data.datasets[1].source = provisioned ? [{ x: 0, y: provisioned }, { x: end, y: provisioned }] : [];
-        this.charts.cpu.data.datasets[1].source = [{ x: 0, y: CLIENT_BOUND_CPU }, { x: end, y: CLIENT_BOUND_CPU }];
+        const bound = this.options.processCpuBound;
+        this.charts.cpu.data.datasets[1].source = bound == null ? [] : [{ x: 0, y: bound }, { x: end, y: bound }];
         // Every chart spans the same seconds, to the run's end, whichever of its series stops short of it; a whole second, so
         // that the axis does not end on a label like 60.01.
         const max = end > 0 ? Math.max(1, Math.ceil(end - 0.05)) : undefined;

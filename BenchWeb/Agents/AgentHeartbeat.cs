@@ -46,13 +46,16 @@ public sealed partial class AgentHeartbeat(
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
-        using var timer = new PeriodicTimer(TimeSpan.FromSeconds(options.Value.Agent.HeartbeatSeconds), time);
-        do
+        // A one-shot wait after each beat, not a periodic timer: a clock that jumps ahead (a laptop waking up, a test's fake
+        // clock moved by a week) then gives one beat, not one for every period it skipped.
+        var interval = TimeSpan.FromSeconds(options.Value.Agent.HeartbeatSeconds);
+        while (true)
         {
             try
             {
                 await BeatAsync(stoppingToken);
                 await ownership.InterruptRunsOfGoneAgentsAsync(stoppingToken);
+                await Task.Delay(interval, time, stoppingToken);
             }
             catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
             {
@@ -62,9 +65,9 @@ public sealed partial class AgentHeartbeat(
             {
                 // The database may be away for a moment; the next beat tries again.
                 LogBeatFailed(logger, ex);
+                await Task.Delay(interval, time, stoppingToken).ContinueWith(static _ => { }, CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default);
             }
         }
-        while (await timer.WaitForNextTickAsync(stoppingToken));
     }
 
     public override async Task StopAsync(CancellationToken cancellationToken)

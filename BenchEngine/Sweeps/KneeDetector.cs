@@ -239,7 +239,7 @@ public static class KneeDetector
 
     private static string Ms(double ms) => ms.ToString(ms < 10 ? "0.#" : "N0", CultureInfo.InvariantCulture) + " ms";
 
-    private static string Percent(double percent) => percent.ToString("0.#", CultureInfo.InvariantCulture) + " %";
+    private static string Percent(double percent) => percent.ToString("0.##", CultureInfo.InvariantCulture) + " %";
 
     private static string Number(double value) => value.ToString("0.##", CultureInfo.InvariantCulture);
 

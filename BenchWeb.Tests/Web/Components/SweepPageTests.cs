@@ -37,6 +37,7 @@ public sealed class SweepPageTests
         Assert.Equal("re-run: p99 rose past the rule at this step only; the re-run did not confirm it", reRun.QuerySelector("td.note")!.TextContent);
         Assert.Contains("recommended", reRun.ClassName, StringComparison.Ordinal);
         Assert.Equal($"runs/{runs[1]}", rows[1].QuerySelector("a")!.GetAttribute("href"));
+        Assert.Contains("3 of 3 steps run, 1 re-run", System.Text.RegularExpressions.Regex.Replace(page.Find("#sweep-description").TextContent, "\\s+", " "), StringComparison.Ordinal);
         var note = page.Find("#sweep-knees .knee-notes li");
         Assert.Equal("true", note.GetAttribute("data-rerun"));
         Assert.Equal("Step 2 (re-run): re-run: p99 rose past the rule at this step only; the re-run did not confirm it", note.TextContent);

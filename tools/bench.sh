@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Runs the benchmarks against local servers it starts on loopback, and stops them after.
-# Usage: tools/bench.sh [engine-cost|goodput|scaling|memory|dashboard-overhead|push-latency|history-page|telemetry-cost|agents|all] [memory document count]
+# Usage: tools/bench.sh [engine-cost|goodput|scaling|memory|dashboard-overhead|push-latency|history-page|telemetry-cost|agents|client-health|health-cost|clock|sweep-noisy|all] [memory document count]
 # The dashboard benchmarks start the dashboard themselves and watch it with Debian's Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Benchmarks talk to loopback only; without this the Cosmos SDK probes the Azure VM metadata address (169.254.169.254).
 export COSMOS_DISABLE_IMDS_ACCESS=true
-# The history page and the telemetry cost need neither the local servers nor a browser.
-if [ "${1:-all}" = history-page ] || [ "${1:-all}" = telemetry-cost ]; then
-  exec dotnet run --project tools/Benchmarks -c Release -- "$1"
-fi
+# The history page, the telemetry cost, client health, its cost and the run's clock need neither the local servers nor a
+# browser (client-health starts its own CPU hogs, `yes > /dev/null`, and stops them).
+case "${1:-all}" in
+  history-page|telemetry-cost|client-health|health-cost|clock)
+    exec dotnet run --project tools/Benchmarks -c Release -- "$1" ;;
+esac
 # Sweeps beside two CPU hogs (tools/bench.sh sweep-noisy): each simulated account of samples/sweep-noisy swept alone, then beside two `yes` processes
 # (killed by their PIDs after); each pair must recommend the same step. Results and logs stay in the folder it prints.
 if [ "${1:-all}" = sweep-noisy ]; then

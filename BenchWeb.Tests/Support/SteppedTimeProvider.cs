@@ -15,22 +15,21 @@ internal sealed class SteppedTimeProvider(DateTimeOffset start) : FakeTimeProvid
     public override ITimer CreateTimer(TimerCallback callback, object? state, TimeSpan dueTime, TimeSpan period)
     {
         ArgumentNullException.ThrowIfNull(callback);
-        var timer = new ArmedTimer(this, period);
+
+        // Armed and given its callback before the fake clock sees it: a timer already due fires as it is created.
+        var timer = new ArmedTimer(this, period, () => callback(state));
         timer.Arm(dueTime);
         timer.Inner = base.CreateTimer(static s => ((ArmedTimer)s!).Fire(), timer, dueTime, period);
-        timer.Callback = () => callback(state);
         return timer;
     }
 
-    private sealed class ArmedTimer(SteppedTimeProvider owner, TimeSpan period) : ITimer
+    private sealed class ArmedTimer(SteppedTimeProvider owner, TimeSpan period, Action callback) : ITimer
     {
         private readonly Lock _gate = new();
         private TimeSpan _period = period;
         private bool _armed;
 
         public ITimer? Inner { get; set; }
-
-        public Action? Callback { get; set; }
 
         public void Arm(TimeSpan dueTime) => Set(dueTime != Timeout.InfiniteTimeSpan);
 
@@ -42,7 +41,7 @@ internal sealed class SteppedTimeProvider(DateTimeOffset start) : FakeTimeProvid
                 Set(false);
             }
 
-            Callback?.Invoke();
+            callback();
         }
 
         public bool Change(TimeSpan dueTime, TimeSpan period)

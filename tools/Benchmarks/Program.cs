@@ -4,6 +4,7 @@ using System.Net.Http.Json;
 using System.Text;
 using System.Text.Json;
 using Azure.Data.Tables;
+using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
@@ -74,6 +75,21 @@ if (which is "telemetry-cost" or "all")
 if (which is "agents")
 {
     await AgentsAsync();
+}
+
+if (which is "client-health" or "all")
+{
+    await ClientHealthAsync();
+}
+
+if (which is "health-cost" or "all")
+{
+    await HealthCostAsync();
+}
+
+if (which is "clock" or "all")
+{
+    await ClockAsync();
 }
 
 return 0;
@@ -698,3 +714,147 @@ static double Median(List<double> values)
     var sorted = values.Order().ToList();
     return sorted[sorted.Count / 2];
 }
+
+// 11. Client health: the same two plans, healthy for the client when the machine is quiet, alone and then beside two CPU hogs
+// (processes of their own, as a user's other programs are). Every full second of a run beside the hogs is a starved second
+// and should be judged client-limited; every full second of a run alone is a healthy one and should not. The open loop on the
+// no-op target never has a request outstanding (its writes complete at once), so it may drop none, hogs or not.
+async Task ClientHealthAsync()
+{
+    const int seconds = 20;
+    Console.WriteLine($"## Client health ({seconds} s a run; alone, then beside two CPU hogs; every full second judged with the default bounds: {ClientLimits.Default.DescribeBounds()})");
+    var plans = new[]
+    {
+        new RunPlan
+        {
+            Name = "no-op open loop 5,000/s",
+            Target = new TargetOptions { Kind = TargetKind.NoOp },
+            Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 5_000, Concurrency = 64 },
+            Stop = new StopOptions { DurationSeconds = seconds },
+        },
+        new RunPlan
+        {
+            Name = "simulator, 32 workers, 20 ms median latency",
+            Target = new TargetOptions { Simulator = new SimulatorOptions { ProvisionedRequestUnits = 5_000_000, MedianLatencyMs = 20 } },
+            Load = new LoadOptions { Concurrency = 32 },
+            Stop = new StopOptions { DurationSeconds = seconds },
+        },
+    };
+    var healthy = new List<SecondSnapshot>();
+    var starved = new List<SecondSnapshot>();
+    foreach (var plan in plans)
+    {
+        foreach (var hogs in new[] { 0, 2 })
+        {
+            var load = LoadAverage();
+            RunResult result;
+            using (CpuHogs.Start(hogs))
+            {
+                result = await RunAsync(plan);
+            }
+
+            var full = result.Seconds.Where(second => second.IsFull).ToList();
+            (hogs == 0 ? healthy : starved).AddRange(full);
+            var s = result.Summary;
+            Console.WriteLine($"{plan.Name}, {(hogs == 0 ? "alone" : "beside two CPU hogs")} (load average before: {load}): {full.Count(x => x.IsClientLimited)} of {full.Count} full seconds client-limited "
+                + $"({Kinds(full)}); host CPU median {Median([.. full.Select(x => x.Health?.HostCpuPercent ?? 0)]):F0} %, scheduling lag p99 median {Median([.. full.Select(x => x.Health?.SchedulingLagP99Ms ?? 0)]):F1} ms, "
+                + $"this process median {Median([.. full.Select(x => x.ClientCpuPercent)]):F0} %; {s.AverageThroughput:N0}/s");
+            if (plan.Load.Model == LoadModel.OpenLoop)
+            {
+                Console.WriteLine($"  open loop: offered {s.TotalOffered:N0}, sent {s.TotalIssued:N0} ({s.TotalSentLate:N0} late), dropped {s.TotalDropped:N0} (must be 0: nothing was ever outstanding), not started at the stop {s.TotalNotStarted:N0}, accounts balance: {s.AccountsBalance}");
+            }
+        }
+    }
+
+    Console.WriteLine($"starved seconds detected as client-limited: {starved.Count(x => x.IsClientLimited)} of {starved.Count} = {Share(starved.Count(x => x.IsClientLimited), starved.Count):P1} (target ≥ 95 %)");
+    Console.WriteLine($"healthy seconds flagged client-limited: {healthy.Count(x => x.IsClientLimited)} of {healthy.Count} = {Share(healthy.Count(x => x.IsClientLimited), healthy.Count):P1} (target < 1 %)");
+
+    static string Kinds(List<SecondSnapshot> full)
+    {
+        var counts = Enum.GetValues<ClientLimitKinds>().Where(k => k != ClientLimitKinds.None)
+            .Select(k => (Kind: k, Count: full.Count(x => x.Health is { } h && h.Limits.HasFlag(k))))
+            .Where(c => c.Count > 0)
+            .Select(c => $"{c.Kind} {c.Count}");
+        return string.Join(", ", counts) is { Length: > 0 } text ? "crossed: " + text : "no bound crossed";
+    }
+
+    static double Share(int part, int whole) => whole == 0 ? 0 : part / (double)whole;
+}
+
+// 12. Client health's cost: the engine's throughput with the health monitor on (the default) and off, on the target where the
+// engine's own cost shows most (no-op, closed loop of 32: the client is all there is), alternating rounds.
+async Task HealthCostAsync()
+{
+    const int rounds = 7;
+    const long documents = 1_000_000;
+    Console.WriteLine($"## Client health's cost (no-op target, closed loop of 32, {documents:N0} small documents a run; 1 warm-up each + {rounds} rounds, on and off alternating)");
+    var plan = new RunPlan
+    {
+        Name = "health cost",
+        Target = new TargetOptions { Kind = TargetKind.NoOp },
+        Load = new LoadOptions { Concurrency = 32 },
+        Stop = new StopOptions { TotalDocuments = documents },
+    };
+    var withHealth = new BenchmarkRunner();
+    var without = new BenchmarkRunner { ClientHealth = null };
+    await withHealth.RunAsync(plan, context);
+    await without.RunAsync(plan, context);
+    var on = new List<double>();
+    var off = new List<double>();
+    for (var round = 0; round < rounds; round++)
+    {
+        on.Add((await withHealth.RunAsync(plan, context)).Summary.AverageThroughput);
+        off.Add((await without.RunAsync(plan, context)).Summary.AverageThroughput);
+    }
+
+    Console.WriteLine($"health on: {string.Join(", ", on.Select(v => v.ToString("N0")))}/s; off: {string.Join(", ", off.Select(v => v.ToString("N0")))}/s; ratio of medians (on ÷ off) {Median(on) / Median(off):F3} (target ≥ 0.98)");
+}
+
+// 13. The run's clock: on its own thread, so a target whose writes complete at once (the no-op target, 256 workers that never
+// give their threads back) cannot delay a second; and a warmed hot path, so the first second runs optimised code.
+async Task ClockAsync()
+{
+    Console.WriteLine("## The run's clock (no-op target)");
+    var closed = new RunPlan
+    {
+        Name = "clock, closed loop of 256",
+        Target = new TargetOptions { Kind = TargetKind.NoOp },
+        Load = new LoadOptions { Concurrency = 256 },
+        Stop = new StopOptions { DurationSeconds = 10 },
+    };
+    var (result, wall) = await TimedRunAsync(closed);
+    var full = result.Seconds.Where(second => second.IsFull).ToList();
+    Console.WriteLine($"closed loop of 256, 10 s: the run's clock {result.Summary.Elapsed.TotalSeconds:F3} s; wall-clock from the clock's start to the end of the run {wall.TotalSeconds:F3} s (target ≤ 10.1 s); "
+        + $"{result.Seconds.Count} seconds, {full.Count} full, {full.Count(x => x.Ok == 0)} empty (target 0); a full second's inserts {full.Min(x => x.Ok):N0}–{full.Max(x => x.Ok):N0}; "
+        + $"latest close {result.Seconds.Max(x => x.Health?.ClockLagMs ?? 0):F1} ms after its boundary; {result.Summary.AverageThroughput:N0}/s");
+
+    var open = new RunPlan
+    {
+        Name = "clock, open loop 10,000/s",
+        Target = new TargetOptions { Kind = TargetKind.NoOp },
+        Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 10_000, Concurrency = 256 },
+        Stop = new StopOptions { DurationSeconds = 5 },
+    };
+    var (opened, _) = await TimedRunAsync(open);
+    var first = opened.Seconds[0];
+    Console.WriteLine($"open loop 10,000/s, 5 s: second 0 sent {first.Issued:N0} ({first.SentLate:N0} late), dropped {first.Dropped:N0} (target 0), p99 {first.LatencyP99Ms:F2} ms; "
+        + $"whole run sent {opened.Summary.TotalIssued:N0} of {opened.Summary.TotalOffered:N0}, dropped {opened.Summary.TotalDropped:N0}, sent late {opened.Summary.TotalSentLate:N0}, p99 {opened.Summary.Latency.P99Ms:F2} ms");
+
+    async Task<(RunResult Result, TimeSpan Wall)> TimedRunAsync(RunPlan plan)
+    {
+        ClockWatchTarget? watched = null;
+        var runner = new BenchmarkRunner(TimeProvider.System, (options, targetContext) => watched = new ClockWatchTarget(TargetRegistry.Create(options, targetContext)));
+        var result = await runner.RunAsync(plan, context);
+        var wall = Stopwatch.GetElapsedTime(watched!.ClockStart);
+        if (result.Status != RunStatus.Completed)
+        {
+            throw new InvalidOperationException($"{plan.Name}: {result.Status} {result.FailureReason}");
+        }
+
+        return (result, wall);
+    }
+}
+
+// The machine's load average over the last minute (Linux): the benchmark's machine may be shared.
+static string LoadAverage() => File.Exists("/proc/loadavg") ? File.ReadAllText("/proc/loadavg").Split(' ')[0] : "unknown";
+

@@ -46,7 +46,7 @@ public sealed class SharedModeRedisLossTests(AzuriteServer azurite, ITestOutputH
         var runId = await SharedModeFleet.LaunchAsync(http, plan, agent);
         await using var db = new NpgsqlConnection(fleet.DatabaseConnectionString);
         await db.OpenAsync();
-        await Eventually.TrueAsync(async () => await ScalarAsync(db, $"SELECT COUNT(*) FROM \"RunSeconds\" WHERE \"RunId\" = {runId}") >= 3,
+        await Eventually.TrueAsync(async () => await SharedModeFleet.ScalarAsync<long>(db, $"SELECT COUNT(*) FROM \"RunSeconds\" WHERE \"RunId\" = {runId}") >= 3,
             TimeSpan.FromSeconds(60), "three seconds saved");
 
         fleet.Redis.Kill();
@@ -118,11 +118,5 @@ public sealed class SharedModeRedisLossTests(AzuriteServer azurite, ITestOutputH
         }
 
         return received;
-    }
-
-    private static async Task<long> ScalarAsync(NpgsqlConnection connection, string sql)
-    {
-        await using var command = new NpgsqlCommand(sql, connection);
-        return Convert.ToInt64(await command.ExecuteScalarAsync(), CultureInfo.InvariantCulture);
     }
 }

@@ -93,6 +93,13 @@ internal sealed class SharedModeFleet : IAsyncDisposable
         return run;
     }
 
+    /// <summary>One value from the fleet's database, read with the test's own connection.</summary>
+    public static async Task<T> ScalarAsync<T>(Npgsql.NpgsqlConnection connection, string sql)
+    {
+        await using var command = new Npgsql.NpgsqlCommand(sql, connection);
+        return (T)Convert.ChangeType((await command.ExecuteScalarAsync())!, typeof(T), System.Globalization.CultureInfo.InvariantCulture);
+    }
+
     public async ValueTask DisposeAsync()
     {
         foreach (var instance in Instances)

@@ -20,7 +20,7 @@ public sealed class SharedModeRedisLossTests(AzuriteServer azurite, ITestOutputH
 
     // Azurite stamps an entity when it stores it, the engine counts it when the answer arrives: around each boundary of a
     // second, entities this close to it may be counted on either side.
-    private static readonly TimeSpan BoundaryJitter = TimeSpan.FromMilliseconds(100);
+    private static readonly TimeSpan BoundaryJitter = TimeSpan.FromMilliseconds(300);
 
     [Fact]
     public async Task RedisKilledMidRun_TheStoredSecondsAreWhatTheTableReceivedEachSecond_AndTheRunCompletes()
@@ -37,13 +37,16 @@ public sealed class SharedModeRedisLossTests(AzuriteServer azurite, ITestOutputH
             Name = "redis killed mid-run",
             Target = new TargetOptions { Kind = TargetKind.TableStorage, Tables = new TableOptions { TableName = table } },
             Workload = new WorkloadOptions { Shape = DocumentShape.SmallDto, PartitionKey = new PartitionKeyOptions { Strategy = PartitionKeyStrategy.Sequence } },
-            Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = Rate, Concurrency = 32 },
+            Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = Rate, Concurrency = 256 },
             Stop = new StopOptions { DurationSeconds = 20 },
+
+            // What is measured here is the clock, not whether a busy machine kept the schedule.
+            Thresholds = new ThresholdOptions { MaxDroppedPercent = 100 },
         };
         var runId = await SharedModeFleet.LaunchAsync(http, plan, agent);
         await using var db = new NpgsqlConnection(fleet.DatabaseConnectionString);
         await db.OpenAsync();
-        await Eventually.TrueAsync(async () => await ScalarAsync(db, $"SELECT COUNT(*) FROM \"RunSeconds\" WHERE \"RunId\" = {runId}") >= 3,
+        await Eventually.TrueAsync(async () => await SharedModeFleet.ScalarAsync<long>(db, $"SELECT COUNT(*) FROM \"RunSeconds\" WHERE \"RunId\" = {runId}") >= 3,
             TimeSpan.FromSeconds(60), "three seconds saved");
 
         fleet.Redis.Kill();
@@ -75,24 +78,30 @@ public sealed class SharedModeRedisLossTests(AzuriteServer azurite, ITestOutputH
             Assert.True(Math.Abs(second.Ok - inTable) <= nearBoundary,
                 $"second {second.Index}: {second.Ok} stored, {inTable} received by the table in it ({nearBoundary} within {BoundaryJitter.TotalMilliseconds} ms of its boundaries)");
 
-            // No second holds more than the rate sends in it, plus what was still outstanding when the one before closed.
-            var outstanding = stored.SingleOrDefault(s => s.Index == second.Index - 1)?.InFlight ?? 0;
-            Assert.True(second.Ok <= Rate + outstanding + 1, $"second {second.Index}: {second.Ok} stored at {Rate}/s with {outstanding} outstanding before it");
+            // No second takes the run past what the rate allows by the instant it closed (on time, or as late as its clock
+            // says, on a starved machine).
+            var upTo = stored.Where(s => s.Index <= second.Index).Sum(s => s.Ok);
+            var closed = second.Index + 1 + ((second.ClockLagMs ?? 0) / 1000);
+            Assert.True(upTo <= Math.Floor(Rate * closed) + 1, $"{upTo} stored by the end of second {second.Index} (closed at {closed:N3} s), at {Rate}/s");
         }
     }
 
-    private sealed record StoredSecond(int Index, double DurationSeconds, long Ok, long InFlight, DateTimeOffset ClosedAt);
+    // How the database keeps an instant (the app's own conversion, so that SQLite can compare them).
+    private static readonly Microsoft.EntityFrameworkCore.Storage.ValueConversion.DateTimeOffsetToBinaryConverter StoredTimes = new();
+
+    private sealed record StoredSecond(int Index, double DurationSeconds, long Ok, long InFlight, DateTimeOffset ClosedAt, double? ClockLagMs);
 
     private sealed record Received(long Sequence, DateTimeOffset StoredAt);
 
     private static async Task<List<StoredSecond>> StoredSecondsAsync(NpgsqlConnection db, long runId)
     {
         var seconds = new List<StoredSecond>();
-        await using var command = new NpgsqlCommand($"SELECT \"Index\", \"DurationSeconds\", \"Ok\", \"InFlight\", \"ClosedAt\" FROM \"RunSeconds\" WHERE \"RunId\" = {runId} ORDER BY \"Index\"", db);
+        await using var command = new NpgsqlCommand($"SELECT \"Index\", \"DurationSeconds\", \"Ok\", \"InFlight\", \"ClosedAt\", \"ClockLagMs\" FROM \"RunSeconds\" WHERE \"RunId\" = {runId} ORDER BY \"Index\"", db);
         await using var reader = await command.ExecuteReaderAsync();
         while (await reader.ReadAsync())
         {
-            seconds.Add(new StoredSecond(reader.GetInt32(0), reader.GetDouble(1), reader.GetInt64(2), reader.GetInt64(3), reader.GetFieldValue<DateTimeOffset>(4)));
+            var closedAt = (DateTimeOffset)StoredTimes.ConvertFromProvider(reader.GetInt64(4))!;
+            seconds.Add(new StoredSecond(reader.GetInt32(0), reader.GetDouble(1), reader.GetInt64(2), reader.GetInt64(3), closedAt, reader.IsDBNull(5) ? null : reader.GetDouble(5)));
         }
 
         return seconds;
@@ -109,11 +118,5 @@ public sealed class SharedModeRedisLossTests(AzuriteServer azurite, ITestOutputH
         }
 
         return received;
-    }
-
-    private static async Task<long> ScalarAsync(NpgsqlConnection connection, string sql)
-    {
-        await using var command = new NpgsqlCommand(sql, connection);
-        return Convert.ToInt64(await command.ExecuteScalarAsync(), CultureInfo.InvariantCulture);
     }
 }

@@ -70,13 +70,16 @@ public sealed class InstallationLimitsApiTests
             Workload = new WorkloadOptions { Shape = DocumentShape.CsvFile, CsvFileId = fileId },
             Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 100 },
             Stop = new StopOptions(),
+
+            // What this test is about is the cap: the plan judges its own unsent share, which a busy machine may raise.
+            Thresholds = new ThresholdOptions { MaxDroppedPercent = 100 },
         };
 
         using var response = await PostJsonAsync(http, "api/runs", new { plan });
 
         Assert.Equal(HttpStatusCode.Accepted, response.StatusCode);
         var run = await host.WaitUntilEndedAsync((await ReadAsync(response))["id"]!.GetValue<long>(), RunTimeout);
-        Assert.Equal(RunStatus.Completed, run.Status);
+        Assert.True(run.Status == RunStatus.Completed, $"{run.Status}: {run.FailureReason}");
         // The run's own clock stops issuing at 2 s; the stop's grace period for requests in flight follows.
         Assert.InRange(run.ElapsedSeconds!.Value, 2, 60);
         Assert.StartsWith("cut at the installation's maximum run duration, 2 s", run.StopReason, StringComparison.Ordinal);

@@ -29,25 +29,6 @@ public sealed class ClientHealthComparisonTests
     }
 
     [Fact]
-    public async Task Comparison_ShowsNoPerSecondFigure_ForARunWhoseEverySecondWasClientLimited()
-    {
-        await using var context = new BenchWebComponentContext();
-        var healthy = await SeededRuns.AddAsync(context.Databases, SeededRuns.Plan(TargetKind.Simulated, "Healthy"), ClientHealthSeconds.Of(SeededRuns.Seconds(6, 1_000, 6)));
-        var starved = await SeededRuns.AddAsync(context.Databases, SeededRuns.Plan(TargetKind.Simulated, "Starved throughout"),
-            ClientHealthSeconds.Of(SeededRuns.Seconds(4, 1_000, 6), starved: [0, 1, 2, 3]));
-        await using var db = await context.Databases.CreateDbContextAsync();
-
-        var comparison = await RunComparison.LoadAsync(db, [healthy, starved], includeSeconds: false, CancellationToken.None);
-        var results = new ResultsTableBuilder(comparison.Runs);
-
-        Assert.Equal("—", Row(comparison, "p99-per-second").Texts[1]);
-        Assert.Equal("—", Row(comparison, "mean-per-second").Texts[1]);
-        Assert.Null(Row(comparison, "p99-per-second").Changes[1]);
-        Assert.Null(results.Rows[1].P99PerSecondThroughput);
-        Assert.NotNull(results.Rows[0].P99PerSecondThroughput);
-    }
-
-    [Fact]
     public async Task Results_CarryTheClientFiguresInTheirMarkdownAndCsvColumns()
     {
         await using var context = new BenchWebComponentContext();

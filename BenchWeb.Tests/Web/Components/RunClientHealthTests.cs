@@ -84,22 +84,6 @@ public sealed class RunClientHealthTests
     }
 
     [Fact]
-    public async Task Summary_ShowsNoPerSecondFigureAsZero_WhenTheClientWasTheLimitInEverySecond()
-    {
-        await using var context = new BenchWebComponentContext();
-        var seconds = ClientHealthSeconds.Of(SeededRuns.Seconds(4, 1_000, 6), starved: [0, 1, 2, 3]);
-        var runId = await SeededRuns.AddAsync(context.Databases, SeededRuns.Plan(TargetKind.Simulated, "Starved throughout"), seconds);
-
-        var page = Render(context, runId);
-
-        Assert.Equal("— (3 client-limited seconds left out)", page.Find("[data-summary='mean-per-second']").TextContent);
-        Assert.StartsWith("none: the client was the limit in every second", page.Find("[data-summary='steady-state']").TextContent, StringComparison.Ordinal);
-        Assert.Empty(page.FindAll("[data-window='mean']"));
-        Assert.Contains("every second of the window", page.Find("[data-window='all-left-out']").TextContent, StringComparison.Ordinal);
-        Assert.Contains("No steady state was detected: the client was the limit in every second", page.Find("#run-window .hint").TextContent, StringComparison.Ordinal);
-    }
-
-    [Fact]
     public async Task Summary_NamesTheWorstClientSecondsFigures_WhenTheClientWasNeverTheLimit()
     {
         await using var context = new BenchWebComponentContext();

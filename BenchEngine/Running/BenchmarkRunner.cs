@@ -218,6 +218,7 @@ public sealed class BenchmarkRunner(
                 cpu = new CpuSampler(time);
                 Health?.Start();
                 start = time.GetTimestamp();
+                _stopIssuing.PlannedAt = DurationSeconds is { } planned ? PlannedStop(start, TimeSpan.FromSeconds(planned)) : null;
                 target.RunClockStarted(start);
                 var load = Task.Run(() => LoadDriver.RunAsync(plan.Load, work, executor, time, start, _stopIssuing), CancellationToken.None);
                 await RunClock.RunAsync(this, load, start, cpu).ConfigureAwait(false);
@@ -350,7 +351,7 @@ public sealed class BenchmarkRunner(
                 if (durationStop is { } due && time.GetElapsedTime(start) >= due)
                 {
                     durationStop = null;
-                    _stopIssuing.Set(fromClock: true, at: start + (long)(due.TotalSeconds * time.TimestampFrequency));
+                    _stopIssuing.Set(fromClock: true, at: PlannedStop(start, due));
                 }
 
                 var now = time.GetElapsedTime(start);
@@ -489,6 +490,9 @@ public sealed class BenchmarkRunner(
         }
 
         private const string RunClockThreadName = "BenchEngine run clock";
+
+        /// <summary>The timestamp a duration stop falls on: the run clock's start plus the duration.</summary>
+        private long PlannedStop(long start, TimeSpan duration) => start + (long)(duration.TotalSeconds * time.TimestampFrequency);
 
         private static string ClientPart(RunSummary summary) => summary.ClientLimitedSpans.Count == 0
             ? ""

@@ -206,6 +206,12 @@ internal static class LoadDriver
             for (; !stopSignal.IsSet; i++)
             {
                 var intended = Due(i);
+                if (stopSignal.PlannedAt is { } end && intended >= end)
+                {
+                    // Due at or after the planned stop: not the run's. Nothing more is sent; the clock says when to stop.
+                    await Task.Delay(Timeout.InfiniteTimeSpan, time, stop).ConfigureAwait(false);
+                }
+
                 var wait = time.GetElapsedTime(time.GetTimestamp(), intended);
                 if (wait > TimeSpan.Zero)
                 {

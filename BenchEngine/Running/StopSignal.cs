@@ -18,6 +18,10 @@ internal sealed class StopSignal(TimeProvider time) : IDisposable
 
     public bool IsSet => Volatile.Read(ref _set) != 0;
 
+    /// <summary>A duration stop's planned instant (a timestamp), set before the load starts when the run has one: a request
+    /// due at or after it is not the run's, even when the clock's thread sets the signal a moment later.</summary>
+    public long? PlannedAt { get; set; }
+
     /// <summary>When it was set (a <see cref="TimeProvider"/> timestamp); meaningful once <see cref="IsSet"/>.</summary>
     public long At => Interlocked.Read(ref _at);
 

@@ -4,8 +4,9 @@ using BenchEngine.Metrics;
 namespace BenchEngine.Sweeps;
 
 /// <summary>
-/// Names the recommended step of each series of a sweep by its <see cref="KneeRule"/>: the highest-throughput step before
-/// the first step whose p99 exceeded the multiple of the series' best p99 or whose throttled share exceeded the limit.
+/// Names the recommended step of each series of a sweep by its <see cref="KneeRule"/>: of the steps before the first step
+/// whose p99 exceeded the multiple of the series' best p99 or whose throttled share exceeded the limit, the first whose
+/// throughput is within the rule's plateau of the highest.
 /// </summary>
 /// <remarks>A noisy client must not move the knee, so:
 /// <list type="bullet">
@@ -74,12 +75,15 @@ public static class KneeDetector
 
         // A client-limited step's throughput is the client's: recommended only when no step before the limit was the service's.
         var candidates = before.Where(s => !s.ClientLimited).ToList() is { Count: > 0 } service ? service : before;
-        var chosen = crossedAtOnce ? limit! : candidates.MaxBy(s => s.JudgedThroughput)!;
+        var highest = crossedAtOnce ? limit! : candidates.MaxBy(s => s.JudgedThroughput)!;
+        var chosen = crossedAtOnce ? limit! : OnPlateau(candidates, highest, rule);
         var clientAfter = limit is null ? measured.FirstOrDefault(s => s.Index > chosen.Index && s.ClientLimited) : null;
         var clientOnly = limit is null && chosen.ClientLimited;
         var limitedBy = limit is not null ? walk.LimitedBy : clientAfter is not null || clientOnly ? KneeLimit.ClientCpu : KneeLimit.None;
         var why = limit is null ? "" : walk.Why + (walk.Limit is null ? " (not confirmed: the sweep ended before a re-run)" : walk.Confirmation);
-        var best = $"{Name(chosen, label)}: highest throughput, {Rate(chosen.JudgedThroughput)}";
+        var best = chosen == highest
+            ? $"{Name(chosen, label)}: highest throughput, {Rate(chosen.JudgedThroughput)}"
+            : $"{Name(chosen, label)}: {Rate(chosen.JudgedThroughput)}, the first step within {Percent(rule.PlateauPercent)} of the highest throughput ({Rate(highest.JudgedThroughput)} at {Name(highest, label)})";
         var reason = crossedAtOnce
             ? $"{Name(chosen, label)}: the first step, {Rate(chosen.JudgedThroughput)}, already crossed the rule: {why}; try lower values."
             : limit is not null
@@ -122,6 +126,14 @@ public static class KneeDetector
             Steps = ordered,
             Notes = Notes(steps, walk, rule, label),
         };
+    }
+
+    /// <summary>The first of <paramref name="candidates"/> (in step order) whose throughput is within the rule's plateau of
+    /// the highest one's.</summary>
+    private static SweepStepResult OnPlateau(List<SweepStepResult> candidates, SweepStepResult highest, KneeRule rule)
+    {
+        var floor = highest.JudgedThroughput * (1 - (rule.PlateauPercent / 100));
+        return candidates.OrderBy(s => s.Index).First(s => s.JudgedThroughput >= floor);
     }
 
     /// <summary>The series walked in step order up to its first confirmed crossing.</summary>

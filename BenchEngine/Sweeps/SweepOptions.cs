@@ -122,6 +122,7 @@ public sealed record SweepOptions
 
         Check(Knee.P99Multiple is < 1 or > 1_000 || double.IsNaN(Knee.P99Multiple), "Sweep.Knee.P99Multiple", "Between 1 and 1,000 (times the best p99).");
         Check(Knee.MaxThrottledPercent is < 0 or > 100 || double.IsNaN(Knee.MaxThrottledPercent), "Sweep.Knee.MaxThrottledPercent", "A percentage between 0 and 100.");
+        Check(Knee.PlateauPercent is < 0 or > 50 || double.IsNaN(Knee.PlateauPercent), "Sweep.Knee.PlateauPercent", "A percentage between 0 and 50 (of the highest throughput).");
         Check(Knee.ClientLimitedPercent is <= 0 or > 100 || double.IsNaN(Knee.ClientLimitedPercent), "Sweep.Knee.ClientLimitedPercent", "A percentage above 0, at most 100.");
         Check(Knee.ClientCpuPercent is not null, "Sweep.Knee.ClientCpuPercent", "No longer a setting: a step's client is judged by the client limits (scheduling lag, host and process CPU, thread pool, GC); a step is client-limited past clientLimitedPercent of its seconds.");
         if (errors.Count > 0)
@@ -207,15 +208,21 @@ public sealed record EarlyStopOptions
     public int StepsWithoutGain { get; init; } = 2;
 }
 
-/// <summary>How the recommended step is chosen: the highest-throughput step before the first one whose p99 exceeds
+/// <summary>How the recommended step is chosen: among the steps before the first one whose p99 exceeds
 /// <see cref="P99Multiple"/> × the best p99 of the series or whose throttled share exceeds <see cref="MaxThrottledPercent"/>,
-/// each step judged on its steady window and each crossing confirmed by the next step or a re-run. A step whose client was
-/// the limit (<see cref="ClientLimitedPercent"/>) is never the service's limit.</summary>
+/// the first whose throughput is within <see cref="PlateauPercent"/> of the highest; each step judged on its steady window
+/// and each crossing confirmed by the next step or a re-run. A step whose client was the limit
+/// (<see cref="ClientLimitedPercent"/>) is never the service's limit.</summary>
 public sealed record KneeRule
 {
     public double P99Multiple { get; init; } = 3;
 
     public double MaxThrottledPercent { get; init; } = 1;
+
+    /// <summary>Steps whose throughput is within this share of the highest are one plateau, and the first of them (the least
+    /// concurrency, rate or client for the same throughput) is recommended: on a plateau the highest figure is chance,
+    /// a percent or two of run-to-run noise. 0 recommends the highest-throughput step.</summary>
+    public double PlateauPercent { get; init; } = 5;
 
     /// <summary>A step is client-limited when at least this share of its full seconds were client-limited
     /// (<see cref="Metrics.SecondSnapshot.IsClientLimited"/>, by the client limits the run was measured with).</summary>

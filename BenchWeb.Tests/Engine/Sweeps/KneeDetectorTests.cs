@@ -342,4 +342,47 @@ public class KneeDetectorTests
         Assert.Equal("Sweep.Knee.ClientCpuPercent", error.Field);
         Assert.Contains("client limits", error.Message, StringComparison.Ordinal);
     }
+
+    // A plateau's highest figure is chance: two sweeps of one account differ there by a percent or two (a busy machine's
+    // burst after a stall, a second's boundary), and the knee must not follow it.
+    [Theory]
+    [InlineData(new long[] { 100, 200, 400, 800, 1_600, 1_650, 1_640 })]
+    [InlineData(new long[] { 100, 200, 400, 800, 1_600, 1_630, 1_680 })]
+    [InlineData(new long[] { 100, 200, 400, 800, 1_660, 1_610, 1_620 })]
+    public void Find_APlateauOfThroughput_RecommendsItsFirstStepWhicheverStepWasHighest(long[] throughputs)
+    {
+        var steps = throughputs.Select((t, i) => Step(i, Doubling[i], t, 10)).ToList();
+
+        var knee = Assert.Single(KneeDetector.Find(steps, new KneeRule(), "Load.Concurrency"));
+
+        Assert.Equal("16", knee.RecommendedValue);
+        var highest = throughputs.Max();
+        Assert.StartsWith(
+            highest == throughputs[4] ? "step 5 (concurrency 16): highest throughput" : $"step 5 (concurrency 16): {throughputs[4]:N0}/s, the first step within 5 % of the highest throughput ({highest:N0}/s at step ",
+            knee.Reason,
+            StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Find_PlateauOfZero_RecommendsTheHighestStep()
+    {
+        var steps = new long[] { 100, 200, 400, 800, 1_600, 1_650, 1_640 }.Select((t, i) => Step(i, Doubling[i], t, 10)).ToList();
+
+        var knee = Assert.Single(KneeDetector.Find(steps, new KneeRule { PlateauPercent = 0 }, "Load.Concurrency"));
+
+        Assert.Equal("32", knee.RecommendedValue);
+    }
+
+    [Theory]
+    [InlineData(-1)]
+    [InlineData(51)]
+    [InlineData(double.NaN)]
+    public void Validate_PlateauOutsideZeroToFifty_IsRefusedByName(double plateau)
+    {
+        var sweep = new SweepOptions { Values = ["1", "2"], Knee = new KneeRule { PlateauPercent = plateau } };
+
+        var error = Assert.Single(sweep.Validate(new RunPlan { Name = "p" }));
+
+        Assert.Equal("Sweep.Knee.PlateauPercent", error.Field);
+    }
 }

@@ -138,7 +138,7 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
             RunStatus.Interrupted, withSummary: false, failureReason: "BenchWeb stopped while this run was running; the seconds saved until then are kept.");
         await using (var db = await databases.CreateDbContextAsync())
         {
-            Assert.True(await PartialSummary.FillAsync(db, await db.Runs.SingleAsync(r => r.Id == interrupted), CancellationToken.None));
+            Assert.True(await PartialSummary.FillAsync(db, await db.Runs.SingleAsync(r => r.Id == interrupted), BenchEngine.Metrics.ClientLimits.Default, CancellationToken.None));
             await db.SaveChangesAsync();
         }
 

@@ -179,7 +179,7 @@ public static class HeadlessCommand
 
         if (sweepPath is not null)
         {
-            return await HeadlessSweep.RunAsync(plan, sweepPath, summaryPath, baselineThroughput, output, error, cancellationToken);
+            return await HeadlessSweep.RunAsync(createRunner(limits), plan, sweepPath, summaryPath, baselineThroughput, output, error, cancellationToken);
         }
 
         RunResult result;

@@ -14,7 +14,9 @@ namespace BenchWeb.Headless;
 /// run export, and the exit code is decided by the plan's thresholds applied to the recommended step.</summary>
 internal static class HeadlessSweep
 {
-    public static async Task<int> RunAsync(RunPlan basePlan, string sweepPath, string summaryPath, double? baselineThroughput, TextWriter output, TextWriter error, CancellationToken cancellationToken)
+    /// <summary>Runs the sweep of <paramref name="sweepPath"/> over <paramref name="basePlan"/> with <paramref name="runner"/>
+    /// (the engine with the configured client limits: every step is judged by them) and returns the exit code.</summary>
+    public static async Task<int> RunAsync(BenchmarkRunner runner, RunPlan basePlan, string sweepPath, string summaryPath, double? baselineThroughput, TextWriter output, TextWriter error, CancellationToken cancellationToken)
     {
         SweepOptions sweep;
         try
@@ -44,7 +46,6 @@ internal static class HeadlessSweep
         var steps = sweep.Steps(basePlan);
         var results = new List<SweepStepResult>();
         var runs = new List<(SweepStep Step, RunResult Run, SweepStepResult Result)>();
-        var runner = new BenchmarkRunner();
         var context = TargetContext.FromEnvironment();
         var c = CultureInfo.InvariantCulture;
 

@@ -23,7 +23,8 @@ namespace BenchWeb.Runs;
 public sealed class DistributedRuns(
     IDbContextFactory<BenchDbContext> databases,
     RunUpdatePublisher publisher,
-    TimeProvider time)
+    TimeProvider time,
+    Microsoft.Extensions.Options.IOptions<BenchEngine.Metrics.ClientLimits> clientLimits)
 {
     /// <summary>After a shard saved its second <paramref name="index"/>: writes and pushes the run's second when every
     /// running shard has it. Returns the run second written, or null when some shard has not measured it yet.</summary>
@@ -83,7 +84,7 @@ public sealed class DistributedRuns(
             var seconds = shardSeconds.GroupBy(s => s.Index).OrderBy(g => g.Key).Select(g => Combine(runId, g.Key, [.. g])).ToList();
             db.RunSeconds.AddRange(seconds);
 
-            var options = PartialSummary.OptionsOf(run);
+            var options = PartialSummary.OptionsOf(run, clientLimits.Value);
             var snapshots = seconds.Select(RunWindowSummary.ToSnapshot).ToList();
             var summary = SummaryCalculator.Calculate(snapshots, Latency(shards, shardSeconds), options);
             // A run that measured nothing (every shard failed opening its target) lists no figures: zeros would read as a measurement.

@@ -45,9 +45,10 @@ public static class PartialSummary
         return SummaryCalculator.Calculate(snapshots, new LatencyDistribution(), options);
     }
 
-    /// <summary>Gives the run a summary from its saved seconds when it has none and saved at least one; the caller saves.</summary>
+    /// <summary>Gives <paramref name="run"/> a summary from its saved seconds when it has none and saved at least one; the
+    /// caller saves. <paramref name="limits"/> are the configured client limits (they rank the run's worst client second).</summary>
     /// <returns>Whether the run got one.</returns>
-    public static async Task<bool> FillAsync(BenchDbContext db, RunEntity run, CancellationToken cancellationToken)
+    public static async Task<bool> FillAsync(BenchDbContext db, RunEntity run, ClientLimits limits, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(db);
         ArgumentNullException.ThrowIfNull(run);
@@ -62,7 +63,7 @@ public static class PartialSummary
             return false;
         }
 
-        var summary = FromSeconds(seconds, OptionsOf(run));
+        var summary = FromSeconds(seconds, OptionsOf(run, limits));
         run.SummaryJson = JsonSerializer.Serialize(summary, RunPlan.JsonOptions);
         run.ElapsedSeconds = summary.Elapsed.TotalSeconds;
         run.AverageThroughput = summary.AverageThroughput;
@@ -74,7 +75,7 @@ public static class PartialSummary
 
     /// <summary>Fills the summary of every ended run that has saved seconds but none (runs closed by a version that
     /// left them without); returns how many got one.</summary>
-    public static async Task<int> FillMissingAsync(BenchDbContext db, CancellationToken cancellationToken)
+    public static async Task<int> FillMissingAsync(BenchDbContext db, ClientLimits limits, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(db);
         var runs = await db.Runs
@@ -83,7 +84,7 @@ public static class PartialSummary
         var filled = 0;
         foreach (var run in runs)
         {
-            filled += await FillAsync(db, run, cancellationToken) ? 1 : 0;
+            filled += await FillAsync(db, run, limits, cancellationToken) ? 1 : 0;
         }
 
         return filled;
@@ -91,7 +92,7 @@ public static class PartialSummary
 
     // What the engine would have been told: the run's stored target figures and its plan's load. An unreadable snapshot
     // (from a newer version) still gets its throughput; only the per-batch note and the offered rate are lost.
-    internal static SummaryOptions OptionsOf(RunEntity run)
+    internal static SummaryOptions OptionsOf(RunEntity run, ClientLimits limits)
     {
         RunPlan? plan;
         try
@@ -112,6 +113,7 @@ public static class PartialSummary
             OfferedRequestsPerSecond = plan?.Load.OfferedRatePerSecond,
             // A staged run's stages partition these seconds too (their latencies only where the seconds kept theirs).
             StageSeconds = plan is null ? [] : [.. plan.Load.Stages.Select(s => s.DurationSeconds)],
+            ClientLimits = limits,
         };
     }
 }

@@ -277,7 +277,7 @@ public sealed partial class RunExecutor(
     {
         // A run that ends here without the engine's result (a failure outside the engine, a job started twice) still
         // has the seconds it saved: their figures, marked partial, rather than none.
-        await PartialSummary.FillAsync(db, run, CancellationToken.None);
+        await PartialSummary.FillAsync(db, run, runner.ClientLimits, CancellationToken.None);
         run.Status = status;
         run.FailureReason = reason;
         run.EndedAt = time.GetUtcNow();

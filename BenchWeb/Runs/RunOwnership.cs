@@ -17,6 +17,7 @@ public sealed partial class RunOwnership(
     RunUpdatePublisher publisher,
     Jobs.IRunJobClient jobs,
     TimeProvider time,
+    Microsoft.Extensions.Options.IOptions<BenchEngine.Metrics.ClientLimits> clientLimits,
     ILogger<RunOwnership> logger)
 {
     public async Task InterruptRunsOfGoneAgentsAsync(CancellationToken cancellationToken)
@@ -44,7 +45,7 @@ public sealed partial class RunOwnership(
         var changes = new List<RunStatusChange>();
         foreach (var run in running.Where(r => gone.Contains(r.AgentId!)))
         {
-            await PartialSummary.FillAsync(db, run, cancellationToken);
+            await PartialSummary.FillAsync(db, run, clientLimits.Value, cancellationToken);
             run.Status = RunStatus.Interrupted;
             run.FailureReason = "Interrupted: " + Why(run.AgentId!);
             run.StopReason = "its agent stopped";

@@ -14,6 +14,7 @@ public sealed partial class RunRecoveryService(
     IDbContextFactory<BenchDbContext> databases,
     Microsoft.Extensions.Options.IOptions<Extensions.BenchWebOptions> options,
     TimeProvider time,
+    Microsoft.Extensions.Options.IOptions<BenchEngine.Metrics.ClientLimits> clientLimits,
     ILogger<RunRecoveryService> logger) : IHostedService
 {
     public const string NeverStarted = "BenchWeb stopped before this run's turn came; it never started. Launch it again.";
@@ -54,7 +55,7 @@ public sealed partial class RunRecoveryService(
         }
 
         // The runs just interrupted, and any an earlier version left without figures.
-        if (await PartialSummary.FillMissingAsync(db, cancellationToken) is > 0 and var summarised)
+        if (await PartialSummary.FillMissingAsync(db, clientLimits.Value, cancellationToken) is > 0 and var summarised)
         {
             await db.SaveChangesAsync(cancellationToken);
             LogSummarised(logger, summarised);

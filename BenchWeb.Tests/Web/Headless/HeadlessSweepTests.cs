@@ -2,6 +2,7 @@ using System.Text.Json;
 using BenchEngine.Running;
 using BenchWeb.Headless;
 using BenchWeb.Tests.Support;
+using Microsoft.Extensions.Configuration;
 
 namespace BenchWeb.Tests.Web.Headless;
 
@@ -82,6 +83,34 @@ public sealed class HeadlessSweepTests : IDisposable
         Assert.Equal(HeadlessCommand.ExitInvalidInput, code);
         Assert.Contains("Sweep.Values", error.ToString(), StringComparison.Ordinal);
         Assert.False(File.Exists(Path.Combine(_directory, "out.json")));
+    }
+
+    [Fact]
+    [Slow]
+    public async Task RunSweep_ConfiguredClientLimits_JudgeEveryStep()
+    {
+        // A client at 20 % host CPU in every second is healthy by the default bounds and limited by a configured 10 %:
+        // the sweep's steps must be judged by the configured bound, as a single headless run is.
+        var profile = Path.Combine(_directory, "plan.json");
+        await File.WriteAllTextAsync(profile, new RunPlan { Name = "bounded sweep", Stop = new StopOptions { DurationSeconds = 2 } }.ToJson());
+        var sweep = Path.Combine(_directory, "sweep.json");
+        await File.WriteAllTextAsync(sweep, """{ "setting": "Load.Concurrency", "values": ["1", "2"] }""");
+        var summary = Path.Combine(_directory, "out.json");
+        using var output = new StringWriter();
+        var settings = ScriptedClientHealth.Settings();
+        settings["BenchWeb:ClientLimits:HostCpuPercent"] = "10";
+        var configuration = new ConfigurationBuilder().AddInMemoryCollection(settings).Build();
+
+        var code = await HeadlessCommand.RunAsync([profile, "--sweep", sweep, "--summary", summary], output, TextWriter.Null, configuration,
+            limits => new BenchmarkRunner { ClientLimits = limits, ClientHealth = l => new ScriptedClientHealth(l, _ => ScriptedClientHealth.Healthy) },
+            CancellationToken.None);
+
+        var text = output.ToString();
+        Assert.True(code == HeadlessCommand.ExitCompleted, $"exit {code}: {text}");
+        var result = JsonSerializer.Deserialize<HeadlessSweepResult>(await File.ReadAllTextAsync(summary), RunPlan.JsonOptions)!;
+        Assert.All(result.Steps, step => Assert.True(step.ClientLimited, $"step {step.Index + 1} should be client-limited by the configured 10 % host CPU"));
+        Assert.Contains("client-limited, not judged: seconds 0–", text, StringComparison.Ordinal);
+        Assert.Contains("host CPU 20 %", text, StringComparison.Ordinal);
     }
 
     private async Task<(int Code, string Output, HeadlessSweepResult Result)> RunAsync(ThresholdOptions thresholds)

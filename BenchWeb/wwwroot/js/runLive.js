@@ -158,6 +158,8 @@ class LiveView {
         this.tilesIndex = options.knownIndex ?? -1;
         this.joining = false;
         this.buffer = [];
+        this.filling = false;
+        this.gapSeen = false;
         this.pending = false;
         this.totalOk = 0;
         this.stopped = false;
@@ -232,9 +234,51 @@ class LiveView {
         if (this.joining) {
             this.buffer.push({ second, tiles });
         } else {
+            const gap = second.index > this.lastIndex + 1;
             this.add([second], true);
             this.showTiles(second.index, tiles);
+            if (gap) this.fillGaps();
         }
+    }
+
+    // A second arrived past one this page never got (a message lost between servers, a drop the reconnect did not cover):
+    // the missing seconds are asked for (SecondsAfter, which returns at most 600 at once: asked again from there), without
+    // reloading the page.
+    // One fill at a time; a gap seen meanwhile is filled by another pass.
+    async fillGaps() {
+        if (this.filling) {
+            this.gapSeen = true;
+            return;
+        }
+        this.filling = true;
+        try {
+            do {
+                this.gapSeen = false;
+                let missing = this.firstMissing();
+                while (!this.stopped && missing < this.lastIndex) {
+                    const seconds = await this.connection.invoke('SecondsAfter', this.options.runId, missing - 1);
+                    this.add(seconds, false);
+                    const next = this.firstMissing();
+                    // The server has none of them (yet): the next second to arrive tries again.
+                    if (next === missing) break;
+                    missing = next;
+                }
+            } while (this.gapSeen && !this.stopped);
+        } catch (error) {
+            // The next reconnect joins again and gets every second.
+            console.warn('BenchWeb: the missing seconds could not be fetched', error);
+        } finally {
+            this.filling = false;
+            this.root.dataset.gaps = String(this.firstMissing() < this.lastIndex ? 1 : 0);
+        }
+    }
+
+    // The first index up to the last received that this page has not got.
+    firstMissing() {
+        for (let i = 0; i <= this.lastIndex; i++) {
+            if (!this.seconds.has(i)) return i;
+        }
+        return this.lastIndex + 1;
     }
 
     // Sets the tiles' texts that came with a second, unless the tiles already show a later one.

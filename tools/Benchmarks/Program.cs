@@ -746,7 +746,10 @@ async Task ClientHealthAsync()
     {
         foreach (var hogs in new[] { 0, 2 })
         {
-            var load = LoadAverage();
+            // A run alone measures healthy seconds only on a quiet machine: wait (at most a minute) until the host's CPU has
+            // been below 15 % for two seconds in a row, as the build before it and the run before it leave it busy.
+            var quiet = hogs == 0 ? await QuietHostAsync() : null;
+            var load = LoadAverage() + (quiet is null ? "" : $", host CPU {quiet}");
             RunResult result;
             using (CpuHogs.Start(hogs))
             {
@@ -759,6 +762,12 @@ async Task ClientHealthAsync()
             Console.WriteLine($"{plan.Name}, {(hogs == 0 ? "alone" : "beside two CPU hogs")} (load average before: {load}): {full.Count(x => x.IsClientLimited)} of {full.Count} full seconds client-limited "
                 + $"({Kinds(full)}); host CPU median {Median([.. full.Select(x => x.Health?.HostCpuPercent ?? 0)]):F0} %, scheduling lag p99 median {Median([.. full.Select(x => x.Health?.SchedulingLagP99Ms ?? 0)]):F1} ms, "
                 + $"this process median {Median([.. full.Select(x => x.ClientCpuPercent)]):F0} %; {s.AverageThroughput:N0}/s");
+            foreach (var flagged in full.Where(x => hogs == 0 && x.IsClientLimited))
+            {
+                var h = flagged.Health;
+                Console.WriteLine($"  flagged while alone: second {flagged.Index}: host CPU {h?.HostCpuPercent:F0} %, lag p50 {h?.SchedulingLagP50Ms:F1} / p99 {h?.SchedulingLagP99Ms:F1} / max {h?.SchedulingLagMaxMs:F1} ms, GC {h?.GcPauseMs:F1} ms, thread-pool queue {h?.ThreadPoolQueueMax}, this process {flagged.ClientCpuPercent:F0} %");
+            }
+
             if (plan.Load.Model == LoadModel.OpenLoop)
             {
                 Console.WriteLine($"  open loop: offered {s.TotalOffered:N0}, sent {s.TotalIssued:N0} ({s.TotalSentLate:N0} late), dropped {s.TotalDropped:N0} (must be 0: nothing was ever outstanding), not started at the stop {s.TotalNotStarted:N0}, accounts balance: {s.AccountsBalance}");
@@ -856,5 +865,41 @@ async Task ClockAsync()
 }
 
 // The machine's load average over the last minute (Linux): the benchmark's machine may be shared.
+// The host's CPU busy share over a second, from /proc/stat (null elsewhere).
+static async Task<double?> HostCpuOverASecondAsync()
+{
+    static (double Busy, double Total)? Read()
+    {
+        if (!File.Exists("/proc/stat"))
+        {
+            return null;
+        }
+
+        var fields = File.ReadLines("/proc/stat").First().Split(' ', StringSplitOptions.RemoveEmptyEntries).Skip(1).Select(double.Parse).ToArray();
+        var idle = fields[3] + (fields.Length > 4 ? fields[4] : 0);
+        var total = fields.Take(8).Sum();
+        return (total - idle, total);
+    }
+
+    var before = Read();
+    await Task.Delay(TimeSpan.FromSeconds(1));
+    var after = Read();
+    return before is { } b && after is { } a && a.Total > b.Total ? (a.Busy - b.Busy) * 100 / (a.Total - b.Total) : null;
+}
+
+// Waits, at most a minute, for two seconds in a row with the host's CPU below 15 %; says what it last measured.
+static async Task<string> QuietHostAsync()
+{
+    var quietSeconds = 0;
+    double? last = null;
+    for (var i = 0; i < 60 && quietSeconds < 2; i++)
+    {
+        last = await HostCpuOverASecondAsync();
+        quietSeconds = last is null or < 15 ? quietSeconds + 1 : 0;
+    }
+
+    return last is null ? "unknown" : $"{last:F0} % ({(quietSeconds >= 2 ? "quiet" : "still busy after a minute")})";
+}
+
 static string LoadAverage() => File.Exists("/proc/loadavg") ? File.ReadAllText("/proc/loadavg").Split(' ')[0] : "unknown";
 

@@ -234,11 +234,12 @@ public static class SummaryCalculator
     }
 
     /// <summary>The seconds whose figures were the service's (not client-limited); all of them when the client was the limit
-    /// in every one.</summary>
-    private static List<SecondSnapshot> ServiceSeconds(List<SecondSnapshot> seconds)
+    /// in every one (then every figure is the client's, and says so, rather than none).</summary>
+    public static List<SecondSnapshot> ServiceSeconds(IReadOnlyList<SecondSnapshot> seconds)
     {
+        ArgumentNullException.ThrowIfNull(seconds);
         var service = seconds.Where(s => !s.IsClientLimited).ToList();
-        return service.Count == 0 ? seconds : service;
+        return service.Count == 0 ? [.. seconds] : service;
     }
 
     /// <summary>The client-limited seconds as spans of consecutive seconds, each with the reason of its worst second.</summary>

@@ -7,7 +7,8 @@ namespace BenchWeb.Runs;
 /// <summary>A run's figures over a window of its seconds, from the saved per-second rows. Per-operation latency
 /// percentiles are not stored per second, so the window's latency is given as the highest per-second p99 and
 /// the median (nearest rank) of the per-second p50s, never as a percentile over the window's operations. Like the
-/// summary's steady-state window, every figure leaves out (and counts) the client-limited seconds.</summary>
+/// summary's steady-state window, every figure leaves out (and counts) the client-limited seconds, unless every second in
+/// the window was client-limited: then the figures are theirs (the page says the client was the limit).</summary>
 public sealed record RunWindowSummary
 {
     public int FirstSecond { get; init; }
@@ -43,7 +44,7 @@ public sealed record RunWindowSummary
         var inWindow = seconds.Where(s => s.Index >= first && s.Index <= last).OrderBy(s => s.Index).ToList();
         var snapshots = inWindow.Select(ToSnapshot).ToList();
         var window = SummaryCalculator.ForWindow(snapshots, first, last);
-        var measured = snapshots.Where(s => !s.IsClientLimited).ToList();
+        var measured = SummaryCalculator.ServiceSeconds(snapshots);
         var fullSeconds = measured.Where(s => s.IsFull).Select(s => (double)s.Ok).ToList();
         var answered = measured.Where(s => s is { OkRequests: > 0, LatencyP50Ms: not null, LatencyP99Ms: not null }).ToList();
         return new RunWindowSummary

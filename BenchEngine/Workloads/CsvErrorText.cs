@@ -31,7 +31,7 @@ public static class CsvErrorText
     public static string Describe(CsvHelperException exception, int? field, string file = "the CSV file")
     {
         ArgumentNullException.ThrowIfNull(exception);
-        var line = exception.Context?.Parser?.RawRow;
+        var line = RecordStartLine(exception.Context?.Parser);
         var where = line is > 0
             ? string.Create(CultureInfo.InvariantCulture, $"Line {line:N0}{(field is { } f ? $", field {f + 1:N0}" : "")} of {file}")
             : char.ToUpperInvariant(file[0]) + file[1..];
@@ -39,5 +39,34 @@ public static class CsvErrorText
             ? "a quote inside a field that is not quoted, or a quoted field that is never closed"
             : "it cannot be read as CSV there";
         return $"{where} is not valid CSV: {what}.";
+    }
+
+    /// <summary>The line the record being read started on. The parser's line count has moved on over the line breaks of a
+    /// quoted field, to the end of the file when the quote never closed; those in its raw record are counted back, but for
+    /// the one that ended a record whose quotes closed.</summary>
+    private static long? RecordStartLine(IParser? parser)
+    {
+        if (parser is null)
+        {
+            return null;
+        }
+
+        var raw = parser.RawRecord ?? "";
+        var breaks = 0;
+        for (var i = 0; i < raw.Length; i++)
+        {
+            if (raw[i] == '\n' || (raw[i] == '\r' && (i + 1 == raw.Length || raw[i + 1] != '\n')))
+            {
+                breaks++;
+            }
+        }
+
+        var closed = raw.Count(c => c == '"') % 2 == 0;
+        if (closed && breaks > 0 && raw[^1] is '\n' or '\r')
+        {
+            breaks--;
+        }
+
+        return Math.Max(1, parser.RawRow - breaks);
     }
 }

@@ -42,8 +42,8 @@ public static class CsvErrorText
     }
 
     /// <summary>The line the record being read started on. The parser's line count has moved on over the line breaks of a
-    /// quoted field, to the end of the file when the quote never closed; those in its raw record are counted back, but for
-    /// the one that ended a record whose quotes closed.</summary>
+    /// quoted field, to the end of the file when the quote never closed: those in its raw record are counted back, all of
+    /// them when a quoted field is still open at its end, else all but the one that ended the record.</summary>
     private static long? RecordStartLine(IParser? parser)
     {
         if (parser is null)
@@ -52,17 +52,39 @@ public static class CsvErrorText
         }
 
         var raw = parser.RawRecord ?? "";
+        var delimiter = parser.Delimiter is { Length: 1 } d ? d[0] : ',';
         var breaks = 0;
+        var inQuotes = false;
+        var fieldStart = true;
         for (var i = 0; i < raw.Length; i++)
         {
-            if (raw[i] == '\n' || (raw[i] == '\r' && (i + 1 == raw.Length || raw[i + 1] != '\n')))
+            var c = raw[i];
+            if (c == '\n' || (c == '\r' && (i + 1 == raw.Length || raw[i + 1] != '\n')))
             {
                 breaks++;
             }
+
+            if (inQuotes)
+            {
+                // A doubled quote is an escaped one; a single one closes the field.
+                if (c == '"' && (i + 1 < raw.Length && raw[i + 1] == '"'))
+                {
+                    i++;
+                }
+                else if (c == '"')
+                {
+                    inQuotes = false;
+                }
+
+                continue;
+            }
+
+            // Only a quote that starts a field opens a quoted field; one inside a field is the stray quote being reported.
+            inQuotes = c == '"' && fieldStart;
+            fieldStart = c == delimiter || c is '\n' or '\r';
         }
 
-        var closed = raw.Count(c => c == '"') % 2 == 0;
-        if (closed && breaks > 0 && raw[^1] is '\n' or '\r')
+        if (!inQuotes && breaks > 0 && raw[^1] is '\n' or '\r')
         {
             breaks--;
         }

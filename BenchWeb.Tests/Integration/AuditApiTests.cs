@@ -23,12 +23,7 @@ public sealed class AuditApiTests
     public async Task AuditLog_RecordsEachApiActionWithActorAddressAndEndpoint_AndTheCsvExportHoldsThem()
     {
         // The account's key is read from the environment, bound to the account by the installation.
-        await using var host = await DashboardHost.StartAsync(new Dictionary<string, string?>
-        {
-            ["BenchWeb:EnvironmentSecrets:COSMOS_KEY:Kind"] = "CosmosSql",
-            ["BenchWeb:EnvironmentSecrets:COSMOS_KEY:Setting"] = "Target.Cosmos.KeySecret",
-            ["BenchWeb:EnvironmentSecrets:COSMOS_KEY:Host"] = CosmosHost,
-        });
+        await using var host = await DashboardHost.StartAsync(ListedSecrets.Settings("COSMOS_KEY", "CosmosSql", "Target.Cosmos.KeySecret", CosmosHost));
         using var runner = await host.CreateClientAsync(BenchWebRoles.Runner);
         using var admin = await host.CreateClientAsync(BenchWebRoles.Admin);
 

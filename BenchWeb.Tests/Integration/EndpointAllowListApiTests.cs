@@ -41,13 +41,9 @@ public sealed class EndpointAllowListApiTests
         Environment.SetEnvironmentVariable(secret, $"DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={Convert.ToBase64String(new byte[64])};TableEndpoint=http://127.0.0.1:{port}/devstoreaccount1;");
         try
         {
-            await using var host = await DashboardHost.StartAsync(new Dictionary<string, string?>
-            {
-                ["BenchWeb:Security:AllowLoopbackEndpoints"] = "false",
-                [$"BenchWeb:EnvironmentSecrets:{secret}:Kind"] = "TableStorage",
-                [$"BenchWeb:EnvironmentSecrets:{secret}:Setting"] = "Target.Tables.ConnectionStringSecret",
-                [$"BenchWeb:EnvironmentSecrets:{secret}:Host"] = "127.0.0.1",
-            });
+            var settings = ListedSecrets.Settings(secret, "TableStorage", "Target.Tables.ConnectionStringSecret", "127.0.0.1");
+            settings["BenchWeb:Security:AllowLoopbackEndpoints"] = "false";
+            await using var host = await DashboardHost.StartAsync(settings);
             using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
             var plan = new RunPlan
             {
@@ -83,12 +79,7 @@ public sealed class EndpointAllowListApiTests
         Environment.SetEnvironmentVariable(secret, Value);
         try
         {
-            await using var host = await DashboardHost.StartAsync(new Dictionary<string, string?>
-            {
-                [$"BenchWeb:EnvironmentSecrets:{secret}:Kind"] = "CosmosSql",
-                [$"BenchWeb:EnvironmentSecrets:{secret}:Setting"] = "Target.Cosmos.KeySecret",
-                [$"BenchWeb:EnvironmentSecrets:{secret}:Host"] = "acme-nl.documents.azure.com",
-            });
+            await using var host = await DashboardHost.StartAsync(ListedSecrets.Settings(secret, "CosmosSql", "Target.Cosmos.KeySecret", "acme-nl.documents.azure.com"));
             using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
             var plan = new RunPlan
             {

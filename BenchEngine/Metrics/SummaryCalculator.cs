@@ -221,14 +221,15 @@ public static class SummaryCalculator
         var inside = seconds.Where(s => s.Index >= first && s.Index <= last).ToList();
         var window = ServiceSeconds(inside);
         var duration = window.Sum(s => s.Duration.TotalSeconds);
-        var responses = window.Sum(s => s.OkRequests + s.Throttled + s.Errors);
+        // Summed as doubles, as the figures are: counts of stored seconds (an imported run's included) cannot overflow them.
+        var responses = window.Sum(s => (double)s.OkRequests + s.Throttled + s.Errors);
         return new SteadyStateWindow
         {
             FirstSecond = first,
             LastSecond = last,
-            MeanThroughput = duration > 0 ? window.Sum(s => s.Ok) / duration : 0,
+            MeanThroughput = duration > 0 ? window.Sum(s => (double)s.Ok) / duration : 0,
             RequestUnitsPerSecond = duration > 0 ? window.Sum(s => s.RequestUnits) / duration : 0,
-            ThrottledFraction = responses == 0 ? 0 : (double)window.Sum(s => s.Throttled) / responses,
+            ThrottledFraction = responses == 0 ? 0 : window.Sum(s => (double)s.Throttled) / responses,
             SecondsLeftOut = inside.Count - window.Count,
         };
     }

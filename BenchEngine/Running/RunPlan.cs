@@ -54,6 +54,9 @@ public sealed record RunPlan
     /// <summary>The slowest open loop: one request every 10 s. Slower, most seconds would measure nothing.</summary>
     public const double MinRatePerSecond = 0.1;
 
+    /// <summary>What a NaN gets, rather than the range it is not in: it is no number at all.</summary>
+    public const string NotANumber = "Must be a number (NaN is not one).";
+
     /// <summary>The fastest open loop; beyond it the client, not the service, is measured.</summary>
     public const double MaxRatePerSecond = 1_000_000;
 
@@ -82,7 +85,7 @@ public sealed record RunPlan
         {
             if (value is { } v && !((aboveMin ? v > min : v >= min) && v <= max))
             {
-                errors.Add(new FieldError(field, message));
+                errors.Add(new FieldError(field, double.IsNaN(v) ? NotANumber : message));
             }
         }
 
@@ -138,7 +141,8 @@ public sealed record RunPlan
         {
             var rate = load.RatePerSecond;
             Check(rate is null, "Load.RatePerSecond", "An open loop needs a rate above 0 requests per second.");
-            Check(rate is { } slow && !(slow >= MinRatePerSecond), "Load.RatePerSecond",
+            Check(rate is { } notANumber && double.IsNaN(notANumber), "Load.RatePerSecond", NotANumber);
+            Check(rate is { } slow && slow < MinRatePerSecond, "Load.RatePerSecond",
                 "At least 0.1 requests per second (one every 10 s): slower, most seconds would measure nothing.");
             Check(rate is { } fast && fast >= MinRatePerSecond && !(fast <= MaxRatePerSecond), "Load.RatePerSecond", "At most 1,000,000 requests per second.");
         }
@@ -155,7 +159,7 @@ public sealed record RunPlan
             "Workload.Shard", $"A shard's index is from 0 to its count − 1, and the count at most {WorkloadShard.MaxCount}.");
         CheckStages(load);
         Check(load.Throttling.MaxRetries is < 0 or > 100, "Load.Throttling.MaxRetries", "Between 0 and 100.");
-        CheckRange(load.Throttling.BaseDelayMs, "Load.Throttling.BaseDelayMs", 0, 60_000, "Between 0 and 60,000 ms.", aboveMin: true);
+        CheckRange(load.Throttling.BaseDelayMs, "Load.Throttling.BaseDelayMs", 0, 60_000, "Above 0 and at most 60,000 ms.", aboveMin: true);
 
         var stop = Stop;
         Check(stop.TotalDocuments is <= 0, "Stop.TotalDocuments", "Must be at least 1.");
@@ -165,7 +169,7 @@ public sealed record RunPlan
             "Workers × documents per worker must be at most 1,000,000,000,000.");
         Check(stop.DocumentsPerWorker is not null && load.Model != LoadModel.ClosedLoop, "Stop.DocumentsPerWorker", "Documents per worker applies to the closed loop; use a total for other models.");
         Check(stop.DocumentsPerWorker is not null && stop.TotalDocuments is not null, "Stop.DocumentsPerWorker", "Give a total or a count per worker, not both.");
-        CheckRange(stop.DurationSeconds, "Stop.DurationSeconds", 0, 7 * 24 * 3600, "Between 0 and 604,800 seconds (a week).", aboveMin: true);
+        CheckRange(stop.DurationSeconds, "Stop.DurationSeconds", 0, 7 * 24 * 3600, "Above 0 and at most 604,800 seconds (a week).", aboveMin: true);
         Check(load.Stages.Count > 0 && stop.DurationSeconds is { } given && given != load.StagesSeconds && load.StagesSeconds <= MaxDurationSeconds,
             "Stop.DurationSeconds", $"With stages the run lasts their sum ({load.StagesSeconds:N0} s): set the duration to that or leave it empty.");
         Check(load.Stages.Count > 0 && stop.DocumentsPerWorker is not null, "Stop.DocumentsPerWorker",
@@ -299,7 +303,8 @@ public sealed record RunPlan
         }
         catch (JsonException ex)
         {
-            throw new RunPlanValidationException([new FieldError(ex.Path ?? "$", $"Not a valid plan: {ex.Message}")]);
+            // In words, not the serializer's .NET type names (System.Int32, RunPlan).
+            throw new RunPlanValidationException([new FieldError(ex.Path ?? "$", $"Not a valid plan. {JsonErrorText.Describe(ex)}")]);
         }
     }
 

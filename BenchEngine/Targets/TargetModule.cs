@@ -144,7 +144,7 @@ public sealed class TargetChecks
 
     /// <summary>Refuses a value outside [min, max] (or (min, max] when <paramref name="aboveMin"/>); NaN is outside every range.</summary>
     public void CheckRange(double? value, string field, double min, double max, string message, bool aboveMin = false) =>
-        Check(value is { } v && !((aboveMin ? v > min : v >= min) && v <= max), field, message);
+        Check(value is { } v && !((aboveMin ? v > min : v >= min) && v <= max), field, value is { } nan && double.IsNaN(nan) ? RunPlan.NotANumber : message);
 
     /// <summary>Refuses a choice that names none of its enum's values (JSON accepts numbers too).</summary>
     public void CheckChoice<TEnum>(TEnum value, string field)

@@ -31,7 +31,7 @@ public static class CsvErrorText
     public static string Describe(CsvHelperException exception, int? field, string file = "the CSV file")
     {
         ArgumentNullException.ThrowIfNull(exception);
-        var line = exception.Context?.Parser?.RawRow;
+        var line = RecordStartLine(exception.Context?.Parser);
         var where = line is > 0
             ? string.Create(CultureInfo.InvariantCulture, $"Line {line:N0}{(field is { } f ? $", field {f + 1:N0}" : "")} of {file}")
             : char.ToUpperInvariant(file[0]) + file[1..];
@@ -39,5 +39,56 @@ public static class CsvErrorText
             ? "a quote inside a field that is not quoted, or a quoted field that is never closed"
             : "it cannot be read as CSV there";
         return $"{where} is not valid CSV: {what}.";
+    }
+
+    /// <summary>The line the record being read started on. The parser's line count has moved on over the line breaks of a
+    /// quoted field, to the end of the file when the quote never closed: those in its raw record are counted back, all of
+    /// them when a quoted field is still open at its end, else all but the one that ended the record.</summary>
+    private static long? RecordStartLine(IParser? parser)
+    {
+        if (parser is null)
+        {
+            return null;
+        }
+
+        var raw = parser.RawRecord ?? "";
+        var delimiter = parser.Delimiter is { Length: 1 } d ? d[0] : ',';
+        var breaks = 0;
+        var inQuotes = false;
+        var fieldStart = true;
+        for (var i = 0; i < raw.Length; i++)
+        {
+            var c = raw[i];
+            if (c == '\n' || (c == '\r' && (i + 1 == raw.Length || raw[i + 1] != '\n')))
+            {
+                breaks++;
+            }
+
+            if (inQuotes)
+            {
+                // A doubled quote is an escaped one; a single one closes the field.
+                if (c == '"' && (i + 1 < raw.Length && raw[i + 1] == '"'))
+                {
+                    i++;
+                }
+                else if (c == '"')
+                {
+                    inQuotes = false;
+                }
+
+                continue;
+            }
+
+            // Only a quote that starts a field opens a quoted field; one inside a field is the stray quote being reported.
+            inQuotes = c == '"' && fieldStart;
+            fieldStart = c == delimiter || c is '\n' or '\r';
+        }
+
+        if (!inQuotes && breaks > 0 && raw[^1] is '\n' or '\r')
+        {
+            breaks--;
+        }
+
+        return Math.Max(1, parser.RawRow - breaks);
     }
 }

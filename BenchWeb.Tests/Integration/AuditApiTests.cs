@@ -22,7 +22,8 @@ public sealed class AuditApiTests
     [Fact]
     public async Task AuditLog_RecordsEachApiActionWithActorAddressAndEndpoint_AndTheCsvExportHoldsThem()
     {
-        await using var host = await DashboardHost.StartAsync();
+        // The account's key is read from the environment, bound to the account by the installation.
+        await using var host = await DashboardHost.StartAsync(ListedSecrets.Settings("COSMOS_KEY", "CosmosSql", "Target.Cosmos.KeySecret", CosmosHost));
         using var runner = await host.CreateClientAsync(BenchWebRoles.Runner);
         using var admin = await host.CreateClientAsync(BenchWebRoles.Admin);
 

@@ -41,7 +41,9 @@ public sealed class EndpointAllowListApiTests
         Environment.SetEnvironmentVariable(secret, $"DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={Convert.ToBase64String(new byte[64])};TableEndpoint=http://127.0.0.1:{port}/devstoreaccount1;");
         try
         {
-            await using var host = await DashboardHost.StartAsync(new Dictionary<string, string?> { ["BenchWeb:Security:AllowLoopbackEndpoints"] = "false" });
+            var settings = ListedSecrets.Settings(secret, "TableStorage", "Target.Tables.ConnectionStringSecret", "127.0.0.1");
+            settings["BenchWeb:Security:AllowLoopbackEndpoints"] = "false";
+            await using var host = await DashboardHost.StartAsync(settings);
             using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
             var plan = new RunPlan
             {
@@ -57,6 +59,44 @@ public sealed class EndpointAllowListApiTests
             Assert.Equal(RunStatus.Failed, run.Status);
             Assert.Contains("'127.0.0.1' is this machine (loopback)", run.FailureReason, StringComparison.Ordinal);
             Assert.False(listener.Pending(), "a connection reached the refused endpoint");
+        }
+        finally
+        {
+            Environment.SetEnvironmentVariable(secret, null);
+        }
+    }
+
+    [Fact]
+    public async Task StartRun_ARedisKeyNamingACosmosKeyFromTheEnvironment_Is400NamingTheSecret_AndNothingIsSent()
+    {
+        // The attack: a Runner points a Redis target at a port of theirs and names the installation's Cosmos key as its
+        // access key; Redis would send it in clear text (AUTH <key>). The key is listed for the Cosmos key only.
+        using var listener = new System.Net.Sockets.TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        var port = ((IPEndPoint)listener.LocalEndpoint).Port;
+        var secret = "BENCHWEB_TEST_KEY_NL_" + Guid.NewGuid().ToString("N");
+        const string Value = "cosmos-key-that-must-stay-home";
+        Environment.SetEnvironmentVariable(secret, Value);
+        try
+        {
+            await using var host = await DashboardHost.StartAsync(ListedSecrets.Settings(secret, "CosmosSql", "Target.Cosmos.KeySecret", "acme-nl.documents.azure.com"));
+            using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+            var plan = new RunPlan
+            {
+                Name = "redis with a cosmos key",
+                Target = new TargetOptions { Kind = TargetKind.Redis, Redis = new RedisOptions { Host = "127.0.0.1", Port = port, UseTls = false, AccessKeySecret = secret } },
+                Stop = new StopOptions { TotalDocuments = 10 },
+            };
+
+            using var response = await PostJsonAsync(http, "api/runs", new { plan });
+
+            var problem = await AssertProblemAsync(response, HttpStatusCode.BadRequest);
+            var message = problem["errors"]!["Target.Redis.AccessKeySecret"]![0]!.GetValue<string>();
+            Assert.Equal($"The environment secret {secret} is listed for Cosmos DB (SQL API)'s account key (Target.Cosmos.KeySecret): it may not stand for Azure Cache for Redis's access key (Target.Redis.AccessKeySecret).", message);
+            Assert.DoesNotContain(Value, problem.ToJsonString(), StringComparison.Ordinal);
+            Assert.Equal(0, (await GetJsonAsync(http, "api/runs"))["total"]!.GetValue<int>());
+            // Refused before anything was queued: no connection ever reached the port.
+            Assert.False(listener.Pending(), "a connection reached the Redis port");
         }
         finally
         {

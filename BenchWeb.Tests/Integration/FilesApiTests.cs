@@ -146,6 +146,22 @@ public sealed class FilesApiTests : IDisposable
     }
 
     [Fact]
+    public async Task Upload_MultipartBodyWhoseBoundaryNeverCloses_Is400SayingSo_NotA500()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+        const string Body = "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"x.csv\"\r\nContent-Type: text/csv\r\n\r\nOrigin,Dest\nSEA,LAX\n";
+        using var content = new ByteArrayContent(Encoding.UTF8.GetBytes(Body));
+        content.Headers.ContentType = MediaTypeHeaderValue.Parse("multipart/form-data; boundary=b");
+
+        using var response = await http.PostAsync("api/files", content);
+
+        var problem = await AssertProblemAsync(response, HttpStatusCode.BadRequest);
+        Assert.Contains("never closed its boundary", problem.ToJsonString(), StringComparison.Ordinal);
+        Assert.Empty(Directory.GetFiles(Path.Combine(host.DataDirectory, CsvUploadStore.FolderName)));
+    }
+
+    [Fact]
     public async Task Upload_ClientAbortsMidway_LeavesNothingBehind()
     {
         await using var host = await DashboardHost.StartAsync();

@@ -217,6 +217,46 @@ public sealed class RunTransferTests
         Assert.Equal(0, (await GetJsonAsync(http, "api/runs"))["total"]!.GetValue<int>());
     }
 
+    public static TheoryData<string, string, string> HostileFiles() => new()
+    {
+        { "seconds[1].ok", "9223372036854775807", "Seconds[1].Ok" },
+        { "seconds[1].ok", "-1", "Seconds[1].Ok" },
+        { "seconds[0].latencyP50Ms", "\"Infinity\"", "Seconds[0].LatencyP50Ms" },
+        { "summary.latency.p99Ms", "\"NaN\"", "Summary.Latency.P99Ms" },
+        { "summary.averageThroughput", "\"NaN\"", "Summary.AverageThroughput" },
+        { "seconds[2].requestUnits", "1e308", "Seconds[2].RequestUnits" },
+        { "provisionedRequestUnits", "1e308", "ProvisionedRequestUnits" },
+        { "summary.totalOk", "9223372036854775807", "Summary.TotalOk" },
+        { "endedAt", "\"2026-03-01T13:00:00Z\"", "EndedAt" },
+        { "startedAt", "\"2030-01-01T00:00:00Z\"", "StartedAt" },
+    };
+
+    [Theory]
+    [MemberData(nameof(HostileFiles))]
+    public async Task Import_HostileFigureOrTime_Returns400NamingTheFieldAndStoresNothing(string path, string json, string field)
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+        var document = JsonNode.Parse(JsonSerializer(Document()))!;
+        var parts = path.Split('.');
+        var parent = parts[..^1].Aggregate(document, (node, part) => part.EndsWith(']')
+            ? node[part[..part.IndexOf('[')]]![int.Parse(part[(part.IndexOf('[') + 1)..^1], System.Globalization.CultureInfo.InvariantCulture)]!
+            : node[part]!);
+        parent[parts[^1]] = JsonNode.Parse(json);
+        if (path == "startedAt")
+        {
+            // In the future as a whole: queued, started and ended in 2030.
+            document["queuedAt"] = JsonNode.Parse(json);
+            document["endedAt"] = JsonNode.Parse("\"2030-01-01T00:00:03Z\"");
+        }
+
+        using var response = await http.PostAsync("api/runs/import", new StringContent(document.ToJsonString(), Encoding.UTF8, "application/json"));
+
+        var problem = await AssertProblemAsync(response, HttpStatusCode.BadRequest);
+        Assert.True(problem["errors"]![field] is not null, $"{path} = {json}: {problem["errors"]!.ToJsonString()}");
+        Assert.Equal(0, (await GetJsonAsync(http, "api/runs"))["total"]!.GetValue<int>());
+    }
+
     [Fact]
     public void Validate_DocumentWithHealthAndEveryBucket_HasNoErrors() => Assert.Empty(RunTransfer.Validate(WithHealthAndBuckets(Document())));
 
@@ -275,7 +315,7 @@ public sealed class RunTransferTests
     [InlineData("invalid plan", "Plan.Load.Concurrency")]
     [InlineData("no plan", "Plan")]
     [InlineData("half a window", "SteadyStateFirst")]
-    [InlineData("counts that overflow", "Summary.TotalOk")]
+    [InlineData("counts that overflow", "Seconds[0].Ok")]
     [InlineData("negative unsent", "Seconds[1]")]
     [InlineData("negative latency", "Seconds[0]")]
     [InlineData("negative given up", "Summary")]

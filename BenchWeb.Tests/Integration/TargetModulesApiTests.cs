@@ -24,8 +24,9 @@ public sealed class TargetModulesApiTests
         { """{ "kind": "BlobStorage", "blobs": { "containerName": "../etc" } }""", "Target.Blobs.ContainerName", "" },
         { """{ "kind": "BlobStorage", "blobs": { "connectionStringSecret": "" } }""", "Target.Blobs.ConnectionStringSecret", "Name the secret" },
         { """{ "kind": "QueueStorage", "queues": { "queueName": "Q--x" } }""", "Target.Queues.QueueName", "" },
-        { """{ "kind": "BlobStorage", "blobs": { "connectionStringSecret": "/etc/passwd" } }""", "Target.Blobs.ConnectionStringSecret", "name an allowed environment variable: BLOBS_CONNECTION_STRING" },
-        { """{ "kind": "Redis", "redis": { "host": "x.redis.cache.windows.net", "accessKeySecret": "COSMOS_KEY" } }""", "Target.Redis.AccessKeySecret", "REDIS_ACCESS_KEY" },
+        { """{ "kind": "BlobStorage", "blobs": { "connectionStringSecret": "/etc/passwd" } }""", "Target.Blobs.ConnectionStringSecret", "name an environment variable listed for Blob Storage's connection string (Target.Blobs.ConnectionStringSecret): BLOBS_CONNECTION_STRING." },
+        { """{ "kind": "Redis", "redis": { "host": "x.redis.cache.windows.net", "accessKeySecret": "COSMOS_KEY" } }""", "Target.Redis.AccessKeySecret", "listed for Azure Cache for Redis's access key (Target.Redis.AccessKeySecret); this installation lists none." },
+        { """{ "kind": "Redis", "redis": { "host": "x.redis.cache.windows.net", "accessKeySecret": "REDIS_ACCESS_KEY" } }""", "Target.Redis.AccessKeySecret", "The environment secret REDIS_ACCESS_KEY is bound to no server" },
         { """{ "kind": "Redis", "redis": { "host": "" } }""", "Target.Redis.Host", "Give the cache's host name" },
         { """{ "kind": "Redis", "redis": { "host": "x.redis.cache.windows.net", "connectTimeoutMs": -5 } }""", "Target.Redis.ConnectTimeoutMs", "Between 100 and 60,000" },
     };

@@ -12,8 +12,9 @@ public sealed record LaunchRules(InstallationLimits Limits, IReadOnlyList<string
     /// <summary>Every setting the installation refuses, by field path.</summary>
     /// <param name="plan">The plan to launch.</param>
     /// <param name="secretEndpoints">Where the target's secrets point when known without decrypting them (read when each was
-    /// stored), by field path (<see cref="Secrets.SecretStore.EndpointsAsync"/>); a secret named from the environment is checked
-    /// by the target when it connects.</param>
+    /// stored), by field path (<see cref="Secrets.SecretStore.EndpointsAsync"/>); a secret named from the environment is bound to
+    /// its server by <see cref="Secrets.SecretStore.CheckSecretNames"/>, and its connection string's endpoint is checked by
+    /// the target when it connects.</param>
     public IReadOnlyList<FieldError> Check(RunPlan plan, IReadOnlyDictionary<string, Uri>? secretEndpoints = null)
     {
         ArgumentNullException.ThrowIfNull(plan);

@@ -23,6 +23,9 @@ public static class BenchWebApplication
         builder.WebHost.UseStaticWebAssets();
         builder.WebHost.ConfigureKestrel((context, kestrel) =>
             kestrel.Limits.MaxRequestBodySize = context.Configuration.GetSection(BenchWebOptions.SectionName).Get<BenchWebOptions>()?.MaxRequestBodyBytes ?? new BenchWebOptions().MaxRequestBodyBytes);
+        // HTTP/1.1 requires a Host; an empty one leaves the pages no address to render from (the framework throws). The
+        // host filter, which applies AllowedHosts, answers such a request 400 before anything else reads it.
+        builder.Services.Configure<Microsoft.AspNetCore.HostFiltering.HostFilteringOptions>(hosts => hosts.AllowEmptyHosts = false);
         configure?.Invoke(builder);
         builder.AddBenchWeb();
 

@@ -13,7 +13,7 @@ public enum DeploymentMode
 }
 
 /// <summary>The dashboard's settings (section <c>BenchWeb</c> of the configuration).</summary>
-public sealed class BenchWebOptions
+public sealed class BenchWebOptions : IValidatableObject
 {
     public const string SectionName = "BenchWeb";
 
@@ -45,10 +45,11 @@ public sealed class BenchWebOptions
     /// <summary>This instance as an agent: its role, name and heartbeat.</summary>
     public AgentOptions Agent { get; set; } = new();
 
-    /// <summary>Environment variables a profile may name as its key or connection string (besides any
-    /// <c>BENCHWEB_*</c> variable), for secrets set on the host rather than stored in the dashboard. By default the
-    /// names every target's settings default to (<c>COSMOS_KEY</c>, <c>TABLES_CONNECTION_STRING</c>, …).</summary>
-    public IList<string> EnvironmentSecrets { get; } = [.. BenchEngine.Targets.TargetRegistry.DefaultSecretNames];
+    /// <summary>Environment variables a profile may name as a key or connection string, for secrets set on the host rather
+    /// than stored in the dashboard, by name: each for one target kind and setting, bound to one server
+    /// (<see cref="EnvironmentSecretOptions"/>). Unlisted, a setting's own default (<c>TABLES_CONNECTION_STRING</c>…) may stand
+    /// for that setting when its value names its server (a connection string); no other variable is read.</summary>
+    public IDictionary<string, EnvironmentSecretOptions> EnvironmentSecrets { get; } = new Dictionary<string, EnvironmentSecretOptions>(StringComparer.Ordinal);
 
     /// <summary>Folder for the Data Protection keys that encrypt stored secrets. Default: <c>keys</c> in the
     /// data folder. Keep it apart from database backups: whoever has both can read the stored secrets.</summary>
@@ -66,4 +67,9 @@ public sealed class BenchWebOptions
         Path.GetFullPath(DataDirectory is { Length: > 0 } dir
             ? dir
             : Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.LocalApplicationData, Environment.SpecialFolderOption.Create), "BenchWeb"));
+
+    /// <summary>The entries of <see cref="EnvironmentSecrets"/> that cannot be used, each naming its setting: the app does not
+    /// start with one, rather than refuse every launch that names it.</summary>
+    public IEnumerable<ValidationResult> Validate(ValidationContext validationContext) =>
+        EnvironmentSecrets.SelectMany(entry => entry.Value.Validate(entry.Key));
 }

@@ -160,7 +160,7 @@ public static class HeadlessCommand
             }
             catch (Exception ex) when (ex is IOException or JsonException or UnauthorizedAccessException)
             {
-                await error.WriteLineAsync($"Baseline '{baselinePath}' cannot be read as a result file: {ex.Message}");
+                await error.WriteLineAsync($"Baseline '{baselinePath}' cannot be read as a result file: {(ex is JsonException json ? JsonErrorText.Describe(json) : ex.Message)}");
                 return ExitInvalidInput;
             }
         }

@@ -26,7 +26,7 @@ internal static class HeadlessSweep
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or InvalidDataException or JsonException)
         {
-            await error.WriteLineAsync($"Sweep '{sweepPath}' cannot be read: {ex.Message}");
+            await error.WriteLineAsync($"Sweep '{sweepPath}' cannot be read: {(ex is JsonException json ? JsonErrorText.Describe(json) : ex.Message)}");
             return HeadlessCommand.ExitInvalidInput;
         }
 

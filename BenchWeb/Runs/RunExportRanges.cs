@@ -19,6 +19,19 @@ internal static class RunExportRanges
     /// <summary>A run's elapsed time, in seconds: far beyond the longest run an installation allows.</summary>
     public const double MaxElapsedSeconds = 100 * 24 * 3600;
 
+    /// <summary>Seconds in one document: a run as long as <see cref="MaxElapsedSeconds"/>. With
+    /// <see cref="MaxCountPerSecond"/> it bounds every sum of a count over the seconds below <see cref="long.MaxValue"/>.</summary>
+    public const int MaxSeconds = (int)MaxElapsedSeconds;
+
+    /// <summary>Bytes of one second: a petabyte.</summary>
+    public const long MaxBytesPerSecond = 1L << 50;
+
+    /// <summary>Request units of one second, or of a provisioned throughput: far beyond any account.</summary>
+    public const double MaxRequestUnits = 1e12;
+
+    /// <summary>How far past this server's clock a run may have started or ended: another machine's clock may be ahead.</summary>
+    public static readonly TimeSpan ClockSkewAllowance = TimeSpan.FromMinutes(5);
+
     /// <summary>The runtime's thread pool never has more threads than this.</summary>
     public const int MaxThreads = short.MaxValue;
 
@@ -37,7 +50,24 @@ internal static class RunExportRanges
         Number(second.ElapsedSeconds, 0, MaxElapsedSeconds, "s", $"{field}.{nameof(RunExportSecond.ElapsedSeconds)}", errors);
         Number(second.DurationSeconds, 0, MaxMilliseconds / 1000, "s", $"{field}.{nameof(RunExportSecond.DurationSeconds)}", errors);
         Number(second.ClientCpuPercent, 0, 100, "% of all cores", $"{field}.{nameof(RunExportSecond.ClientCpuPercent)}", errors);
-        Number(second.RequestUnits, 0, double.MaxValue, "RU", $"{field}.{nameof(RunExportSecond.RequestUnits)}", errors);
+        Number(second.RequestUnits, 0, MaxRequestUnits, "RU", $"{field}.{nameof(RunExportSecond.RequestUnits)}", errors);
+        foreach (var (count, name) in new[]
+        {
+            (second.Ok, nameof(RunExportSecond.Ok)), (second.OkRequests, nameof(RunExportSecond.OkRequests)),
+            (second.Throttled, nameof(RunExportSecond.Throttled)), (second.Errors, nameof(RunExportSecond.Errors)),
+            (second.Issued, nameof(RunExportSecond.Issued)), (second.Dropped, nameof(RunExportSecond.Dropped)),
+            (second.GivenUp, nameof(RunExportSecond.GivenUp)), (second.InFlight, nameof(RunExportSecond.InFlight)),
+        })
+        {
+            Count(count, MaxCountPerSecond, $"{field}.{name}", errors);
+        }
+
+        Count(second.Bytes, MaxBytesPerSecond, $"{field}.{nameof(RunExportSecond.Bytes)}", errors);
+        foreach (var (status, count) in second.ErrorsByStatus ?? new Dictionary<int, long>())
+        {
+            Count(count, MaxCountPerSecond, $"{field}.{nameof(RunExportSecond.ErrorsByStatus)}[{status}]", errors);
+        }
+
         foreach (var (latency, name) in new[]
         {
             (second.LatencyP50Ms, nameof(RunExportSecond.LatencyP50Ms)), (second.LatencyP95Ms, nameof(RunExportSecond.LatencyP95Ms)),
@@ -136,6 +166,103 @@ internal static class RunExportRanges
         }
 
         CheckSpans(summary.ClientLimitedSpans, seconds, snapshots, $"{Field}.{nameof(RunSummary.ClientLimitedSpans)}", errors);
+        CheckFigures(summary, errors);
+    }
+
+    /// <summary>The summary's own figures, which the run's row and pages show as they are: each finite and in range, so none
+    /// reaches the database as NaN or a page as an absurd number.</summary>
+    private static void CheckFigures(RunSummary summary, List<FieldError> errors)
+    {
+        const string Field = nameof(RunExport.Summary);
+        var maxTotal = MaxCountPerSecond * MaxSeconds;
+        Number(summary.Elapsed.TotalSeconds, 0, MaxElapsedSeconds, "s", $"{Field}.{nameof(RunSummary.Elapsed)}", errors);
+        foreach (var (count, name) in new[]
+        {
+            (summary.TotalOk, nameof(RunSummary.TotalOk)), (summary.TotalOkRequests, nameof(RunSummary.TotalOkRequests)),
+            (summary.TotalThrottled, nameof(RunSummary.TotalThrottled)), (summary.TotalErrors, nameof(RunSummary.TotalErrors)),
+            (summary.TotalIssued, nameof(RunSummary.TotalIssued)), (summary.TotalDropped, nameof(RunSummary.TotalDropped)),
+            (summary.TotalGivenUp, nameof(RunSummary.TotalGivenUp)), (summary.Latency?.Count ?? 0, $"{nameof(RunSummary.Latency)}.{nameof(LatencySummary.Count)}"),
+        })
+        {
+            Count(count, maxTotal, $"{Field}.{name}", errors);
+        }
+
+        foreach (var (rate, name) in new[]
+        {
+            (summary.OfferedRequestsPerSecond, nameof(RunSummary.OfferedRequestsPerSecond)), (summary.AchievedRequestsPerSecond, nameof(RunSummary.AchievedRequestsPerSecond)),
+            (summary.AverageThroughput, nameof(RunSummary.AverageThroughput)), (summary.MeanPerSecondThroughput, nameof(RunSummary.MeanPerSecondThroughput)),
+            (summary.P99PerSecondThroughput, nameof(RunSummary.P99PerSecondThroughput)), (summary.Top10PercentMeanThroughput, nameof(RunSummary.Top10PercentMeanThroughput)),
+            (summary.SteadyState?.MeanThroughput, $"{nameof(RunSummary.SteadyState)}.{nameof(SteadyStateWindow.MeanThroughput)}"),
+        })
+        {
+            Optional(rate, 0, MaxCountPerSecond, "per second", $"{Field}.{name}", errors);
+        }
+
+        foreach (var (units, name) in new[]
+        {
+            (summary.TotalRequestUnits, nameof(RunSummary.TotalRequestUnits)), (summary.RequestUnitsPerSecond, nameof(RunSummary.RequestUnitsPerSecond)),
+            (summary.RequestUnitsPerInsert, nameof(RunSummary.RequestUnitsPerInsert)), (summary.ProvisionedRequestUnitsPerSecond, nameof(RunSummary.ProvisionedRequestUnitsPerSecond)),
+            (summary.SteadyState?.RequestUnitsPerSecond, $"{nameof(RunSummary.SteadyState)}.{nameof(SteadyStateWindow.RequestUnitsPerSecond)}"),
+        })
+        {
+            Optional(units, 0, name == nameof(RunSummary.TotalRequestUnits) ? MaxRequestUnits * MaxSeconds : MaxRequestUnits, "RU", $"{Field}.{name}", errors);
+        }
+
+        foreach (var (share, name) in new[]
+        {
+            (summary.DroppedFraction, nameof(RunSummary.DroppedFraction)), (summary.ThrottledFraction, nameof(RunSummary.ThrottledFraction)),
+            (summary.SteadyState?.ThrottledFraction ?? 0, $"{nameof(RunSummary.SteadyState)}.{nameof(SteadyStateWindow.ThrottledFraction)}"),
+        })
+        {
+            Number(share, 0, 1, "(a share)", $"{Field}.{name}", errors);
+        }
+
+        Optional(summary.EstimatedCostOfRun, 0, double.MaxValue, "$", $"{Field}.{nameof(RunSummary.EstimatedCostOfRun)}", errors);
+        Optional(summary.EstimatedCostPerMonth, 0, double.MaxValue, "$", $"{Field}.{nameof(RunSummary.EstimatedCostPerMonth)}", errors);
+        Number(summary.MaxClientCpuPercent, 0, 100, "% of all cores", $"{Field}.{nameof(RunSummary.MaxClientCpuPercent)}", errors);
+        var latency = summary.Latency ?? new LatencySummary();
+        foreach (var (value, name) in new[]
+        {
+            (latency.MeanMs, nameof(LatencySummary.MeanMs)), (latency.P50Ms, nameof(LatencySummary.P50Ms)), (latency.P75Ms, nameof(LatencySummary.P75Ms)),
+            (latency.P90Ms, nameof(LatencySummary.P90Ms)), (latency.P95Ms, nameof(LatencySummary.P95Ms)), (latency.P96Ms, nameof(LatencySummary.P96Ms)),
+            (latency.P98Ms, nameof(LatencySummary.P98Ms)), (latency.P99Ms, nameof(LatencySummary.P99Ms)), (latency.P999Ms, nameof(LatencySummary.P999Ms)),
+            (latency.MaxMs, nameof(LatencySummary.MaxMs)),
+        })
+        {
+            Optional(value, 0, MaxMilliseconds, "ms", $"{Field}.{nameof(RunSummary.Latency)}.{name}", errors);
+        }
+    }
+
+    /// <summary>The run's own times in order (queued, started, ended) and none later than this server's clock allows.</summary>
+    public static void CheckTimes(RunExport document, DateTimeOffset now, List<FieldError> errors)
+    {
+        var latest = now + ClockSkewAllowance;
+        void NotAfter(DateTimeOffset? earlier, string earlierField, DateTimeOffset? later, string laterField)
+        {
+            if (earlier is { } a && later is { } b && a > b)
+            {
+                errors.Add(new(laterField, string.Create(CultureInfo.InvariantCulture, $"{b:u} is before {earlierField} ({a:u}): a run's times go queued, started, ended.")));
+            }
+        }
+
+        NotAfter(document.QueuedAt, nameof(RunExport.QueuedAt), document.StartedAt, nameof(RunExport.StartedAt));
+        NotAfter(document.StartedAt ?? document.QueuedAt, document.StartedAt is null ? nameof(RunExport.QueuedAt) : nameof(RunExport.StartedAt), document.EndedAt, nameof(RunExport.EndedAt));
+        foreach (var (time, name) in new[] { ((DateTimeOffset?)document.QueuedAt, nameof(RunExport.QueuedAt)), (document.StartedAt, nameof(RunExport.StartedAt)), (document.EndedAt, nameof(RunExport.EndedAt)) })
+        {
+            if (time > latest)
+            {
+                errors.Add(new(name, string.Create(CultureInfo.InvariantCulture, $"{time:u} is in the future (this server's clock says {now:u}): a run that ended cannot have started or ended later.")));
+            }
+        }
+    }
+
+    /// <summary>A figure the document may leave out; when given, finite and in range.</summary>
+    private static void Optional(double? value, double min, double max, string unit, string field, List<FieldError> errors)
+    {
+        if (value is { } given)
+        {
+            Number(given, min, max, unit, field, errors);
+        }
     }
 
     /// <summary>The longest reason a span or the worst second may give (the engine's are a line).</summary>

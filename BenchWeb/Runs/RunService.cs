@@ -68,15 +68,12 @@ public sealed class RunService(
             throw new RunPlanValidationException(errors);
         }
 
-        // A secret the run could not read (no stored one, an environment variable the setting may not name) fails now, on its field.
-        if (secrets.CheckSecretNames(plan, (_, name) => profileId is { } own && SecretStore.BelongsTo(name, own)).ToList() is { Count: > 0 } unreadable)
-        {
-            throw new RunPlanValidationException(unreadable);
-        }
-
+        // A secret the run could not read (no stored one, an environment variable the setting may not name or that is bound
+        // to another server) fails now, on its field, beside what the installation's rules refuse.
+        var unreadable = secrets.CheckSecretNames(plan, (_, name) => profileId is { } own && SecretStore.BelongsTo(name, own));
         var secretEndpoints = await secrets.EndpointsAsync(plan, profileId, cancellationToken);
         var rules = await settings.RulesAsync(cancellationToken);
-        if (rules.Check(plan, secretEndpoints) is { Count: > 0 } refused)
+        if (unreadable.Concat(rules.Check(plan, secretEndpoints)).ToList() is { Count: > 0 } refused)
         {
             throw new RunPlanValidationException(refused);
         }

@@ -198,7 +198,7 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
         }
         catch (JsonException ex)
         {
-            return (null, [new FieldError(ex.Path ?? "$", $"Not a run export. {Apis.JsonErrorText.Describe(ex)}")]);
+            return (null, [new FieldError(ex.Path ?? "$", $"Not a run export. {JsonErrorText.Describe(ex)}")]);
         }
     }
 
@@ -215,13 +215,15 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
     public async Task<IReadOnlyList<FieldError>> ValidateAsync(RunExport document, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(document);
-        return Validate(document, document.Plan is { } plan ? await uploads.LookupAsync(plan, cancellationToken) : static _ => null);
+        return Validate(document, document.Plan is { } plan ? await uploads.LookupAsync(plan, cancellationToken) : static _ => null, time.GetUtcNow());
     }
 
     /// <summary>Every reason the document cannot be imported, each naming its field. Empty when it can.</summary>
     /// <param name="document">The export document.</param>
     /// <param name="uploadedFile">An uploaded file's stored path by number; null for none (the default knows no files).</param>
-    public static IReadOnlyList<FieldError> Validate(RunExport document, Func<long, string?>? uploadedFile = null)
+    /// <param name="now">This server's time, past which (beyond a small clock skew) no run can have started or ended; null:
+    /// the times are checked for their order only.</param>
+    public static IReadOnlyList<FieldError> Validate(RunExport document, Func<long, string?>? uploadedFile = null, DateTimeOffset? now = null)
     {
         ArgumentNullException.ThrowIfNull(document);
         var errors = new List<FieldError>();
@@ -251,7 +253,21 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
             errors.Add(new(nameof(RunExport.Status), $"Only ended runs can be imported ({string.Join(", ", TerminalStatuses)}); this one is {document.Status}."));
         }
 
+        RunExportRanges.CheckTimes(document, now ?? DateTimeOffset.MaxValue - RunExportRanges.ClockSkewAllowance, errors);
+        if (document.ProvisionedRequestUnits is { } provisioned && !(provisioned >= 0 && provisioned <= RunExportRanges.MaxRequestUnits))
+        {
+            errors.Add(new(nameof(RunExport.ProvisionedRequestUnits), string.Create(CultureInfo.InvariantCulture,
+                $"Must be a number from 0 to {RunExportRanges.MaxRequestUnits:#,0} RU/s; this document says {provisioned:G6}.")));
+        }
+
         var seconds = document.Seconds ?? [];
+        if (seconds.Count > RunExportRanges.MaxSeconds)
+        {
+            errors.Add(new(nameof(RunExport.Seconds), string.Create(CultureInfo.InvariantCulture,
+                $"At most {RunExportRanges.MaxSeconds:N0} seconds (a run of 100 days); this document has {seconds.Count:N0}.")));
+            seconds = [];
+        }
+
         var errorsBeforeSeconds = errors.Count;
         for (var i = 0; i < seconds.Count; i++)
         {

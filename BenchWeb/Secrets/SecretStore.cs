@@ -12,15 +12,12 @@ namespace BenchWeb.Secrets;
 
 /// <summary>Account keys and connection strings entered in the dashboard. Stored encrypted (ASP.NET Core Data
 /// Protection); readable only by a run of the profile they belong to, never by a page. A name with no stored
-/// value falls back to the environment variable of that name, as in headless runs — but only for the names the
-/// dashboard allows (<see cref="BenchWebOptions.EnvironmentSecrets"/> and <c>BENCHWEB_*</c>), so a profile cannot
-/// send any variable of the host to an endpoint of its choosing. Storing and removing are audited (the name and, for a
+/// value falls back to the environment variable of that name, as in headless runs — but only as the installation allows
+/// (<see cref="EnvironmentRefusal"/>): for one kind and setting, bound to one server, so a profile cannot send any
+/// variable of the host to an endpoint of its choosing. Storing and removing are audited (the name and, for a
 /// connection string, its endpoint host; never the value).</summary>
 public sealed class SecretStore(IDbContextFactory<BenchDbContext> databases, IDataProtectionProvider protection, TimeProvider time, IOptions<BenchWebOptions> options, AuditLog audit)
 {
-    /// <summary>Environment variables any profile may name, besides the configured ones.</summary>
-    public const string EnvironmentPrefix = "BENCHWEB_";
-
     private readonly IDataProtector _protector = protection.CreateProtector("BenchWeb.Secrets.v1");
 
     /// <summary>The name under which a profile's stored secret lives, e.g. <c>profile-3-cosmos-key</c>.</summary>
@@ -121,22 +118,57 @@ public sealed class SecretStore(IDbContextFactory<BenchDbContext> databases, IDa
         return await db.Secrets.AnyAsync(s => s.Name == name, cancellationToken);
     }
 
-    /// <summary>Whether a profile may name this environment variable for this secret setting: any
-    /// <c>BENCHWEB_*</c> variable, the setting's own default (<c>REDIS_ACCESS_KEY</c> for the Redis access key), or one the
-    /// installation lists that is no other setting's default, so that no plan sends one service's key to another's host.</summary>
-    public bool IsAllowedEnvironmentVariable(string name, TargetField field)
+    /// <summary>Whether a plan's target may name this environment variable for this secret setting
+    /// (<see cref="EnvironmentRefusal"/> says why not).</summary>
+    public bool IsAllowedEnvironmentVariable(string name, TargetField field, TargetOptions target) => EnvironmentRefusal(name, field, target) is null;
+
+    /// <summary>Why a plan's target may not name this environment variable for this secret setting, in words naming the
+    /// variable (never its value); null when it may. A variable the installation lists
+    /// (<see cref="BenchWebOptions.EnvironmentSecrets"/>) stands only for the kind and setting it was listed for, and only
+    /// with the server it is bound to: the plan's own endpoint for a key, the value's endpoint for a connection string.
+    /// Unlisted, a setting's own default (<c>TABLES_CONNECTION_STRING</c>) stands for that setting when the plan names no
+    /// server of its own, as then the value names it; no other variable is read, so that no plan sends one service's key to
+    /// another's host.</summary>
+    public string? EnvironmentRefusal(string name, TargetField field, TargetOptions target)
     {
         ArgumentNullException.ThrowIfNull(name);
         ArgumentNullException.ThrowIfNull(field);
-        var own = TargetSettings.DefaultText(field.Path);
-        return name.StartsWith(EnvironmentPrefix, StringComparison.Ordinal)
-            || string.Equals(name, own, StringComparison.Ordinal)
-            || (options.Value.EnvironmentSecrets.Contains(name, StringComparer.Ordinal) && !TargetRegistry.DefaultSecretNames.Contains(name, StringComparer.Ordinal));
+        ArgumentNullException.ThrowIfNull(target);
+        var module = target.Kind.Module;
+        var planned = module.PlannedEndpoint(target)?.Endpoint;
+        var label = $"{module.DisplayName}'s {field.Label.ToLowerInvariant()} ({field.Path})";
+        if (options.Value.EnvironmentSecrets.TryGetValue(name, out var listed))
+        {
+            var kind = TargetRegistry.Parse(listed.Kind ?? "");
+            if (kind != target.Kind || !string.Equals(listed.Setting, field.Path, StringComparison.OrdinalIgnoreCase))
+            {
+                var listedFor = TargetRegistry.IsKnown(kind) && kind.Module.FieldAt(listed.Setting ?? "") is { } own
+                    ? $"{kind.Module.DisplayName}'s {own.Label.ToLowerInvariant()} ({own.Path})"
+                    : "another setting";
+                return $"The environment secret {name} is listed for {listedFor}: it may not stand for {label}.";
+            }
+
+            // A key goes to the server the plan names; a connection string names its own.
+            var server = planned ?? module.EndpointOfSecret(field, Environment.GetEnvironmentVariable(name) ?? "");
+            var bound = EnvironmentSecretOptions.ServerOf(listed.Host);
+            return server is not null && bound is not null && !IsServer(bound, server)
+                ? $"The environment secret {name} is bound to {listed.Host}: it is not sent to {server.Authority}."
+                : null;
+        }
+
+        if (string.Equals(name, TargetSettings.DefaultText(field.Path), StringComparison.Ordinal))
+        {
+            return planned is null ? null
+                : $"The environment secret {name} is bound to no server: an administrator lists it under {BenchWebOptions.SectionName}:{nameof(BenchWebOptions.EnvironmentSecrets)}:{name} with its Kind, Setting and Host before a plan may send it to {planned.Authority}.";
+        }
+
+        return $"Paste the secret, or name an environment variable listed for {label}"
+            + (AllowedEnvironmentVariables(field, target).ToList() is { Count: > 0 } allowed ? $": {string.Join(", ", allowed)}." : "; this installation lists none.");
     }
 
     /// <summary>The secret settings of the plan's target that apply and name neither a secret the profile has (stored or
     /// being typed, as <paramref name="hasSecret"/> says) nor an environment variable they may name: each refused on its
-    /// field, in words that list the names it may use.</summary>
+    /// field, in words that name the variable or list those it may name.</summary>
     public IEnumerable<FieldError> CheckSecretNames(RunPlan plan, Func<TargetField, string, bool> hasSecret)
     {
         ArgumentNullException.ThrowIfNull(plan);
@@ -144,22 +176,29 @@ public sealed class SecretStore(IDbContextFactory<BenchDbContext> databases, IDa
         foreach (var field in plan.Target.Kind.Module.Fields.Where(f => f.Input == TargetInput.Secret && (f.AppliesWhen?.Invoke(plan.Target) ?? true)))
         {
             var name = TargetSettings.Text(plan.Target, field.Path) ?? "";
-            if (name.Length > 0 && !hasSecret(field, name) && !IsAllowedEnvironmentVariable(name, field))
+            if (name.Length > 0 && !hasSecret(field, name) && EnvironmentRefusal(name, field, plan.Target) is { } refused)
             {
-                yield return new FieldError(field.Path,
-                    $"Paste the secret, or name an allowed environment variable: {string.Join(", ", AllowedEnvironmentVariables(field))} or any {EnvironmentPrefix}* variable.");
+                yield return new FieldError(field.Path, refused);
             }
         }
     }
 
-    /// <summary>The environment variables a secret setting may name, for messages: its default, then the installation's
-    /// others.</summary>
-    public IEnumerable<string> AllowedEnvironmentVariables(TargetField field)
+    /// <summary>The environment variables a secret setting of this target may name, for messages: its default when it may,
+    /// then those the installation lists for it.</summary>
+    public IEnumerable<string> AllowedEnvironmentVariables(TargetField field, TargetOptions target)
     {
         ArgumentNullException.ThrowIfNull(field);
-        return new[] { TargetSettings.DefaultText(field.Path) ?? "" }.Concat(options.Value.EnvironmentSecrets)
-            .Where(name => name.Length > 0 && IsAllowedEnvironmentVariable(name, field)).Distinct(StringComparer.Ordinal);
+        ArgumentNullException.ThrowIfNull(target);
+        var listed = options.Value.EnvironmentSecrets
+            .Where(e => TargetRegistry.Parse(e.Value.Kind ?? "") == target.Kind && string.Equals(e.Value.Setting, field.Path, StringComparison.OrdinalIgnoreCase))
+            .Select(e => e.Key);
+        var own = TargetSettings.DefaultText(field.Path) is { } name && target.Kind.Module.PlannedEndpoint(target) is null ? [name] : Array.Empty<string>();
+        return own.Concat(listed).Distinct(StringComparer.Ordinal);
     }
+
+    // A bound host without a port stands for any port of it.
+    private static bool IsServer(Uri bound, Uri server) =>
+        string.Equals(bound.IdnHost, server.IdnHost, StringComparison.OrdinalIgnoreCase) && (bound.IsDefaultPort || bound.Port == server.Port);
 
     /// <summary>Whether a secret name belongs to this profile's stored secrets.</summary>
     public static bool BelongsTo(string name, long profileId) => name.StartsWith(NameFor(profileId, ""), StringComparison.Ordinal);
@@ -171,7 +210,7 @@ public sealed class SecretStore(IDbContextFactory<BenchDbContext> databases, IDa
         ArgumentNullException.ThrowIfNull(plan);
         var environment = plan.Target.Kind.Module.Fields.Where(f => f.Input == TargetInput.Secret)
             .Select(f => (Name: TargetSettings.Text(plan.Target, f.Path), Field: f))
-            .Where(s => s.Name is not null && IsAllowedEnvironmentVariable(s.Name, s.Field))
+            .Where(s => s.Name is not null && IsAllowedEnvironmentVariable(s.Name, s.Field, plan.Target))
             .Select(s => s.Name!)
             .ToHashSet(StringComparer.Ordinal);
         await using var db = await databases.CreateDbContextAsync(cancellationToken);

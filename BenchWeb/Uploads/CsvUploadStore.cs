@@ -213,9 +213,25 @@ public sealed partial class CsvUploadStore(
             await using var file = new FileStream(path, FileMode.CreateNew, FileAccess.Write, FileShare.None, CopyBufferSize, FileOptions.Asynchronous);
             long size = 0;
             var headerEnded = false;
-            int read;
-            while ((read = await content.ReadAsync(buffer.AsMemory(0, CopyBufferSize), cancellationToken)) > 0)
+            while (true)
             {
+                int read;
+                try
+                {
+                    read = await content.ReadAsync(buffer.AsMemory(0, CopyBufferSize), cancellationToken);
+                }
+                catch (IOException ex) when (ex is not Microsoft.AspNetCore.Http.BadHttpRequestException && !cancellationToken.IsCancellationRequested)
+                {
+                    // (The server's own refusals, such as a body over its size limit, keep their status.)
+                    // The body ended before the file did: a multipart body whose boundary never closes, or a request cut off.
+                    return (0, "", CsvUploadResult.Refused("The upload ended before the file did: the request was cut off, or its multipart body never closed its boundary."));
+                }
+
+                if (read == 0)
+                {
+                    break;
+                }
+
                 var chunk = buffer.AsSpan(0, read);
                 if (size + read > max)
                 {

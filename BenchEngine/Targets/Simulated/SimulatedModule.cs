@@ -54,7 +54,7 @@ internal sealed class SimulatedModule : TargetModule
         checks.Check(sim.PhysicalPartitions is < 1 or > 1_000, "Target.Simulator.PhysicalPartitions", "Between 1 and 1,000.");
         checks.Check(sim.PhysicalPartitions is { } p && sim.ProvisionedRequestUnits / (double)p > SimulatedCosmosTarget.RequestUnitsPerPartition,
             "Target.Simulator.PhysicalPartitions", $"A physical partition serves at most {SimulatedCosmosTarget.RequestUnitsPerPartition:N0} RU/s: use more partitions or fewer RU/s.");
-        checks.CheckRange(sim.MedianLatencyMs, "Target.Simulator.MedianLatencyMs", 0, 10_000, "Between 0 and 10,000 ms.", aboveMin: true);
+        checks.CheckRange(sim.MedianLatencyMs, "Target.Simulator.MedianLatencyMs", 0, 10_000, "Above 0 and at most 10,000 ms.", aboveMin: true);
     }
 
     /// <summary>Each agent's model has its share of the account's budget: together they throttle as one account would.</summary>

@@ -119,4 +119,16 @@ public class SummaryCalculatorTests
         Assert.True(SummaryCalculator.Calculate(seconds, new LatencyDistribution()).ClientBound);
         Assert.False(SummaryCalculator.Calculate([Second(0, 10) with { ClientCpuPercent = 60 }], new LatencyDistribution()).ClientBound);
     }
+
+    [Fact]
+    public void ForWindow_CountsNearTheirLargestValue_GiveFiniteFiguresRatherThanOverflowing()
+    {
+        // A run imported before its figures were range-checked may hold them: its page must still show.
+        var seconds = new[] { Second(0, long.MaxValue, throttled: long.MaxValue), Second(1, long.MaxValue, throttled: long.MaxValue) };
+
+        var window = SummaryCalculator.ForWindow(seconds, 0, 1);
+
+        Assert.True(double.IsFinite(window.MeanThroughput) && window.MeanThroughput > 9e18, window.MeanThroughput.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        Assert.Equal(0.5, window.ThrottledFraction, 6);
+    }
 }

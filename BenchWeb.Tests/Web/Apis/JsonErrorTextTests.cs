@@ -12,7 +12,10 @@ public sealed class JsonErrorTextTests
     [Theory]
     [InlineData("{\"thresholds\": {\"maxDroppedPercent\": \"abc\"}}", "the value is not a number.")]
     [InlineData("{\"stop\": {\"autoStop\": {\"droppedFractionAbove\": true}}}", "the value is not a number.")]
-    [InlineData("{\"load\": {\"concurrency\": 1.5}}", "the value is not a whole number.")]
+    [InlineData("{\"load\": {\"concurrency\": 1.5}}", "the value is not a whole number from −2,147,483,648 to 2,147,483,647, written in digits (1000000000, not 1e9).")]
+    [InlineData("{\"load\": {\"concurrency\": 1e9}}", "the value is not a whole number from −2,147,483,648 to 2,147,483,647, written in digits (1000000000, not 1e9).")]
+    [InlineData("{\"load\": {\"concurrency\": 2147483648}}", "the value is not a whole number from −2,147,483,648 to 2,147,483,647, written in digits (1000000000, not 1e9).")]
+    [InlineData("[]", "the value is not a plan (a JSON object of its settings).")]
     [InlineData("{\"target\": {\"cosmos\": {\"bulk\": \"yes\"}}}", "the value is not true or false.")]
     public void Describe_WrongKindOfValue_NamesTheKindInWords(string json, string reason)
     {
@@ -35,5 +38,31 @@ public sealed class JsonErrorTextTests
         Assert.EndsWith("there is no property 'lod' here.", message, StringComparison.Ordinal);
         Assert.DoesNotContain("BenchEngine", message, StringComparison.Ordinal);
         Assert.DoesNotContain(".NET", message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void FromJson_AsTheHeadlessCommandReadsAPlan_SaysTheKindOfValueInWords_NeverADotNetType()
+    {
+        var refused = Assert.Throws<RunPlanValidationException>(() => RunPlan.FromJson("{\"load\": {\"ratePerSecond\": \"fast\"}}"));
+
+        var message = Assert.Single(refused.Errors).Message;
+        Assert.EndsWith("the value is not a number.", message, StringComparison.Ordinal);
+        Assert.DoesNotContain("System.", message, StringComparison.Ordinal);
+        Assert.DoesNotContain("Nullable", message, StringComparison.Ordinal);
+        Assert.DoesNotContain("RunPlan", Assert.Throws<RunPlanValidationException>(() => RunPlan.FromJson("42")).Errors[0].Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(double.NaN, null, "Load.RatePerSecond", "Must be a number (NaN is not one).")]
+    [InlineData(null, 0d, "Stop.DurationSeconds", "Above 0 and at most 604,800 seconds (a week).")]
+    public void Validate_NaNRateOrZeroDuration_SaysWhatIsWrong_NotARangeItIsIn(double? rate, double? duration, string field, string expected)
+    {
+        var plan = new RunPlan
+        {
+            Load = new LoadOptions { Model = rate is null ? LoadModel.ClosedLoop : LoadModel.OpenLoop, RatePerSecond = rate },
+            Stop = new StopOptions { DurationSeconds = duration ?? 10 },
+        };
+
+        Assert.Equal([expected], plan.Validate().Where(e => e.Field == field).Select(e => e.Message));
     }
 }

@@ -83,4 +83,22 @@ public sealed class RunImportTests
 
         page.WaitForAssertion(() => Assert.Contains("Line 3, column 3 of the document:", page.Find("#import-errors").TextContent, StringComparison.Ordinal));
     }
+
+    [Fact]
+    public async Task Import_ANaNLatency_ShowsTheErrorNamingTheField_NotAnEndlessSpinner()
+    {
+        await using var context = new BenchWebComponentContext();
+        context.SignInAs(BenchWebRoles.Runner);
+        var original = await SeededRuns.AddAsync(context.Databases, SeededRuns.Plan(TargetKind.Simulated, "to share"), SeededRuns.Seconds(3, 500, 6));
+        var export = System.Text.Json.Nodes.JsonNode.Parse(RunTransfer.ToJson((await context.Services.GetRequiredService<RunTransfer>().ExportAsync(original, CancellationToken.None))!))!;
+        export["summary"]!["latency"]!["p99Ms"] = "NaN";
+        var page = context.Render<RunImport>();
+
+        page.FindComponent<InputFile>().UploadFiles(InputFileContent.CreateFromText(export.ToJsonString(), "nan.json"));
+
+        page.WaitForAssertion(() => Assert.Contains("Summary.Latency.P99Ms", page.Find("#import-errors").TextContent, StringComparison.Ordinal));
+        Assert.DoesNotContain("Importing", page.Markup, StringComparison.Ordinal);
+        await using var db = await context.Databases.CreateDbContextAsync();
+        Assert.Equal(1, db.Runs.Count());
+    }
 }

@@ -95,7 +95,7 @@ public sealed class RunJobsTests
         Environment.SetEnvironmentVariable(secret, kind == TargetKind.CosmosSql ? Convert.ToBase64String(new byte[64]) : silent.TableConnectionString());
         try
         {
-            await using var app = new BenchWebFactory();
+            await using var app = new BenchWebFactory(ListedSecrets.Settings(secret, kind.Name, kind == TargetKind.CosmosSql ? "Target.Cosmos.KeySecret" : "Target.Tables.ConnectionStringSecret", "127.0.0.1"));
             var target = kind == TargetKind.CosmosSql
                 ? new TargetOptions { Kind = kind, Cosmos = new CosmosOptions { Endpoint = silent.Endpoint, KeySecret = secret, ConnectionMode = CosmosConnectionMode.Gateway, LimitToEndpoint = true, RequestUnits = null } }
                 : new TargetOptions { Kind = kind, Tables = new TableOptions { ConnectionStringSecret = secret } };

@@ -1,8 +1,10 @@
 using BenchEngine.Targets;
+using BenchWeb.Extensions;
 using BenchWeb.Profiles;
 using BenchWeb.Secrets;
 using BenchWeb.Tests.Support.Components;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
 using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Secrets;
@@ -31,6 +33,8 @@ public sealed class SecretStoreTests
     {
         await using var context = new BenchWebComponentContext();
         var store = context.Services.GetRequiredService<SecretStore>();
+        context.Services.GetRequiredService<IOptions<BenchWebOptions>>().Value.EnvironmentSecrets["BENCHWEB_TEST_SECRET"] =
+            new() { Kind = "TableStorage", Setting = "Target.Tables.ConnectionStringSecret", Host = "acme.table.core.windows.net" };
         Environment.SetEnvironmentVariable("BENCHWEB_TEST_SECRET", "allowed");
         Environment.SetEnvironmentVariable("SOME_OTHER_HOST_SECRET", "not for profiles");
         try
@@ -45,21 +49,81 @@ public sealed class SecretStoreTests
             Assert.Null((await store.CreateResolverAsync(null, redis, CancellationToken.None))("BENCHWEB_TEST_SECRET"));
             Assert.Null((await store.CreateResolverAsync(null, redis, CancellationToken.None))("SOME_OTHER_HOST_SECRET"));
 
-            // One service's key never goes to another's host: the Redis access key may not name COSMOS_KEY.
+            // One service's key never goes to another's host: the Redis access key may not name COSMOS_KEY, nor an unlisted
+            // BENCHWEB_* variable; a key's own default is bound to no server until an administrator lists it with one.
+            var cosmos = new TargetOptions { Kind = TargetKind.CosmosSql, Cosmos = new CosmosOptions { Endpoint = "https://acme.documents.azure.com:443/" } };
             var cosmosKey = TargetKind.CosmosSql.Module.FieldAt("Target.Cosmos.KeySecret")!;
             var redisKey = TargetKind.Redis.Module.FieldAt("Target.Redis.AccessKeySecret")!;
-            Assert.True(store.IsAllowedEnvironmentVariable("COSMOS_KEY", cosmosKey));
-            Assert.False(store.IsAllowedEnvironmentVariable("COSMOS_KEY", redisKey));
-            Assert.True(store.IsAllowedEnvironmentVariable("REDIS_ACCESS_KEY", redisKey));
-            Assert.True(store.IsAllowedEnvironmentVariable("BENCHWEB_ANY", redisKey));
-            Assert.False(store.IsAllowedEnvironmentVariable("BLOBS_CONNECTION_STRING", cosmosKey));
-            Assert.False(store.IsAllowedEnvironmentVariable("PATH", cosmosKey));
+            var tablesString = TargetKind.TableStorage.Module.FieldAt("Target.Tables.ConnectionStringSecret")!;
+            Assert.Contains("bound to no server", store.EnvironmentRefusal("COSMOS_KEY", cosmosKey, cosmos), StringComparison.Ordinal);
+            Assert.False(store.IsAllowedEnvironmentVariable("COSMOS_KEY", redisKey, redis.Target));
+            Assert.False(store.IsAllowedEnvironmentVariable("REDIS_ACCESS_KEY", redisKey, redis.Target));
+            Assert.False(store.IsAllowedEnvironmentVariable("BENCHWEB_ANY", redisKey, redis.Target));
+            Assert.False(store.IsAllowedEnvironmentVariable("BLOBS_CONNECTION_STRING", cosmosKey, cosmos));
+            Assert.False(store.IsAllowedEnvironmentVariable("PATH", cosmosKey, cosmos));
+            Assert.True(store.IsAllowedEnvironmentVariable("TABLES_CONNECTION_STRING", tablesString, tables.Target));
+            Assert.False(store.IsAllowedEnvironmentVariable("BENCHWEB_TEST_SECRET", tablesString, tables.Target with { Kind = TargetKind.CosmosTable }));
         }
         finally
         {
             Environment.SetEnvironmentVariable("BENCHWEB_TEST_SECRET", null);
             Environment.SetEnvironmentVariable("SOME_OTHER_HOST_SECRET", null);
         }
+    }
+
+    [Fact]
+    public async Task EnvironmentSecret_StandsOnlyForItsKindSettingAndServer_NamingItNeverItsValue()
+    {
+        await using var context = new BenchWebComponentContext();
+        var store = context.Services.GetRequiredService<SecretStore>();
+        var listed = context.Services.GetRequiredService<IOptions<BenchWebOptions>>().Value.EnvironmentSecrets;
+        listed["BENCHWEB_TEST_KEY_NL"] = new() { Kind = "CosmosSql", Setting = "Target.Cosmos.KeySecret", Host = "acme-nl.documents.azure.com" };
+        listed["BENCHWEB_TEST_REDIS"] = new() { Kind = "Redis", Setting = "Target.Redis.AccessKeySecret", Host = "acme.redis.cache.windows.net:6380" };
+        listed["BENCHWEB_TEST_TABLES"] = new() { Kind = "TableStorage", Setting = "Target.Tables.ConnectionStringSecret", Host = "acme.table.core.windows.net" };
+        Environment.SetEnvironmentVariable("BENCHWEB_TEST_KEY_NL", "the-cosmos-key-value");
+        Environment.SetEnvironmentVariable("BENCHWEB_TEST_TABLES", "DefaultEndpointsProtocol=https;AccountName=evil;AccountKey=a2V5;TableEndpoint=https://evil.table.core.windows.net/;");
+        try
+        {
+            var cosmosKey = TargetKind.CosmosSql.Module.FieldAt("Target.Cosmos.KeySecret")!;
+            var redisKey = TargetKind.Redis.Module.FieldAt("Target.Redis.AccessKeySecret")!;
+            var tablesString = TargetKind.TableStorage.Module.FieldAt("Target.Tables.ConnectionStringSecret")!;
+            TargetOptions Cosmos(string endpoint) => new() { Kind = TargetKind.CosmosSql, Cosmos = new CosmosOptions { Endpoint = endpoint } };
+            TargetOptions Redis(string host, int port) => new() { Kind = TargetKind.Redis, Redis = new RedisOptions { Host = host, Port = port } };
+
+            // For its own setting and server only: another kind, another server, another port of a bound port are refused.
+            Assert.Null(store.EnvironmentRefusal("BENCHWEB_TEST_KEY_NL", cosmosKey, Cosmos("https://acme-nl.documents.azure.com:443/")));
+            var otherKind = store.EnvironmentRefusal("BENCHWEB_TEST_KEY_NL", redisKey, Redis("127.0.0.1", 6379));
+            Assert.Equal("The environment secret BENCHWEB_TEST_KEY_NL is listed for Cosmos DB (SQL API)'s account key (Target.Cosmos.KeySecret): it may not stand for Azure Cache for Redis's access key (Target.Redis.AccessKeySecret).", otherKind);
+            Assert.Equal("The environment secret BENCHWEB_TEST_KEY_NL is bound to acme-nl.documents.azure.com: it is not sent to evil.documents.azure.com.",
+                store.EnvironmentRefusal("BENCHWEB_TEST_KEY_NL", cosmosKey, Cosmos("https://evil.documents.azure.com:443/")));
+            Assert.Null(store.EnvironmentRefusal("BENCHWEB_TEST_REDIS", redisKey, Redis("acme.redis.cache.windows.net", 6380)));
+            Assert.Contains("is bound to acme.redis.cache.windows.net:6380", store.EnvironmentRefusal("BENCHWEB_TEST_REDIS", redisKey, Redis("acme.redis.cache.windows.net", 6379)), StringComparison.Ordinal);
+
+            // A connection string names its own server: one naming another than its bound host is refused.
+            Assert.Contains("is not sent to evil.table.core.windows.net", store.EnvironmentRefusal("BENCHWEB_TEST_TABLES", tablesString, new TargetOptions { Kind = TargetKind.TableStorage }), StringComparison.Ordinal);
+            Assert.DoesNotContain("the-cosmos-key-value", otherKind, StringComparison.Ordinal);
+        }
+        finally
+        {
+            Environment.SetEnvironmentVariable("BENCHWEB_TEST_KEY_NL", null);
+            Environment.SetEnvironmentVariable("BENCHWEB_TEST_TABLES", null);
+        }
+    }
+
+    [Fact]
+    public void Options_AnEnvironmentSecretWithoutItsKindSettingOrHost_IsRefusedNamingIt()
+    {
+        var options = new BenchWebOptions();
+        options.EnvironmentSecrets["BENCHWEB_KEY_NL"] = new() { Kind = "CosmosSql", Setting = "Target.Redis.AccessKeySecret" };
+        options.EnvironmentSecrets["BENCHWEB_OK"] = new() { Kind = "Redis", Setting = "Target.Redis.AccessKeySecret", Host = "acme.redis.cache.windows.net:6380" };
+
+        var errors = options.Validate(new System.ComponentModel.DataAnnotations.ValidationContext(options)).Select(e => e.ErrorMessage).ToList();
+
+        Assert.Equal(
+        [
+            "BenchWeb:EnvironmentSecrets:BENCHWEB_KEY_NL:Setting must name the secret setting it stands for: Target.Cosmos.KeySecret.",
+            "BenchWeb:EnvironmentSecrets:BENCHWEB_KEY_NL:Host must name the server the secret is bound to: a host name or host:port, e.g. acme.documents.azure.com.",
+        ], errors);
     }
 
     [Fact]

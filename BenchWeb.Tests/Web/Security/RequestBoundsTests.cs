@@ -70,6 +70,26 @@ public sealed class RequestBoundsTests
     }
 
     [Fact]
+    public async Task HostHeader_Empty_Is400_EvenForASignedInPage_NotA500()
+    {
+        // A page renders from the request's address: with an empty Host the framework threw, and the error page with it.
+        await using var app = await DashboardProcess.StartAsync();
+        var session = await app.SessionCookieAsync();
+        foreach (var path in new[] { "/", "/runs", "/api/runs" })
+        {
+            using var client = new System.Net.Sockets.TcpClient();
+            await client.ConnectAsync(app.BaseAddress.Host, app.BaseAddress.Port);
+            await using var stream = client.GetStream();
+            await stream.WriteAsync(Encoding.ASCII.GetBytes($"GET {path} HTTP/1.1\r\nHost: \r\nCookie: {session.Name}={session.Value}\r\nConnection: close\r\n\r\n"));
+            using var reader = new StreamReader(stream, Encoding.ASCII);
+
+            var statusLine = await reader.ReadLineAsync();
+
+            Assert.Equal("HTTP/1.1 400 Bad Request", statusLine);
+        }
+    }
+
+    [Fact]
     public async Task ProfileDescription_OverTheLimit_IsRefusedNamingTheField()
     {
         await using var app = new BenchWebFactory();

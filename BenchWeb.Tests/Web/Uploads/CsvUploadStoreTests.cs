@@ -45,7 +45,8 @@ public sealed class CsvUploadStoreTests
     [InlineData(",,\n1,2,3\n", "names no columns")]
     [InlineData("Origin,Dest,Origin\nA,B,C\n", "Column 3 of the header row repeats")]
     [InlineData("Origin,Dest\nSEA,LAX\nATL,OR\"D\n", "Line 3, field 2 of the file is not valid CSV: a quote inside a field that is not quoted")]
-    [InlineData("Origin,Dest,Carrier\nSEA,LAX,AS\n\nATL,ORD,\"DL\n", "Line 5, field 3 of the file is not valid CSV")]
+    [InlineData("Origin,Dest,Carrier\nSEA,LAX,AS\n\nATL,ORD,\"DL\n", "Line 4, field 3 of the file is not valid CSV")]
+    [InlineData("Origin,Dest\nSEA,LAX\n\"ATL,ORD\nSEA,SFO\nBOS,JFK\n", "Line 3")]
     public async Task Save_NotARunnableCsv_IsRefusedUnderFileAndLeavesNothing(string content, string expected)
     {
         await using var context = new BenchWebComponentContext();
@@ -120,12 +121,16 @@ public sealed class CsvUploadStoreTests
     }
 
     [Fact]
-    public async Task Save_StreamFailsMidway_LeavesNothing()
+    public async Task Save_StreamFailsMidway_IsRefusedAsCutOff_AndLeavesNothing()
     {
         await using var context = new BenchWebComponentContext();
         var store = context.Services.GetRequiredService<CsvUploadStore>();
 
-        await Assert.ThrowsAsync<IOException>(() => store.SaveAsync(new FailingStream(Encoding.UTF8.GetBytes(CsvUploads.Flights(5_000)), failAfter: 100_000), "cut.csv", UserId, CancellationToken.None));
+        // A body that ends before the file did (a multipart boundary that never closes) is the client's mistake: refused, not thrown.
+        var result = await store.SaveAsync(new FailingStream(Encoding.UTF8.GetBytes(CsvUploads.Flights(5_000)), failAfter: 100_000), "cut.csv", UserId, CancellationToken.None);
+
+        Assert.Null(result.File);
+        Assert.StartsWith("The upload ended before the file did", result.Error!.Value.Message, StringComparison.Ordinal);
 
         Assert.Empty(Directory.GetFiles(store.Folder));
         await using var db = await context.Databases.CreateDbContextAsync();

@@ -2,11 +2,11 @@ using System.Globalization;
 using System.Text.Json;
 using System.Text.RegularExpressions;
 
-namespace BenchWeb.Apis;
+namespace BenchEngine.Running;
 
 /// <summary>Where a JSON document stops being what was expected, in plain words: its line and column (counted from 1,
 /// as editors do; the reader counts from 0 and in bytes) and the reader's reason without its internal coordinates.</summary>
-internal static partial class JsonErrorText
+public static partial class JsonErrorText
 {
     /// <summary>E.g. "Line 3, column 12 of the document: expected depth to be zero at the end of the JSON payload."</summary>
     public static string Describe(JsonException exception)
@@ -36,12 +36,19 @@ internal static partial class JsonErrorText
         return inner switch
         {
             "System.Double" or "System.Single" or "System.Decimal" => "a number",
-            "System.Int32" or "System.Int64" or "System.Int16" or "System.Byte" or "System.UInt32" or "System.UInt64" => "a whole number",
+            // Said with its range: 2147483648 is a whole number, but not one this setting holds; nor is 1e9 written as one.
+            "System.Int32" => "a whole number from −2,147,483,648 to 2,147,483,647, written in digits (1000000000, not 1e9)",
+            "System.Int64" => "a whole number from −9,223,372,036,854,775,808 to 9,223,372,036,854,775,807, written in digits (1000000000, not 1e9)",
+            "System.Int16" => "a whole number from −32,768 to 32,767, written in digits",
+            "System.Byte" => "a whole number from 0 to 255, written in digits",
+            "System.UInt32" => "a whole number from 0 to 4,294,967,295, written in digits",
+            "System.UInt64" => "a whole number from 0 to 18,446,744,073,709,551,615, written in digits",
             "System.Boolean" => "true or false",
             "System.String" => "a text",
             "System.DateTimeOffset" or "System.DateTime" => "a date and time (e.g. 2026-03-01T14:00:00Z)",
             "System.TimeSpan" => "a duration (e.g. 00:00:30)",
             _ when inner.StartsWith("System.Collections.", StringComparison.Ordinal) => "a list or object of the expected shape",
+            "BenchEngine.Running.RunPlan" => "a plan (a JSON object of its settings)",
             _ => "of the expected kind",
         };
     }

@@ -17,16 +17,19 @@ public static class NamedPipes
     }
 
     /// <summary>Runs <paramref name="check"/>, failing rather than hanging when it blocks on the pipe: then the pipe is
-    /// opened for writing and closed, which lets a reader stuck in opening it go. A check that waits for a writer waits for
-    /// ever, so the bound is generous: a busy machine's slowness is not mistaken for it.</summary>
+    /// opened for reading and writing (on Linux that never waits) and closed, which lets a reader or a writer stuck in
+    /// opening it go (the one then reads an empty file, the other writes to no reader).
+    /// A check that waits for the other end waits for ever, so the bound is generous: a busy machine's slowness is not
+    /// mistaken for it.</summary>
     public static async Task<T> WithinAsync<T>(string pipe, Func<Task<T>> check)
     {
         var task = Task.Run(check);
         if (await Task.WhenAny(task, Task.Delay(TimeSpan.FromSeconds(30))) != task)
         {
-            await new FileStream(pipe, FileMode.Open, FileAccess.Write).DisposeAsync();
+            await new FileStream(pipe, FileMode.Open, FileAccess.ReadWrite).DisposeAsync();
             await task.ContinueWith(_ => { }, TaskScheduler.Default);
-            Assert.Fail("Reading the path waited for a writer to open the named pipe.");
+
+            Assert.Fail("The path was opened as a named pipe, waiting for its other end.");
         }
 
         return await task;

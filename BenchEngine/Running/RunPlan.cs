@@ -91,6 +91,10 @@ public sealed record RunPlan
 
         Check(string.IsNullOrWhiteSpace(Name), "Name", "Give the plan a name.");
         Check(Name is { Length: > MaxNameLength }, "Name", $"At most {MaxNameLength} characters.");
+        if (PlainText.Check(Name) is { } unprintable)
+        {
+            errors.Add(new FieldError("Name", unprintable));
+        }
 
         // JSON accepts enum values as numbers too; one that names no choice is an error, not a crash later.
         void CheckChoice<TEnum>(TEnum value, string field)

@@ -8,7 +8,8 @@ namespace BenchEngine.Targets;
 /// connection the SDKs open goes through it too (<see cref="PolicedHttpHandler"/>), so a redirect or a regional endpoint
 /// named by the service cannot reach a host the policy refuses.
 /// </summary>
-/// <remarks>The scheme rule (<see cref="CheckScheme"/>) always applies first: a host's own check only narrows it.</remarks>
+/// <remarks>The address rule (<see cref="CheckAddress"/>: the scheme, no credentials) always applies first: a host's own
+/// check only narrows it.</remarks>
 public sealed class EndpointPolicy
 {
     private readonly Func<Uri, string?> _check;
@@ -35,7 +36,18 @@ public sealed class EndpointPolicy
     public string? Check(Uri endpoint)
     {
         ArgumentNullException.ThrowIfNull(endpoint);
-        return CheckScheme(endpoint) ?? _check(endpoint);
+        return CheckAddress(endpoint) ?? _check(endpoint);
+    }
+
+    /// <summary>The rules every endpoint is held to, whatever the host's own: <see cref="CheckScheme"/>, and no user name or
+    /// password in it. Credentials belong in a secret: an endpoint is stored in the plan, shown to every reader of it and
+    /// recorded in the audit log. The message names the host only, never what came before the <c>@</c>.</summary>
+    public static string? CheckAddress(Uri endpoint)
+    {
+        ArgumentNullException.ThrowIfNull(endpoint);
+        return CheckScheme(endpoint) ?? (endpoint.UserInfo.Length > 0
+            ? $"The endpoint for '{endpoint.Host}' carries a user name or password (before an @): give the address only and store the key as a secret."
+            : null);
     }
 
     /// <summary>Only http and https; plain http only to this machine, where nothing crosses a network.</summary>

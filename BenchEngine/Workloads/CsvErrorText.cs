@@ -13,9 +13,13 @@ public static class CsvErrorText
 
     /// <summary>The exception a reader throws for a CSV error: an <see cref="InvalidDataException"/> saying
     /// <see cref="Describe"/>, without CsvHelper's exception (whose message quotes the record).</summary>
-    public static InvalidDataException Exception(CsvHelperException exception, int? field)
+    public static InvalidDataException Exception(CsvHelperException exception, int? field) => Plain(Describe(exception, field));
+
+    /// <summary>An <see cref="InvalidDataException"/> saying <paramref name="message"/>, which quotes nothing of the file:
+    /// marked so that <see cref="IsPlain"/> lets it be shown.</summary>
+    public static InvalidDataException Plain(string message)
     {
-        var error = new InvalidDataException(Describe(exception, field));
+        var error = new InvalidDataException(message);
         error.Data[PlainWords] = true;
         return error;
     }

@@ -11,8 +11,8 @@ namespace BenchEngine.Workloads;
 /// </summary>
 /// <remarks>
 /// Columns with an empty header are skipped (the BTS file ends every line with a comma, which makes a
-/// 110th, nameless column), and so is an <c>id</c> column: the engine sets ids. Rows shorter than the
-/// header get empty strings for the missing fields.
+/// 110th, nameless column), and so is an <c>id</c> column: the engine sets ids. A row with more or fewer fields than the
+/// header is refused, naming its line (as <see cref="CsvFileCheck"/> refuses the file before a run).
 /// </remarks>
 internal sealed class CsvFileSource : IFieldSource
 {
@@ -27,12 +27,14 @@ internal sealed class CsvFileSource : IFieldSource
     private readonly CsvReader _csv;
     private readonly int[] _columns;
     private readonly string[] _names;
+    private readonly int _fieldCount;
 
-    private CsvFileSource(CsvReader csv, int[] columns, string[] names, string fileName)
+    private CsvFileSource(CsvReader csv, int[] columns, string[] names, int fieldCount, string fileName)
     {
         _csv = csv;
         _columns = columns;
         _names = names;
+        _fieldCount = fieldCount;
         Description = string.Create(CultureInfo.InvariantCulture, $"CSV file '{fileName}' ({names.Length} columns)");
     }
 
@@ -92,7 +94,7 @@ internal sealed class CsvFileSource : IFieldSource
                 names.Add(column);
             }
 
-            return new CsvFileSource(csv, [.. columns], [.. names], name);
+            return new CsvFileSource(csv, [.. columns], [.. names], header.Length, name);
         }
         catch
         {
@@ -117,6 +119,13 @@ internal sealed class CsvFileSource : IFieldSource
             {
                 column = _columns[i];
                 fields[i] = new(_names[i], column < parser.Count ? parser[column.Value] : string.Empty);
+            }
+
+            // After the fields, so that a stray quote, which may merge or split fields, is the error reported.
+            if (parser.Count != _fieldCount)
+            {
+                throw CsvErrorText.Plain(string.Create(CultureInfo.InvariantCulture,
+                    $"Line {parser.RawRow:N0} of the CSV file has {parser.Count:N0} fields but its header row has {_fieldCount:N0}."));
             }
         }
         catch (CsvHelperException ex)

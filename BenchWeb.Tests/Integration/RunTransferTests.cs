@@ -470,6 +470,24 @@ public sealed class RunTransferTests
         Assert.Contains(RunTransfer.Validate(document with { Summary = document.Summary with { Stages = [Stage(long.MaxValue), Stage(long.MaxValue)] } }), e => e.Field == "Summary.Stages");
     }
 
+    [Fact]
+    public void Validate_NamesTagsAndNotesWithControlOrBidirectionalCharacters_AreRefusedOnTheirFields()
+    {
+        var document = Document();
+
+        var errors = RunTransfer.Validate(document with
+        {
+            Plan = document.Plan! with { Name = "plan\u202Eexe" },
+            ProfileName = "beep\u0007",
+            ExportedFrom = "\u001b[2Jhost",
+            Tags = ["ok", "nul\u0000"],
+            Notes = "two lines\nare fine \u0085 but not this",
+        });
+
+        Assert.Equal(["ExportedFrom", "Notes", "Plan.Name", "ProfileName", "Tags"], errors.Select(e => e.Field).Order(StringComparer.Ordinal));
+        Assert.Empty(RunTransfer.Validate(document with { Notes = "two lines\r\nare fine\tand tabs" }));
+    }
+
     /// <summary>A small, consistent export as another installation would write it: three seconds of 100 documents.</summary>
     private static RunExport Document()
     {

@@ -1,3 +1,4 @@
+using BenchEngine.Running;
 using BenchWeb.Administration;
 using BenchWeb.Runs;
 using BenchWeb.Security;
@@ -50,6 +51,11 @@ public static class KillSwitchApi
         if (reason?.Trim().Length > KillSwitch.MaxReasonLength)
         {
             return ApiJson.Invalid([new("Reason", $"At most {KillSwitch.MaxReasonLength} characters.")]);
+        }
+
+        if (PlainText.Check(reason) is { } unprintable)
+        {
+            return ApiJson.Invalid([new("Reason", unprintable)]);
         }
 
         var cancelled = await runs.StopAllAsync(request.HttpContext.Actor(), reason, cancellationToken);

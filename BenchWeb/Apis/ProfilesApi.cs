@@ -70,7 +70,8 @@ public static class ProfilesApi
             return ApiJson.Invalid([new FieldError("Plan", "Give the plan to save.")]);
         }
 
-        var name = string.IsNullOrWhiteSpace(body.Name) ? plan.Name : body.Name.Trim();
+        // A name given is the name: an empty one is refused by the plan's rules, as the form refuses it, never replaced.
+        var name = body.Name is null ? plan.Name : body.Name.Trim();
         try
         {
             var profile = await profiles.CreateAsync(plan with { Name = name }, body.Description, request.HttpContext.Actor(), cancellationToken);

@@ -68,7 +68,8 @@ public sealed class AuditLog(IDbContextFactory<BenchDbContext> databases, TimePr
     }
 
     /// <summary>Every entry matching the filter (paging ignored), newest first, as CSV. Text that a spreadsheet would
-    /// take for a formula is escaped: names and subjects are typed by users.</summary>
+    /// take for a formula is escaped, and so are control and bidirectional characters (<see cref="PlainText.Escape"/>),
+    /// which names typed before they were refused, or given by a sign-in provider, may hold: the file stays text.</summary>
     public async Task WriteCsvAsync(AuditFilter filter, TextWriter writer, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(filter);
@@ -84,15 +85,15 @@ public sealed class AuditLog(IDbContextFactory<BenchDbContext> databases, TimePr
         {
             csv.WriteField(entry.Id);
             csv.WriteField(entry.At.UtcDateTime.ToString("yyyy-MM-dd'T'HH:mm:ss.fff'Z'", CultureInfo.InvariantCulture));
-            csv.WriteField(entry.UserId);
-            csv.WriteField(entry.UserName);
-            csv.WriteField(entry.Role);
-            csv.WriteField(entry.Via);
-            csv.WriteField(entry.RemoteIp);
-            csv.WriteField(entry.Action);
-            csv.WriteField(entry.Subject);
-            csv.WriteField(entry.Details);
-            csv.WriteField(entry.Endpoint);
+            csv.WriteField(Printable(entry.UserId));
+            csv.WriteField(Printable(entry.UserName));
+            csv.WriteField(Printable(entry.Role));
+            csv.WriteField(Printable(entry.Via));
+            csv.WriteField(Printable(entry.RemoteIp));
+            csv.WriteField(Printable(entry.Action));
+            csv.WriteField(Printable(entry.Subject));
+            csv.WriteField(Printable(entry.Details));
+            csv.WriteField(Printable(entry.Endpoint));
             await csv.NextRecordAsync();
         }
 
@@ -144,6 +145,8 @@ public sealed class AuditLog(IDbContextFactory<BenchDbContext> databases, TimePr
 
         return entries;
     }
+
+    private static string? Printable(string? text) => text is null ? null : PlainText.Escape(text);
 
     private static string Truncate(string value, int length) => value.Length <= length ? value : value[..(length - 1)] + "…";
 }

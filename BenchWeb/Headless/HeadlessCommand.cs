@@ -3,6 +3,7 @@ using System.Text.Json;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
+using BenchEngine.Workloads;
 using BenchWeb.Extensions;
 using BenchWeb.Runs;
 using Microsoft.Extensions.Options;
@@ -35,8 +36,12 @@ public static class HeadlessCommand
     public const int ExitStopped = 4;
     public const int ExitCancelled = 130;
 
-    /// <summary>The largest profile read: a plan is a few kilobytes.</summary>
-    private const long MaxProfileBytes = 1024 * 1024;
+    /// <summary>The largest profile or sweep read: a plan is a few kilobytes.</summary>
+    public const long MaxProfileBytes = 1024 * 1024;
+
+    /// <summary>The largest baseline (<c>--baseline</c>) read: a result file holds a line of figures a second, about a
+    /// day of seconds at this size.</summary>
+    public const long MaxBaselineBytes = 64L * 1024 * 1024;
 
     private const string Usage = "Usage: BenchWeb run <profile.json> [--sweep <sweep.json>] [--summary <result.json>] [--baseline <earlier-result.json>]";
 
@@ -61,6 +66,10 @@ public static class HeadlessCommand
         ArgumentNullException.ThrowIfNull(args);
         ArgumentNullException.ThrowIfNull(output);
         ArgumentNullException.ThrowIfNull(error);
+
+        // Names, fields and paths from a profile are printed: never their control characters.
+        output = new PrintableWriter(output);
+        error = new PrintableWriter(error);
         try
         {
             return await RunCheckedAsync(args, output, error, configuration, createRunner ?? (static limits => new BenchmarkRunner { ClientLimits = limits }), cancellationToken);
@@ -113,15 +122,16 @@ public static class HeadlessCommand
             }
         }
 
-        if (!File.Exists(profilePath))
-        {
-            await error.WriteLineAsync($"Profile '{profilePath}' does not exist.");
-            return ExitInvalidInput;
-        }
-
         if (Path.GetDirectoryName(Path.GetFullPath(summaryPath)) is { } summaryFolder && !Directory.Exists(summaryFolder))
         {
             await error.WriteLineAsync($"The folder of the result file '{summaryPath}' does not exist; nothing was run.");
+            return ExitInvalidInput;
+        }
+
+        // Writing to a named pipe waits for a reader, and a device or a folder takes no result: only a file is (over)written.
+        if (RegularFile.Inspect(summaryPath) is not (FileKind.Regular or FileKind.Missing))
+        {
+            await error.WriteLineAsync($"The result file '{summaryPath}' is not a regular file (a folder, a named pipe or a device); nothing was run.");
             return ExitInvalidInput;
         }
 
@@ -138,10 +148,22 @@ public static class HeadlessCommand
                 throw new RunPlanValidationException([new FieldError("Load.Agents",
                     "A headless run is one client: set 1, or launch the profile from a dashboard in shared mode to spread it over agents.")]);
             }
+
+            // The whole file, as the dashboard checks an upload: UTF-8, every row with the header's fields, at least one row.
+            if (plan.Workload is { Shape: DocumentShape.CsvFile, CsvPath: { } csvPath }
+                && (await CsvFileCheck.CheckAsync(csvPath, cancellationToken)).Error is { } csvProblem)
+            {
+                throw new RunPlanValidationException([new FieldError("Workload.CsvPath", csvProblem)]);
+            }
         }
         catch (RunPlanValidationException ex)
         {
             await PrintInvalidAsync(error, profilePath, ex);
+            return ExitInvalidInput;
+        }
+        catch (FileNotFoundException)
+        {
+            await error.WriteLineAsync($"Profile '{profilePath}' does not exist.");
             return ExitInvalidInput;
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or InvalidDataException)
@@ -155,10 +177,10 @@ public static class HeadlessCommand
         {
             try
             {
-                var baseline = JsonSerializer.Deserialize<RunExport>(await File.ReadAllTextAsync(baselinePath, cancellationToken), BaselineJsonOptions);
+                var baseline = JsonSerializer.Deserialize<RunExport>(await RegularFile.ReadTextAsync(baselinePath, MaxBaselineBytes, cancellationToken), BaselineJsonOptions);
                 baselineThroughput = baseline?.Summary?.AverageThroughput;
             }
-            catch (Exception ex) when (ex is IOException or JsonException or UnauthorizedAccessException)
+            catch (Exception ex) when (ex is IOException or JsonException or UnauthorizedAccessException or InvalidDataException)
             {
                 await error.WriteLineAsync($"Baseline '{baselinePath}' cannot be read as a result file: {(ex is JsonException json ? JsonErrorText.Describe(json) : ex.Message)}");
                 return ExitInvalidInput;
@@ -254,19 +276,10 @@ public static class HeadlessCommand
         .AddEnvironmentVariables()
         .Build();
 
-    /// <summary>The profile's text, refusing one larger than <see cref="MaxProfileBytes"/> without reading it all.</summary>
-    internal static async Task<string> ReadProfileAsync(string path, CancellationToken cancellationToken)
-    {
-        using var reader = new StreamReader(path);
-        var buffer = new char[MaxProfileBytes + 1];
-        var read = await reader.ReadBlockAsync(buffer.AsMemory(), cancellationToken);
-        if (read > MaxProfileBytes)
-        {
-            throw new InvalidDataException($"it is larger than {MaxProfileBytes / 1024:N0} KB; a profile is a few kilobytes of JSON.");
-        }
-
-        return new string(buffer, 0, read);
-    }
+    /// <summary>A profile's or a sweep's text: a regular file of at most <see cref="MaxProfileBytes"/> (a named pipe or a
+    /// device is refused before it is opened, see <see cref="RegularFile.ReadTextAsync"/>).</summary>
+    internal static Task<string> ReadProfileAsync(string path, CancellationToken cancellationToken) =>
+        RegularFile.ReadTextAsync(path, MaxProfileBytes, cancellationToken);
 
     internal static async Task PrintInvalidAsync(TextWriter error, string profilePath, RunPlanValidationException ex)
     {

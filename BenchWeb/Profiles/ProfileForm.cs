@@ -313,12 +313,23 @@ public sealed partial class ProfileForm
         var unreadable = problems.Where(p => chosen.FieldAt(p.Field) is not null).ToList();
         var errors = WebPlanRules.Validate(plan, uploadedFile).Where(e => !unreadable.Exists(p => p.Field == e.Field)).ToList();
         errors.AddRange(unreadable);
-        if (Description?.Trim().Length > MaxDescriptionLength)
+        errors.AddRange(CheckDescription(Description));
+        return errors;
+    }
+
+    /// <summary>What is wrong with a profile's description, however it was given (this form, the API): its length, and
+    /// characters that plain text has no place for (<see cref="PlainText"/>; line breaks are fine).</summary>
+    public static IEnumerable<FieldError> CheckDescription(string? description)
+    {
+        if (description?.Trim().Length > MaxDescriptionLength)
         {
-            errors.Add(new FieldError("Description", $"At most {MaxDescriptionLength:N0} characters."));
+            yield return new FieldError("Description", $"At most {MaxDescriptionLength:N0} characters.");
         }
 
-        return errors;
+        if (PlainText.Check(description, allowLineBreaks: true) is { } unprintable)
+        {
+            yield return new FieldError("Description", unprintable);
+        }
     }
 
     /// <summary>The form's property that edits the setting at a field path (<c>Load.Concurrency</c> → <c>Concurrency</c>),

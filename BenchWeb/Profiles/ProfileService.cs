@@ -105,10 +105,7 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
         ArgumentNullException.ThrowIfNull(actor);
         var errors = (await uploads.ValidateAsync(plan, cancellationToken)).ToList();
         description = string.IsNullOrWhiteSpace(description) ? null : description.Trim();
-        if (description?.Length > ProfileForm.MaxDescriptionLength)
-        {
-            errors.Add(new FieldError("Description", $"At most {ProfileForm.MaxDescriptionLength:N0} characters."));
-        }
+        errors.AddRange(ProfileForm.CheckDescription(description));
 
         if (errors.Count > 0)
         {

@@ -388,6 +388,20 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
             errors.Add(new(nameof(RunExport.Tags), $"At most {RunTags.MaxTags} tags of at most {RunTags.MaxTagLength} characters each."));
         }
 
+        // The names, tags and notes an import stores are shown and exported as if typed here: the same plain-text rule.
+        void Plain(string? text, string field, bool allowLineBreaks = false)
+        {
+            if (PlainText.Check(text, allowLineBreaks) is { } unprintable)
+            {
+                errors.Add(new(field, unprintable));
+            }
+        }
+
+        Plain(document.ProfileName, nameof(RunExport.ProfileName));
+        Plain(document.ExportedFrom, nameof(RunExport.ExportedFrom));
+        Plain(document.Notes, nameof(RunExport.Notes), allowLineBreaks: true);
+        Plain(document.Tags is { } typed ? string.Join(",", typed) : null, nameof(RunExport.Tags));
+
         if (document.SteadyStateFirst is { } first && document.SteadyStateLast is { } last && (first < 0 || last >= seconds.Count || first > last))
         {
             errors.Add(new(nameof(RunExport.SteadyStateFirst), $"The steady-state window {first}–{last} is not within the run's {seconds.Count} seconds."));

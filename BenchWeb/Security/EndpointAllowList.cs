@@ -46,18 +46,13 @@ public sealed class EndpointAllowList(InstallationSettingsService settings, IOpt
                     + "(BenchWeb:Security:AllowLoopbackEndpoints, for emulators and test servers).";
             }
 
-            return BenchEngine.Targets.EndpointPolicy.CheckScheme(endpoint);
+            return BenchEngine.Targets.EndpointPolicy.CheckAddress(endpoint);
         }
 
-        // The engine's own scheme rule, in its words: the profile editor shows the two rule sets side by side.
-        if (BenchEngine.Targets.EndpointPolicy.CheckScheme(endpoint) is { } scheme)
+        // The engine's own address rule (scheme, no credentials), in its words: the profile editor shows the two rule sets side by side.
+        if (BenchEngine.Targets.EndpointPolicy.CheckAddress(endpoint) is { } address)
         {
-            return scheme;
-        }
-
-        if (endpoint.UserInfo.Length > 0)
-        {
-            return $"The endpoint for '{host}' carries a user name; give the host only and store the key as a secret.";
+            return address;
         }
 
         return patterns.Any(p => Matches(p, host))

@@ -1,3 +1,4 @@
+using BenchEngine.Running;
 using BenchWeb.Audit;
 using BenchWeb.Data;
 using Microsoft.EntityFrameworkCore;
@@ -117,9 +118,14 @@ public sealed class UserDirectory(IDbContextFactory<BenchDbContext> databases, A
         ArgumentNullException.ThrowIfNull(actor);
         name = name?.Trim() ?? "";
         var parsed = BenchWebRoles.Parse(role) ?? throw new ArgumentException($"Not a role: choose {string.Join(", ", BenchWebRoles.All)}.", nameof(role));
-        if (name.Length is 0 or > MaxNameLength || name.Any(char.IsControl))
+        if (name.Length is 0 or > MaxNameLength)
         {
             throw new ArgumentException($"Give a name of 1 to {MaxNameLength} characters.", nameof(name));
+        }
+
+        if (PlainText.Check(name) is { } unprintable)
+        {
+            throw new ArgumentException(unprintable, nameof(name));
         }
 
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
@@ -210,9 +216,14 @@ public sealed class UserDirectory(IDbContextFactory<BenchDbContext> databases, A
     {
         ArgumentNullException.ThrowIfNull(actor);
         name = name?.Trim() ?? "";
-        if (name.Length is 0 or > MaxTokenNameLength || name.Any(char.IsControl))
+        if (name.Length is 0 or > MaxTokenNameLength)
         {
             throw new ArgumentException($"Give the token a name of 1 to {MaxTokenNameLength} characters.", nameof(name));
+        }
+
+        if (PlainText.Check(name) is { } unprintable)
+        {
+            throw new ArgumentException(unprintable, nameof(name));
         }
 
         var parsed = BenchWebRoles.Parse(role) ?? throw new ArgumentException($"Not a role: choose {string.Join(", ", BenchWebRoles.All)}.", nameof(role));

@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Globalization;
 using System.Security.Cryptography;
 using BenchEngine.Running;
+using BenchEngine.Workloads;
 using BenchWeb.Data;
 using BenchWeb.Extensions;
 using Microsoft.EntityFrameworkCore;
@@ -52,7 +53,7 @@ public sealed partial class CsvUploadStore(
                 return refusal;
             }
 
-            var (columns, rows, error) = await CsvUploadCheck.CheckAsync(partial, cancellationToken);
+            var (columns, rows, error) = await CsvFileCheck.CheckAsync(partial, cancellationToken);
             if (error is not null)
             {
                 LogRefused(logger, uploadedBy, error);
@@ -247,9 +248,9 @@ public sealed partial class CsvUploadStore(
                 if (!headerEnded)
                 {
                     headerEnded = chunk.IndexOfAny((byte)'\n', (byte)'\r') >= 0;
-                    if (!headerEnded && size + read > CsvUploadCheck.MaxHeaderChars)
+                    if (!headerEnded && size + read > CsvFileCheck.MaxHeaderChars)
                     {
-                        return (0, "", CsvUploadResult.Refused($"The header row is longer than {CsvUploadCheck.MaxHeaderChars / 1024} KB."));
+                        return (0, "", CsvUploadResult.Refused($"The header row is longer than {CsvFileCheck.MaxHeaderChars / 1024} KB."));
                     }
                 }
 

@@ -103,7 +103,7 @@ internal sealed class CosmosSqlModule : TargetModule
         checks.Check(string.IsNullOrWhiteSpace(cosmos.Endpoint), "Target.Cosmos.Endpoint", "Give the account endpoint, e.g. https://myaccount.documents.azure.com:443/.");
         var endpoint = EndpointOf(cosmos);
         checks.Check(cosmos.Endpoint is { Length: > 0 } && endpoint is null, "Target.Cosmos.Endpoint", "Not an absolute URL (of at most 2,048 characters).");
-        if (endpoint is not null && EndpointPolicy.CheckScheme(endpoint) is { } refusal)
+        if (endpoint is not null && EndpointPolicy.CheckAddress(endpoint) is { } refusal)
         {
             checks.Check(true, "Target.Cosmos.Endpoint", refusal);
         }
@@ -115,7 +115,10 @@ internal sealed class CosmosSqlModule : TargetModule
         checks.Check(cosmos.Database is { Length: > MaxResourceName }, "Target.Cosmos.Database", $"At most {MaxResourceName} characters.");
         checks.Check(string.IsNullOrWhiteSpace(cosmos.Container), "Target.Cosmos.Container", "Give a container name.");
         checks.Check(cosmos.Container is { Length: > MaxResourceName }, "Target.Cosmos.Container", $"At most {MaxResourceName} characters.");
-        checks.Check(!cosmos.PartitionKeyPath.StartsWith('/') || cosmos.PartitionKeyPath.Length is < 2 or > MaxResourceName, "Target.Cosmos.PartitionKeyPath", "A path such as /PartitionKey.");
+        var keyPath = cosmos.PartitionKeyPath;
+        checks.Check(!keyPath.StartsWith('/') || keyPath.Length is < 2 or > MaxResourceName, "Target.Cosmos.PartitionKeyPath", "A path such as /PartitionKey.");
+        checks.Check(keyPath.StartsWith('/') && keyPath.Length is >= 2 and <= MaxResourceName && keyPath[1..].Split('/').Any(string.IsNullOrWhiteSpace),
+            "Target.Cosmos.PartitionKeyPath", "Every part of the path needs a property name: no // and no / at the end, e.g. /PartitionKey or /address/city.");
         checks.Check(cosmos.GatewayMaxConnections is < 1 or > 10_000, "Target.Cosmos.GatewayMaxConnections", "Between 1 and 10,000.");
         checks.Check(cosmos.RequestUnits is < 400, "Target.Cosmos.RequestUnits", "At least 400 RU/s (the service's minimum for manual throughput).");
         checks.Check(cosmos.RequestUnits is > 1_000_000, "Target.Cosmos.RequestUnits", "At most 1,000,000 RU/s (the service's own limit without a support request).");

@@ -69,7 +69,7 @@ internal sealed class RedisModule : TargetModule
 
     public override IReadOnlyList<TargetField> Fields { get; } =
     [
-        new("Target.Redis.Host", "Host name", TargetInput.Text) { Setting = "Host", Help = "e.g. myname.redis.cache.windows.net (no scheme or port)." },
+        new("Target.Redis.Host", "Host name", TargetInput.Text) { Setting = "Host", Help = "e.g. myname.redis.cache.windows.net, or [::1] (no scheme or port)." },
         new("Target.Redis.Port", "Port", TargetInput.WholeNumber) { Minimum = 1, Maximum = 65_535, Help = "6380 is Azure's TLS port; 6379 is plain Redis." },
         new("Target.Redis.UseTls", "Use TLS", TargetInput.Flag) { Help = "Plain Redis (no TLS) only for a server on this machine." },
         new("Target.Redis.UseAccessKey", "Sign in with an access key", TargetInput.Flag) { Help = "Off only for a server on this machine without a password." },
@@ -115,10 +115,13 @@ internal sealed class RedisModule : TargetModule
         checks.Check(string.IsNullOrWhiteSpace(host), "Target.Redis.Host", "Give the cache's host name, e.g. myname.redis.cache.windows.net.");
         checks.Check(host is { Length: > 0 } && !IsHostName(host), "Target.Redis.Host",
             $"A host name or IP address of at most {MaxHost} characters, e.g. myname.redis.cache.windows.net: no scheme, port or path.");
+        checks.Check(host is { Length: > 0 } && !host.StartsWith('[') && Uri.CheckHostName(host) == UriHostNameType.IPv6, "Target.Redis.Host",
+            "Put an IPv6 address in square brackets, with the port in its own field: for [::1]:6379 the host is [::1] and the port 6379 "
+            + "(without brackets a port typed after the address reads as part of it).");
         checks.Check(redis.Port is < 1 or > 65_535, "Target.Redis.Port", "Between 1 and 65,535 (Azure: 6380 with TLS).");
         var local = host is { Length: > 0 } && EndpointPolicy.IsLoopback(host);
         checks.Check(!redis.UseTls && host is { Length: > 0 } && !local, "Target.Redis.UseTls",
-            "Plain Redis (no TLS) is only for a server on this machine (localhost, 127.0.0.1, ::1): turn TLS on (Azure listens with TLS on port 6380).");
+            "Plain Redis (no TLS) is only for a server on this machine (localhost, 127.0.0.1, [::1]): turn TLS on (Azure listens with TLS on port 6380).");
         checks.Check(!redis.UseAccessKey && host is { Length: > 0 } && !local, "Target.Redis.UseAccessKey",
             "A cache on another machine needs its access key: only a server on this machine may run without a password.");
         if (redis.UseAccessKey)

@@ -252,4 +252,53 @@ public class RunPlanTests
 
         Assert.Contains("\"keySecret\": \"COSMOS_KEY\"", json, StringComparison.Ordinal);
     }
+
+    [Theory]
+    [InlineData("https://user:pw@acct.documents.azure.com:443/")]
+    [InlineData("https://key@acct.documents.azure.com/")]
+    [InlineData("http://user:pw@127.0.0.1:8081/")]
+    public void Validate_RefusesACosmosEndpointWithCredentials_WithoutRepeatingThem(string endpoint)
+    {
+        var plan = new RunPlan
+        {
+            Name = "credentials",
+            Target = new TargetOptions { Kind = TargetKind.CosmosSql, Cosmos = new CosmosOptions { Endpoint = endpoint } },
+            Stop = new StopOptions { TotalDocuments = 10 },
+        };
+
+        var error = Assert.Single(plan.Validate());
+
+        Assert.Equal("Target.Cosmos.Endpoint", error.Field);
+        Assert.Contains("store the key as a secret", error.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("pw", error.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("key@", error.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("/a//b")]
+    [InlineData("/a/")]
+    [InlineData("// ")]
+    public void Validate_RefusesAPartitionKeyPath_WithAnEmptyPart(string path)
+    {
+        var plan = new RunPlan
+        {
+            Name = "key path",
+            Target = new TargetOptions { Kind = TargetKind.CosmosSql, Cosmos = new CosmosOptions { Endpoint = "https://acct.documents.azure.com/", PartitionKeyPath = path } },
+            Stop = new StopOptions { TotalDocuments = 10 },
+        };
+
+        var error = Assert.Single(plan.Validate());
+
+        Assert.Equal("Target.Cosmos.PartitionKeyPath", error.Field);
+        Assert.Contains("no //", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Validate_AcceptsANestedPartitionKeyPath() =>
+        Assert.Empty(new RunPlan
+        {
+            Name = "nested",
+            Target = new TargetOptions { Kind = TargetKind.CosmosSql, Cosmos = new CosmosOptions { Endpoint = "https://acct.documents.azure.com/", PartitionKeyPath = "/address/city" } },
+            Stop = new StopOptions { TotalDocuments = 10 },
+        }.Validate());
 }

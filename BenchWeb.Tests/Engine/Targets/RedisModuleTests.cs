@@ -43,9 +43,23 @@ public class RedisModuleTests
     [Theory]
     [InlineData("127.0.0.1")]
     [InlineData("localhost")]
-    [InlineData("::1")]
+    [InlineData("[::1]")]
     public void Validate_AcceptsPlainRedisWithoutAKey_OnThisMachine(string host) =>
         Assert.Empty(PlanWith(new RedisOptions { Host = host, Port = 6379, UseTls = false, UseAccessKey = false }).Validate());
+
+    [Theory]
+    [InlineData("::1:6379")]
+    [InlineData("::1")]
+    [InlineData("2001:db8::1")]
+    public void Validate_RefusesAnIPv6AddressWithoutBrackets_SayingToBracketIt(string host)
+    {
+        // "::1:6379" is a valid address, but not the loopback one the user meant ([::1] on port 6379).
+        var errors = PlanWith(Azure with { Host = host }).Validate();
+
+        var error = Assert.Single(errors, e => e.Field == "Target.Redis.Host");
+        Assert.Contains("square brackets", error.Message, StringComparison.Ordinal);
+        Assert.Contains("[::1]:6379", error.Message, StringComparison.Ordinal);
+    }
 
     public static TheoryData<RedisOptions, string> BadSettings => new()
     {

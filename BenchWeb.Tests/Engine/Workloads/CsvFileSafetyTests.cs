@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
@@ -20,9 +19,9 @@ public sealed class CsvFileSafetyTests : IDisposable
     [Fact]
     public async Task Validate_RefusesANamedPipe_WithoutWaitingForAWriter()
     {
-        var pipe = MakeFifo("pipe.csv");
+        var pipe = NamedPipes.Make(_folder, "pipe.csv");
 
-        var error = await WithinAsync(pipe, () => Assert.Single(DocumentSourceFactory.Validate(Options(pipe), ValidationAudience.Local)));
+        var error = await NamedPipes.WithinAsync(pipe, () => Assert.Single(DocumentSourceFactory.Validate(Options(pipe), ValidationAudience.Local)));
 
         Assert.Equal("Workload.CsvPath", error.Key);
         Assert.Contains("not a regular file", error.Value, StringComparison.Ordinal);
@@ -83,7 +82,7 @@ public sealed class CsvFileSafetyTests : IDisposable
     [Fact]
     public async Task Validate_SaysOnlyCannotBeUsed_ToARemoteUser_WhateverIsWrongWithTheFile()
     {
-        var pipe = MakeFifo("pipe.csv");
+        var pipe = NamedPipes.Make(_folder, "pipe.csv");
         string[] paths =
         [
             Path.Combine(_folder, "missing.csv"),
@@ -95,7 +94,7 @@ public sealed class CsvFileSafetyTests : IDisposable
             pipe,
         ];
 
-        var messages = await WithinAsync(pipe, () => paths.Select(p => Assert.Single(DocumentSourceFactory.Validate(Options(p)))).ToList());
+        var messages = await NamedPipes.WithinAsync(pipe, () => paths.Select(p => Assert.Single(DocumentSourceFactory.Validate(Options(p)))).ToList());
 
         Assert.All(messages, m => Assert.Equal(new KeyValuePair<string, string>("Workload.CsvPath", "The file cannot be used."), m));
     }
@@ -136,32 +135,21 @@ public sealed class CsvFileSafetyTests : IDisposable
         Assert.DoesNotContain(Marker, result.FailureReason, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task Run_FailsNamingTheLine_WhenARowHasAFieldMissing()
+    {
+        // Only the header is read before a run; a short row would have made documents with an empty value, unnoticed.
+        var path = Write("short-row.csv", $"a,b,c\n1,2,3\n{Marker},5\n");
+        var plan = new RunPlan { Name = "csv", Target = new TargetOptions { Kind = TargetKind.NoOp }, Workload = Options(path), Load = new LoadOptions { Concurrency = 1 } };
+
+        var result = await new BenchmarkRunner().RunAsync(plan, new TargetContext(TimeProvider.System, _ => null));
+
+        Assert.Equal(RunStatus.Failed, result.Status);
+        Assert.Contains("Line 3 of the CSV file has 2 fields but its header row has 3.", result.FailureReason, StringComparison.Ordinal);
+        Assert.DoesNotContain(Marker, result.FailureReason, StringComparison.Ordinal);
+    }
+
     private static WorkloadOptions Options(string path) => new() { Shape = DocumentShape.CsvFile, CsvPath = path };
-
-    /// <summary>Runs <paramref name="check"/>, failing rather than hanging when it blocks on the pipe: then the pipe is
-    /// opened for writing and closed, which lets a reader stuck in opening it go. A check that waits for a writer waits for
-    /// ever, so the bound is generous: a busy machine's slowness is not mistaken for it.</summary>
-    private static async Task<T> WithinAsync<T>(string pipe, Func<T> check)
-    {
-        var task = Task.Run(check);
-        if (await Task.WhenAny(task, Task.Delay(TimeSpan.FromSeconds(30))) != task)
-        {
-            await new FileStream(pipe, FileMode.Open, FileAccess.Write).DisposeAsync();
-            await task.ContinueWith(_ => { }, TaskScheduler.Default);
-            Assert.Fail("Checking the path waited for a writer to open the named pipe.");
-        }
-
-        return await task;
-    }
-
-    private string MakeFifo(string name)
-    {
-        var path = Path.Combine(_folder, name);
-        using var mkfifo = Process.Start(new ProcessStartInfo("mkfifo", [path]) { UseShellExecute = false })!;
-        mkfifo.WaitForExit();
-        Assert.Equal(0, mkfifo.ExitCode);
-        return path;
-    }
 
     private string Write(string name, string content)
     {

@@ -8,12 +8,12 @@ namespace BenchWeb.Tests.Engine.Workloads;
 public sealed class CsvFileSourceTests : IDisposable
 {
     // The shape of a BTS file: quoted text, a city with a comma, a cancelled flight with empty times,
-    // a short last row, and a comma ending every line (an extra, nameless column).
+    // and a comma ending every line (an extra, nameless column).
     private const string FlightsCsv = """
         "Year","FlightDate","Carrier","Origin","OriginCityName","Dest","DestCityName","DepTime","Cancelled","CancellationCode",
         2015,2015-01-01,"AA","DFW","Dallas/Fort Worth, TX","MEM","Memphis, TN","1342",0.00,"",
         2015,2015-01-02,"UA","ORD","Chicago, IL","LGA","New York, NY","",1.00,"B",
-        2015,2015-01-03,"DL","ATL","Atlanta, GA"
+        2015,2015-01-03,"DL","ATL","Atlanta, GA","SEA","Seattle, WA","0605",0.00,"",
         """;
 
     private readonly string _folder = Directory.CreateTempSubdirectory("benchweb-csv-").FullName;
@@ -53,12 +53,13 @@ public sealed class CsvFileSourceTests : IDisposable
     }
 
     [Fact]
-    public void MissingTrailingFields_BecomeEmptyStrings()
+    public void ARowWithFieldsMissing_IsRefusedNamingItsLine_NotFilledWithEmptyStrings()
     {
-        var shortRow = Import(FlightsCsv)[2];
+        using var source = DocumentSourceFactory.Create(Options(Write(FlightsCsv + "\n2015,2015-01-04,\"DL\",\"ATL\",\"Atlanta, GA\"\n")), TimeProvider.System);
 
-        Assert.Equal("Atlanta, GA", shortRow.Text("OriginCityName"));
-        Assert.All(["Dest", "DestCityName", "DepTime", "Cancelled", "CancellationCode"], c => Assert.Equal(string.Empty, shortRow.Text(c)));
+        Assert.Equal(3, source.Take(3).Count);
+        var error = Assert.Throws<InvalidDataException>(() => source.TryNext(out _));
+        Assert.Equal("Line 5 of the CSV file has 5 fields but its header row has 11.", error.Message);
     }
 
     [Fact]

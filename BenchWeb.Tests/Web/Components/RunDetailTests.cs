@@ -48,6 +48,27 @@ public sealed class RunDetailTests
         Assert.Contains("id=\"run-tags\" type=\"text\" value=\"gateway, 2 cores\"", markup, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("notes \u0007", "gateway", "Notes: Contains a control character (U+0007)")]
+    [InlineData("two lines\nare fine", "gate\u202Eway", "Tags: Contains a bidirectional-text control (U+202E)")]
+    public async Task Annotations_Save_RefusesControlAndBidirectionalCharacters_AndStoresNothing(string notes, string tags, string expected)
+    {
+        await using var context = new BenchWebComponentContext();
+        var runId = await SeedCompletedRunAsync(context);
+        var view = RunChartModule.SetUp(context).View;
+        var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
+        page.WaitForAssertion(() => Assert.NotEmpty(view.Interop.Invocations["setWindow"]));
+
+        await page.Find("#run-notes").ChangeAsync(notes);
+        await page.Find("#run-tags").ChangeAsync(tags);
+        await page.Find("#save-annotations").ClickAsync(new MouseEventArgs());
+
+        Assert.Contains(expected, page.Find("#annotations-message").TextContent, StringComparison.Ordinal);
+        await using var db = await context.Databases.CreateDbContextAsync();
+        var run = await db.Runs.FindAsync(runId);
+        Assert.Equal((null, null), (run!.Notes, run.Tags));
+    }
+
     [Fact]
     public async Task Window_FirstRender_ShowsTheDetectedWindowOnTheChartAndItsSummary()
     {

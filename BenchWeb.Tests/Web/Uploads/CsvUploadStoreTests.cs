@@ -47,6 +47,8 @@ public sealed class CsvUploadStoreTests
     [InlineData("Origin,Dest\nSEA,LAX\nATL,OR\"D\n", "Line 3, field 2 of the file is not valid CSV: a quote inside a field that is not quoted")]
     [InlineData("Origin,Dest,Carrier\nSEA,LAX,AS\n\nATL,ORD,\"DL\n", "Line 4, field 3 of the file is not valid CSV")]
     [InlineData("Origin,Dest\nSEA,LAX\n\"ATL,ORD\nSEA,SFO\nBOS,JFK\n", "Line 3")]
+    [InlineData("Origin,Dest,Carrier\nSEA,LAX,AS\nATL,ORD\n", "Line 3 of the file has 2 fields but the header row has 3: a field is missing.")]
+    [InlineData("Origin,Dest\nSEA,LAX,AS\n", "Line 2 of the file has 3 fields but the header row has 2: there are more fields than columns.")]
     public async Task Save_NotARunnableCsv_IsRefusedUnderFileAndLeavesNothing(string content, string expected)
     {
         await using var context = new BenchWebComponentContext();

@@ -1,6 +1,6 @@
-namespace BenchWeb.Uploads;
+namespace BenchEngine.Workloads;
 
-/// <summary>A record of an uploaded CSV file is longer than <see cref="RecordBoundedReader.Limit"/>.</summary>
+/// <summary>A record of a CSV file is longer than <see cref="RecordBoundedReader.Limit"/>.</summary>
 internal sealed class RecordTooLongException : Exception
 {
     public RecordTooLongException()

@@ -1,15 +1,15 @@
 using System.Globalization;
 using System.Text;
 using BenchEngine.Running;
-using BenchEngine.Workloads;
 using CsvHelper;
 using CsvHelper.Configuration;
 
-namespace BenchWeb.Uploads;
+namespace BenchEngine.Workloads;
 
-/// <summary>Reads a whole uploaded file as the engine will (CsvHelper, a header row, UTF-8), so a file that is
-/// accepted can be run to its end. What it says about a bad file never quotes the file: a row is named by its number.</summary>
-internal static class CsvUploadCheck
+/// <summary>Reads a whole CSV workload file as the engine will (CsvHelper, a header row, UTF-8), so a file that is
+/// accepted can be run to its end: a file uploaded to the dashboard, and a file a headless profile names, are held to
+/// this one check. What it says about a bad file never quotes the file: a row is named by its line.</summary>
+public static class CsvFileCheck
 {
     /// <summary>The header row's limit. A BTS on-time header is about 1.5 KB.</summary>
     public const int MaxHeaderChars = 64 * 1024;
@@ -74,6 +74,12 @@ internal static class CsvUploadCheck
                 }
 
                 field = null;
+                if (parser.Count != header.Length)
+                {
+                    // A missing field would become an empty value in every document made from the row, unnoticed.
+                    return (0, 0, string.Create(CultureInfo.InvariantCulture,
+                        $"Line {parser.RawRow:N0} of the file has {parser.Count:N0} field{(parser.Count == 1 ? "" : "s")} but the header row has {header.Length:N0}: {(parser.Count < header.Length ? "a field is missing" : "there are more fields than columns")}."));
+                }
 
                 rows++;
                 if (rows % 10_000 == 0)

@@ -1,4 +1,4 @@
-namespace BenchWeb.Uploads;
+namespace BenchEngine.Workloads;
 
 /// <summary>Hands a CSV parser the text of a file while bounding how much of one record it can hold: a parser keeps
 /// the record it is reading whole in memory, so a file that is one enormous row would otherwise be read whole.</summary>

@@ -1,0 +1,68 @@
+using BenchEngine.Running;
+using BenchWeb.Tests.Support;
+
+namespace BenchWeb.Tests.Engine.Running;
+
+/// <summary>The one rule for text a user types that is shown or exported (<see cref="PlainText"/>), and the plan's name
+/// held to it: no control characters, no bidirectional-text controls.</summary>
+[UnitTest]
+public sealed class PlainTextTests
+{
+    public static TheoryData<string, string> Refused() => new()
+    {
+        { "nul\0name", "U+0000" },
+        { "bell\u0007", "U+0007" },
+        { "\u001b[31mred", "U+001B" },
+        { "line\nbreak", "U+000A" },
+        { "del\u007f", "U+007F" },
+        { "c1\u0085", "U+0085" },
+        { "txt.\u202Eexe", "U+202E" },
+        { "\u2066isolate\u2069", "U+2066" },
+        { "mark\u200F", "U+200F" },
+    };
+
+    [Theory]
+    [MemberData(nameof(Refused))]
+    public void Check_RefusesControlAndBidirectionalCharacters_NamingTheCodePoint(string text, string codePoint)
+    {
+        var message = PlainText.Check(text);
+
+        Assert.NotNull(message);
+        Assert.Contains(codePoint, message, StringComparison.Ordinal);
+        Assert.DoesNotContain(message, c => PlainText.IsRefused(c));
+    }
+
+    [Theory]
+    [InlineData("Gateway · 10 000 RU/s — run «α»")]
+    [InlineData("Zürich 東京 مرحبا")]
+    [InlineData(null)]
+    public void Check_AcceptsPrintableText_InAnyScript(string? text) => Assert.Null(PlainText.Check(text));
+
+    [Fact]
+    public void Check_AcceptsLineBreaksAndTabs_OnlyWhereAsked()
+    {
+        Assert.Null(PlainText.Check("first line\r\nsecond\tline", allowLineBreaks: true));
+        Assert.NotNull(PlainText.Check("first line\r\nsecond", allowLineBreaks: false));
+        Assert.NotNull(PlainText.Check("notes\u0007", allowLineBreaks: true));
+    }
+
+    [Fact]
+    public void Escape_WritesEachRefusedCharacterAsItsCodePoint_AndKeepsLineBreaksWhereAsked()
+    {
+        Assert.Equal("\\u001B[31mred\\u0007 \\u202Eexe", PlainText.Escape("\u001b[31mred\u0007 \u202Eexe"));
+        Assert.Equal("a\r\nb\n\tc\\u000Dd", PlainText.Escape("a\r\nb\n\tc\rd", keepLineBreaks: true));
+        Assert.Equal("a\\u000A", PlainText.Escape("a\n"));
+    }
+
+    [Theory]
+    [MemberData(nameof(Refused))]
+    public void RunPlan_RefusesTheName_WithAControlOrBidirectionalCharacter(string name, string codePoint)
+    {
+        var plan = new RunPlan { Name = name, Stop = new StopOptions { TotalDocuments = 10 } };
+
+        var error = Assert.Single(plan.Validate());
+
+        Assert.Equal("Name", error.Field);
+        Assert.Contains(codePoint, error.Message, StringComparison.Ordinal);
+    }
+}

@@ -337,7 +337,7 @@ public sealed class ProfileEditTests
     private static async Task<long> UploadAsync(BenchWebComponentContext context, string name, int rows)
     {
         var result = await context.Services.GetRequiredService<CsvUploadStore>()
-            .SaveAsync(new MemoryStream(System.Text.Encoding.UTF8.GetBytes(CsvUploads.Flights(rows))), name, "local:SOMEONE", CancellationToken.None);
+            .SaveAsync(new MemoryStream(System.Text.Encoding.UTF8.GetBytes(CsvUploads.Flights(rows))), name, TestActors.Runner, CancellationToken.None);
         return result.File!.Id;
     }
 

@@ -31,9 +31,13 @@ public sealed class SecurityOptions
     /// Empty (default): <see cref="Security.EndpointAllowList.BuiltInPatterns"/>.</summary>
     public IList<string>? EndpointAllowList { get; set; }
 
-    /// <summary>How long a browser session lasts without activity.</summary>
+    /// <summary>How long a browser session lasts without activity (each use extends it, up to <see cref="SessionMaxHours"/>).</summary>
     [Range(1, 24 * 30)]
     public int SessionHours { get; set; } = 12;
+
+    /// <summary>How long a browser session lasts at most from its sign-in, however active: then its user signs in again.</summary>
+    [Range(1, 24 * 30)]
+    public int SessionMaxHours { get; set; } = 24;
 }
 
 public enum SignInMode

@@ -30,6 +30,13 @@ public static class SignInEndpoints
             .AllowAnonymous().ExcludeFromDescription();
         endpoints.MapPost(SignOutPath, async ([FromForm] string? returnUrl, HttpContext http) =>
             {
+                // The session ends server-side: a copy of the cookie saved before signing out is refused from now on.
+                var signedIn = await http.AuthenticateAsync(CookieAuthenticationDefaults.AuthenticationScheme);
+                if (SessionStore.Of(signedIn.Properties) is { } session)
+                {
+                    await http.RequestServices.GetRequiredService<SessionStore>().EndAsync(session.Id, CancellationToken.None);
+                }
+
                 await http.SignOutAsync(CookieAuthenticationDefaults.AuthenticationScheme);
                 return Results.Redirect($"{SignInPage}?signedOut=1");
             })

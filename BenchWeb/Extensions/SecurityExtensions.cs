@@ -5,7 +5,6 @@ using Microsoft.AspNetCore.Authentication;
 using Microsoft.AspNetCore.Authentication.Cookies;
 using Microsoft.AspNetCore.Authentication.OpenIdConnect;
 using Microsoft.AspNetCore.Components.Server.Circuits;
-using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
 
@@ -48,7 +47,8 @@ public static class SecurityExtensions
         services.AddHttpContextAccessor();
         services.AddScoped<CircuitClientAddress>();
         services.AddScoped<CircuitHandler, ClientAddressCircuitHandler>();
-        services.TryAddSingleton(sp => new LocalAdminLink(sp.GetRequiredService<IServer>(), sp.GetRequiredService<IHostApplicationLifetime>(), sp.GetRequiredService<TimeProvider>(), Console.Out));
+        // Standard output itself, not a logger: the link must not reach a log sink.
+        services.TryAddSingleton(sp => LocalAdminLink.Create(sp, Console.Out));
         if (options.SignIn == SignInMode.Local)
         {
             services.AddHostedService(sp => sp.GetRequiredService<LocalAdminLink>());

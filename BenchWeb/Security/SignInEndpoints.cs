@@ -7,7 +7,7 @@ using Microsoft.Extensions.Options;
 
 namespace BenchWeb.Security;
 
-/// <summary>Signing in and out: the local one-time links (the admin's, printed at start, and invitations), the
+/// <summary>Signing in and out: the local one-time links (the admin's, see <see cref="LocalAdminLink"/>, and invitations), the
 /// identity provider's challenge, and signing out.</summary>
 public static class SignInEndpoints
 {
@@ -54,7 +54,7 @@ public static class SignInEndpoints
 
         var users = http.RequestServices.GetRequiredService<UserDirectory>();
         UserEntity? user = null;
-        if (http.RequestServices.GetRequiredService<LocalAdminLink>().TryRedeem(token))
+        if (await http.RequestServices.GetRequiredService<LocalAdminLink>().TryRedeemAsync(token, cancellationToken))
         {
             user = await users.SignedInAsync(UserDirectory.LocalAdminId, "admin", BenchWebRoles.Admin, SignInSources.Local, cancellationToken);
         }

@@ -9,7 +9,7 @@ namespace BenchWeb.Security;
 /// the audit log.</summary>
 public sealed class UserDirectory(IDbContextFactory<BenchDbContext> databases, AuditLog audit, SessionStore sessions, TimeProvider time)
 {
-    /// <summary>The installation's own admin, signed in with the link printed at start-up.</summary>
+    /// <summary>The installation's own admin, signed in with its one-time link (<see cref="LocalAdminLink"/>).</summary>
     public const string LocalAdminId = "local:ADMIN";
     public const string ApiTokenPrefix = "bw_";
     public const string InvitationPrefix = "bwi_";
@@ -154,7 +154,8 @@ public sealed class UserDirectory(IDbContextFactory<BenchDbContext> databases, A
     {
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         var now = time.GetUtcNow();
-        var open = await db.Invitations.AsNoTracking().Where(i => i.UsedAt == null).ToListAsync(cancellationToken);
+        // The administrator's own link (printed on the console) is not an invitation to withdraw here.
+        var open = await db.Invitations.AsNoTracking().Where(i => i.UsedAt == null && i.Name != LocalAdminLink.InvitationName).ToListAsync(cancellationToken);
         return [.. open.Where(i => i.ExpiresAt > now).OrderByDescending(i => i.CreatedAt)];
     }
 

@@ -61,12 +61,9 @@ public sealed class RefusedLaunchAuditTests
     {
         await using var context = new BenchWebComponentContext();
         var profiles = context.Services.GetRequiredService<ProfileService>();
-        var form = new ProfileForm { Name = "cache", TargetKind = TargetKind.Redis }
-            .WithText("Target.Redis.Host", "bench.redis.cache.windows.net")
-            .WithNewSecret("Target.Redis.AccessKeySecret", "c2VjcmV0LWFjY2Vzcy1rZXk=");
-        var id = await profiles.SaveAsync(0, form, TestActors.Admin, CancellationToken.None);
+        var id = await profiles.SaveAsync(0, ProfileForms.RedisWithKey("c2VjcmV0LWFjY2Vzcy1rZXk="), TestActors.Admin, CancellationToken.None);
         var plan = RunPlan.FromJson((await profiles.FindAsync(id, CancellationToken.None))!.PlanJson);
-        var moved = plan with { Target = plan.Target with { Redis = plan.Target.Redis with { Host = "elsewhere.redis.cache.windows.net" } } };
+        var moved = plan.MovedTo("elsewhere.redis.cache.windows.net");
 
         await Assert.ThrowsAsync<RunPlanValidationException>(() => Runs(context).StartAsync(moved, id, null, TestActors.Runner, CancellationToken.None));
 

@@ -7,7 +7,7 @@ public sealed class SecurityOptions
 {
     public const string SectionName = "BenchWeb:Security";
 
-    /// <summary><c>Local</c> (default): the console prints a one-time admin sign-in link at every start, and admins
+    /// <summary><c>Local</c> (default): a one-time admin sign-in link on the console (<see cref="LocalAdminLink"/>), and admins
     /// invite others with one-time links. <c>OpenIdConnect</c>: an identity provider such as Microsoft Entra ID.</summary>
     public SignInMode SignIn { get; set; } = SignInMode.Local;
 

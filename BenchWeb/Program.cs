@@ -1,5 +1,6 @@
 using BenchWeb.Extensions;
 using BenchWeb.Headless;
+using BenchWeb.Security;
 
 if (args is ["run", .. var runArgs])
 {
@@ -10,6 +11,11 @@ if (args is ["run", .. var runArgs])
         cancellation.Cancel();
     };
     return await HeadlessCommand.RunAsync(runArgs, Console.Out, Console.Error, cancellation.Token);
+}
+
+if (args is [LocalAdminLink.Command, .. var linkArgs])
+{
+    return await AdminLinkCommand.RunAsync(linkArgs, Console.Out, Console.Error, configure: null, CancellationToken.None);
 }
 
 await BenchWebApplication.Create(args).RunAsync();

@@ -86,6 +86,35 @@ public sealed class AuditApiTests
         Assert.Equal(4, filtered["total"]!.GetValue<int>());
     }
 
+    [Fact]
+    public async Task AuditLog_RecordsCsvUploadsFileDeletionsAndRefusedLaunches_FromTheApi()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var runner = await host.CreateClientAsync(BenchWebRoles.Runner);
+        using var admin = await host.CreateClientAsync(BenchWebRoles.Admin);
+
+        var fileId = await CsvUploads.UploadAsync(runner, CsvUploads.Flights(3), "january.csv");
+        using var deleted = await admin.DeleteAsync(new Uri($"api/files/{fileId}", UriKind.Relative));
+        Assert.Equal(HttpStatusCode.NoContent, deleted.StatusCode);
+        var offTheList = CosmosPlan() with { Target = new TargetOptions { Kind = TargetKind.CosmosSql, Cosmos = new CosmosOptions { Endpoint = "https://cosmos.example.net:443/" } } };
+        using var refused = await PostJsonAsync(runner, "api/runs", new { plan = offTheList });
+        Assert.Equal(HttpStatusCode.BadRequest, refused.StatusCode);
+
+        var entries = (await GetJsonAsync(admin, "api/audit?pageSize=100"))["items"]!.AsArray().Select(e => e!).ToList();
+
+        var uploaded = Single(entries, AuditActions.FileUploaded, $"file #{fileId} “january.csv”");
+        AssertRunner(uploaded);
+        Assert.Matches("^[0-9,]+ bytes, 3 rows of [0-9]+ columns, SHA-256 [0-9a-f]{64}$", uploaded["details"]!.GetValue<string>());
+        var removed = Single(entries, AuditActions.FileDeleted, $"file #{fileId} “january.csv”");
+        AssertActor(removed, "test Admin", BenchWebRoles.Admin);
+        Assert.Contains($"uploaded by {UserDirectory.LocalId("test Runner")}", removed["details"]!.GetValue<string>(), StringComparison.Ordinal);
+        var refusal = Single(entries, AuditActions.RunRefused, "a run");
+        AssertRunner(refusal);
+        Assert.Equal("cosmos.example.net", refusal["endpoint"]!.GetValue<string>());
+        Assert.Contains("Target.Cosmos.Endpoint: The endpoint host 'cosmos.example.net' is not on this installation's endpoint allow-list", refusal["details"]!.GetValue<string>(), StringComparison.Ordinal);
+        Assert.DoesNotContain(entries, e => e["action"]!.GetValue<string>() == AuditActions.RunLaunched);
+    }
+
     [Theory]
     [InlineData(BenchWebRoles.Viewer)]
     [InlineData(BenchWebRoles.Runner)]

@@ -122,7 +122,7 @@ public sealed class UploadedCsvRunTests(AzuriteServer azurite) : IDisposable
 
     private static async Task<UploadedFileEntity> UploadAsync(IServiceProvider services, string content)
     {
-        var result = await services.GetRequiredService<CsvUploadStore>().SaveAsync(new MemoryStream(Encoding.UTF8.GetBytes(content)), "flights.csv", "local:TEST", CancellationToken.None);
+        var result = await services.GetRequiredService<CsvUploadStore>().SaveAsync(new MemoryStream(Encoding.UTF8.GetBytes(content)), "flights.csv", TestActors.Runner, CancellationToken.None);
         return result.File ?? throw new InvalidOperationException(result.Error?.ToString());
     }
 

@@ -55,8 +55,7 @@ public sealed class BenchWebFactory(IReadOnlyDictionary<string, string?>? settin
         }
 
         builder.ConfigureLogging(logging => logging.ClearProviders());
-        builder.ConfigureServices(s => s.AddSingleton(sp => new BenchWeb.Security.LocalAdminLink(
-            sp.GetRequiredService<Microsoft.AspNetCore.Hosting.Server.IServer>(), sp.GetRequiredService<Microsoft.Extensions.Hosting.IHostApplicationLifetime>(), sp.GetRequiredService<TimeProvider>(), TextWriter.Null)));
+        builder.ConfigureServices(s => s.AddSingleton(sp => BenchWeb.Security.LocalAdminLink.Create(sp, TextWriter.Null)));
         if (services is not null)
         {
             builder.ConfigureTestServices(services);

@@ -38,10 +38,13 @@ public sealed class DashboardHost : IAsyncDisposable
         StartAsync(NewDataDirectory(), ownsDataDirectory: true, settings);
 
     /// <summary>Starts the app on an existing data folder (a restart), which the caller deletes.</summary>
-    public static Task<DashboardHost> StartAsync(string dataDirectory, IReadOnlyDictionary<string, string?>? settings = null) =>
-        StartAsync(dataDirectory, ownsDataDirectory: false, settings);
+    /// <param name="dataDirectory">The data folder.</param>
+    /// <param name="settings">Settings over the test defaults.</param>
+    /// <param name="console">Where the app writes to the console itself (the administrator's link); null: nowhere.</param>
+    public static Task<DashboardHost> StartAsync(string dataDirectory, IReadOnlyDictionary<string, string?>? settings = null, TextWriter? console = null) =>
+        StartAsync(dataDirectory, ownsDataDirectory: false, settings, console);
 
-    private static async Task<DashboardHost> StartAsync(string dataDirectory, bool ownsDataDirectory, IReadOnlyDictionary<string, string?>? settings)
+    private static async Task<DashboardHost> StartAsync(string dataDirectory, bool ownsDataDirectory, IReadOnlyDictionary<string, string?>? settings, TextWriter? console = null)
     {
         var app = BenchWebApplication.Create(["--urls", "http://127.0.0.1:0"], builder =>
         {
@@ -56,8 +59,7 @@ public sealed class DashboardHost : IAsyncDisposable
 
             // The test output stays readable; what a run did is in its row.
             builder.Logging.ClearProviders();
-            builder.Services.AddSingleton(sp => new BenchWeb.Security.LocalAdminLink(
-                sp.GetRequiredService<Microsoft.AspNetCore.Hosting.Server.IServer>(), sp.GetRequiredService<Microsoft.Extensions.Hosting.IHostApplicationLifetime>(), sp.GetRequiredService<TimeProvider>(), TextWriter.Null));
+            builder.Services.AddSingleton(sp => BenchWeb.Security.LocalAdminLink.Create(sp, console ?? TextWriter.Null));
         });
         try
         {

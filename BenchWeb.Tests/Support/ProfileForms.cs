@@ -19,6 +19,16 @@ internal static class ProfileForms
         return form;
     }
 
+    /// <summary>An Azure Cache for Redis profile whose access key an administrator stores for <c>bench.redis.cache.windows.net</c>.</summary>
+    public static ProfileForm RedisWithKey(string key) =>
+        new ProfileForm { Name = "cache", TargetKind = BenchEngine.Targets.TargetKind.Redis }
+            .WithText("Target.Redis.Host", "bench.redis.cache.windows.net")
+            .WithNewSecret("Target.Redis.AccessKeySecret", key);
+
+    /// <summary>The plan with its Redis host changed, as a Runner pointing a stored key at a server of their own would.</summary>
+    public static BenchEngine.Running.RunPlan MovedTo(this BenchEngine.Running.RunPlan plan, string redisHost) =>
+        plan with { Target = plan.Target with { Redis = plan.Target.Redis with { Host = redisHost } } };
+
     public const string TablesConnectionString = "Target.Tables.ConnectionStringSecret";
 
     public const string CosmosKey = "Target.Cosmos.KeySecret";

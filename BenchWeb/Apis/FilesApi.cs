@@ -79,7 +79,7 @@ public static class FilesApi
         CsvUploadStore uploads,
         CancellationToken cancellationToken)
     {
-        var uploadedBy = request.HttpContext.User.UserId() ?? "unknown";
+        var uploadedBy = request.HttpContext.Actor();
         CsvUploadResult result;
         if (MediaTypeHeaderValue.TryParse(request.ContentType, out var type) && type.MediaType.Equals(Multipart, StringComparison.OrdinalIgnoreCase))
         {
@@ -120,9 +120,9 @@ public static class FilesApi
             : ApiJson.Invalid([result.Error!.Value], "The file cannot be used as a CSV workload.");
     }
 
-    internal static async Task<Results<NoContent, ProblemHttpResult>> DeleteAsync(long id, CsvUploadStore uploads, CancellationToken cancellationToken)
+    internal static async Task<Results<NoContent, ProblemHttpResult>> DeleteAsync(long id, HttpContext http, CsvUploadStore uploads, CancellationToken cancellationToken)
     {
-        var deletion = await uploads.DeleteAsync(id, cancellationToken);
+        var deletion = await uploads.DeleteAsync(id, http.Actor(), cancellationToken);
         if (!deletion.Found)
         {
             return NoSuchFile(id);
@@ -138,7 +138,7 @@ public static class FilesApi
     }
 
     /// <summary>Stores the first section that is the form field <c>file</c>; other fields are skipped unread.</summary>
-    private static async Task<CsvUploadResult?> UploadFirstFileAsync(MultipartReader reader, CsvUploadStore uploads, string uploadedBy, CancellationToken cancellationToken)
+    private static async Task<CsvUploadResult?> UploadFirstFileAsync(MultipartReader reader, CsvUploadStore uploads, Actor uploadedBy, CancellationToken cancellationToken)
     {
         while (await reader.ReadNextSectionAsync(cancellationToken) is { } section)
         {

@@ -6,8 +6,15 @@ public static class AuditActions
     public const string RunLaunched = "run.launched";
     public const string RunCancelled = "run.cancelled";
     public const string RunImported = "run.imported";
+
+    /// <summary>A launch the installation refused (the kill switch, a limit, the endpoint allow-list, a key stored for
+    /// another server, a secret the setting may not name); nothing was queued.</summary>
+    public const string RunRefused = "run.refused";
     public const string SweepLaunched = "sweep.launched";
     public const string SweepCancelled = "sweep.cancelled";
+
+    /// <summary>A sweep refused before it started: one of its steps may not be launched.</summary>
+    public const string SweepRefused = "sweep.refused";
     public const string ProfileCreated = "profile.created";
     public const string ProfileChanged = "profile.changed";
     public const string ProfileCloned = "profile.cloned";
@@ -24,14 +31,17 @@ public static class AuditActions
     public const string UserEnabled = "user.enabled";
     public const string TokenCreated = "token.created";
     public const string TokenRevoked = "token.revoked";
+    public const string FileUploaded = "file.uploaded";
+    public const string FileDeleted = "file.deleted";
 
     public static readonly IReadOnlyList<string> All =
     [
-        RunLaunched, RunCancelled, RunImported, SweepLaunched, SweepCancelled,
+        RunLaunched, RunRefused, RunCancelled, RunImported, SweepLaunched, SweepRefused, SweepCancelled,
         ProfileCreated, ProfileChanged, ProfileCloned, ProfileDeleted,
         SecretStored, SecretRemoved,
         SettingsChanged, LaunchesPaused, LaunchesResumed,
         UserInvited, InvitationWithdrawn, UserRoleChanged, UserDisabled, UserEnabled,
         TokenCreated, TokenRevoked,
+        FileUploaded, FileDeleted,
     ];
 }

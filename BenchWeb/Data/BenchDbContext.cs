@@ -6,7 +6,7 @@ using Microsoft.EntityFrameworkCore.Storage.ValueConversion;
 
 namespace BenchWeb.Data;
 
-/// <summary>Profiles, runs and their seconds, stored secrets, users and tokens, uploaded workload files, the
+/// <summary>Profiles, runs and their seconds, stored secrets, users, their sessions and tokens, uploaded workload files, the
 /// installation's settings, the audit log, the agents and, in shared mode, the Data Protection keys (SQLite by default;
 /// <see cref="PostgreSqlBenchDbContext"/> in shared mode, with migrations of its own).</summary>
 public class BenchDbContext(DbContextOptions<BenchDbContext> options) : DbContext(options), IDataProtectionKeyContext
@@ -26,6 +26,8 @@ public class BenchDbContext(DbContextOptions<BenchDbContext> options) : DbContex
     public DbSet<InvitationEntity> Invitations => Set<InvitationEntity>();
 
     public DbSet<ApiTokenEntity> ApiTokens => Set<ApiTokenEntity>();
+
+    public DbSet<SessionEntity> Sessions => Set<SessionEntity>();
 
     public DbSet<UploadedFileEntity> UploadedFiles => Set<UploadedFileEntity>();
 
@@ -169,6 +171,14 @@ public class BenchDbContext(DbContextOptions<BenchDbContext> options) : DbContex
             token.Property(t => t.TokenHash).HasMaxLength(64);
             token.HasIndex(t => t.TokenHash).IsUnique();
             token.HasIndex(t => t.UserId);
+        });
+
+        modelBuilder.Entity<SessionEntity>(session =>
+        {
+            session.Property(s => s.Id).HasMaxLength(SessionEntity.MaxIdLength);
+            session.Property(s => s.UserId).HasMaxLength(300);
+            session.HasIndex(s => s.UserId);
+            session.HasIndex(s => s.ExpiresAt);
         });
 
         modelBuilder.Entity<UploadedFileEntity>(file =>

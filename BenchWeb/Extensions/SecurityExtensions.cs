@@ -5,7 +5,6 @@ using Microsoft.AspNetCore.Authentication;
 using Microsoft.AspNetCore.Authentication.Cookies;
 using Microsoft.AspNetCore.Authentication.OpenIdConnect;
 using Microsoft.AspNetCore.Components.Server.Circuits;
-using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
 
@@ -41,13 +40,15 @@ public static class SecurityExtensions
         var options = builder.Configuration.GetSection(SecurityOptions.SectionName).Get<SecurityOptions>() ?? new SecurityOptions();
 
         services.AddSingleton<UserDirectory>();
+        services.AddSingleton<SessionStore>();
         services.AddSingleton<EndpointAllowList>();
         services.AddScoped<CurrentUser>();
         // A page's remote address, for the audit log: taken when its circuit starts.
         services.AddHttpContextAccessor();
         services.AddScoped<CircuitClientAddress>();
         services.AddScoped<CircuitHandler, ClientAddressCircuitHandler>();
-        services.TryAddSingleton(sp => new LocalAdminLink(sp.GetRequiredService<IServer>(), sp.GetRequiredService<IHostApplicationLifetime>(), sp.GetRequiredService<TimeProvider>(), Console.Out));
+        // Standard output itself, not a logger: the link must not reach a log sink.
+        services.TryAddSingleton(sp => LocalAdminLink.Create(sp, Console.Out));
         if (options.SignIn == SignInMode.Local)
         {
             services.AddHostedService(sp => sp.GetRequiredService<LocalAdminLink>());
@@ -75,6 +76,9 @@ public static class SecurityExtensions
                 cookie.Events.OnRedirectToAccessDenied = context => IsMachineRequest(context.Request)
                     ? ProblemAsync(context.HttpContext, StatusCodes.Status403Forbidden, "Your role does not allow this.")
                     : Redirect(context);
+                // Every sign-in (the local links, OpenID Connect) starts a server-side session the cookie names.
+                cookie.Events.OnSigningIn = context => context.HttpContext.RequestServices.GetRequiredService<SessionStore>()
+                    .StartAsync(context.Principal?.UserId() ?? "", context.Properties, context.HttpContext.RequestAborted);
                 cookie.Events.OnValidatePrincipal = ValidateSessionAsync;
             })
             .AddScheme<AuthenticationSchemeOptions, ApiTokenAuthenticationHandler>(ApiTokenAuthenticationHandler.SchemeName, null);
@@ -116,12 +120,20 @@ public static class SecurityExtensions
     private static Task ProblemAsync(HttpContext http, int status, string title) =>
         Results.Problem(statusCode: status, title: title).ExecuteAsync(http);
 
-    /// <summary>Once a minute, a session is checked against its user: a disabled or removed user is signed out, and a
-    /// local user's new role applies.</summary>
+    /// <summary>On every request, a cookie's session must not have been ended on this instance (signed out, its user
+    /// disabled) nor be past its absolute lifetime. Once a minute, it is checked against the database (ended on another
+    /// instance) and its user: a disabled or removed user is signed out, and a local user's new role applies.</summary>
     private static async Task ValidateSessionAsync(CookieValidatePrincipalContext context)
     {
         var time = context.HttpContext.RequestServices.GetRequiredService<TimeProvider>();
+        var sessions = context.HttpContext.RequestServices.GetRequiredService<SessionStore>();
         var now = time.GetUtcNow();
+        if (SessionStore.Of(context.Properties) is not { } session || !sessions.MayLast(session))
+        {
+            await RejectAsync(context, sessions);
+            return;
+        }
+
         if (context.Properties.GetString(CheckedAtKey) is { } text
             && DateTimeOffset.TryParse(text, CultureInfo.InvariantCulture, DateTimeStyles.RoundtripKind, out var checkedAt)
             && now - checkedAt < SessionCheckInterval)
@@ -131,10 +143,10 @@ public static class SecurityExtensions
 
         var users = context.HttpContext.RequestServices.GetRequiredService<UserDirectory>();
         var user = context.Principal?.UserId() is { } id ? await users.FindAsync(id, context.HttpContext.RequestAborted) : null;
-        if (user is null || user.Disabled || BenchWebRoles.Parse(user.Role) is not { } role)
+        if (user is null || user.Disabled || BenchWebRoles.Parse(user.Role) is not { } role
+            || !await sessions.IsActiveAsync(session.Id, context.HttpContext.RequestAborted))
         {
-            context.RejectPrincipal();
-            await context.HttpContext.SignOutAsync(CookieAuthenticationDefaults.AuthenticationScheme);
+            await RejectAsync(context, sessions);
             return;
         }
 
@@ -145,6 +157,18 @@ public static class SecurityExtensions
 
         context.Properties.SetString(CheckedAtKey, now.ToString("O", CultureInfo.InvariantCulture));
         context.ShouldRenew = true;
+    }
+
+    /// <summary>Refuses the cookie and removes it from the browser; its session, if it has one, ends for good.</summary>
+    private static async Task RejectAsync(CookieValidatePrincipalContext context, SessionStore sessions)
+    {
+        context.RejectPrincipal();
+        if (SessionStore.Of(context.Properties) is { } session)
+        {
+            await sessions.EndAsync(session.Id, CancellationToken.None);
+        }
+
+        await context.HttpContext.SignOutAsync(CookieAuthenticationDefaults.AuthenticationScheme);
     }
 
     private static void ConfigureOpenIdConnect(OpenIdConnectOptions oidc, OpenIdConnectSignInOptions settings)

@@ -40,6 +40,8 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
 
     /// <summary>Creates (id 0) or updates a profile and stores any secret typed into the form.</summary>
     /// <exception cref="RunPlanValidationException">The form's plan has invalid settings; nothing was saved.</exception>
+    /// <exception cref="ProfileDeletedException">The profile <paramref name="id"/> was deleted meanwhile (an editor left
+    /// open in another tab); nothing was saved, and it is not created again.</exception>
     public async Task<long> SaveAsync(long id, ProfileForm form, Actor actor, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(form);
@@ -51,7 +53,7 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
 
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         var now = time.GetUtcNow();
-        var profile = id == 0 ? null : await db.Profiles.SingleOrDefaultAsync(p => p.Id == id, cancellationToken);
+        var profile = id == 0 ? null : await db.Profiles.SingleOrDefaultAsync(p => p.Id == id, cancellationToken) ?? throw new ProfileDeletedException(id);
         var before = profile is null ? null : new { profile.Name, profile.Description, profile.PlanJson };
         if (profile is null)
         {
@@ -93,7 +95,16 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
             }
         }
 
-        await db.SaveChangesAsync(cancellationToken);
+        try
+        {
+            await db.SaveChangesAsync(cancellationToken);
+        }
+        catch (DbUpdateConcurrencyException ex) when (before is not null)
+        {
+            // Deleted between the read above and this update: the update touched no row.
+            throw new ProfileDeletedException($"Profile #{id} was deleted while it was being saved: nothing was saved and no run was started.", ex);
+        }
+
         return profile.Id;
     }
 

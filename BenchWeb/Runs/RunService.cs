@@ -85,7 +85,20 @@ public sealed class RunService(
     {
         ArgumentNullException.ThrowIfNull(plan);
         ArgumentNullException.ThrowIfNull(actor);
-        var (secretEndpoints, rules) = await CheckAsync(plan, profileId, cancellationToken);
+        IReadOnlyDictionary<string, Uri> secretEndpoints;
+        LaunchRules rules;
+        try
+        {
+            (secretEndpoints, rules) = await CheckAsync(plan, profileId, cancellationToken);
+        }
+        catch (Exception ex) when (ex is RunPlanValidationException or LaunchesPausedException)
+        {
+            // A refused launch is recorded too: an aim at a host off the allow-list, over a limit, or with a key stored for another server.
+            var subject = sweep is { } step ? $"step {step.Step + 1} of sweep #{step.Id}" : "a run";
+            await audit.RecordAsync(actor, AuditActions.RunRefused, subject, $"{Origin(profileId, presetId, plan.Name)}: {RefusalText(ex)}", AuditLog.EndpointOf(plan, null), CancellationToken.None);
+            throw;
+        }
+
         var (durationCap, documentCap) = rules.Limits.CapsFor(plan);
         var spreadOver = await AgentsForAsync(plan, sweep?.Agent, cancellationToken);
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
@@ -323,6 +336,14 @@ public sealed class RunService(
             .Select(f => $"; {f.Label.ToLowerInvariant()} “{TargetSettings.Text(plan.Target, f.Path)}”"));
         return $"{Origin(profileId, presetId, plan.Name)}; {plan.Target.Kind}{secret}{(caps.Count == 0 ? "" : "; " + string.Join("; ", caps))}";
     }
+
+    /// <summary>Why a launch was refused, as the audit log records it: each refused field and its reason, or the pause.</summary>
+    internal static string RefusalText(Exception refusal) => refusal switch
+    {
+        RunPlanValidationException invalid => string.Join("; ", invalid.Errors.Select(e => $"{e.Field}: {e.Message}")),
+        LaunchesPausedException paused => paused.State.Message,
+        _ => refusal.Message,
+    };
 
     private static string Origin(long? profileId, string? presetId, string name) =>
         profileId is { } id ? $"of profile #{id} “{name}”"

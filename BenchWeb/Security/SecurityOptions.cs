@@ -7,7 +7,7 @@ public sealed class SecurityOptions
 {
     public const string SectionName = "BenchWeb:Security";
 
-    /// <summary><c>Local</c> (default): the console prints a one-time admin sign-in link at every start, and admins
+    /// <summary><c>Local</c> (default): a one-time admin sign-in link on the console (<see cref="LocalAdminLink"/>), and admins
     /// invite others with one-time links. <c>OpenIdConnect</c>: an identity provider such as Microsoft Entra ID.</summary>
     public SignInMode SignIn { get; set; } = SignInMode.Local;
 
@@ -31,9 +31,13 @@ public sealed class SecurityOptions
     /// Empty (default): <see cref="Security.EndpointAllowList.BuiltInPatterns"/>.</summary>
     public IList<string>? EndpointAllowList { get; set; }
 
-    /// <summary>How long a browser session lasts without activity.</summary>
+    /// <summary>How long a browser session lasts without activity (each use extends it, up to <see cref="SessionMaxHours"/>).</summary>
     [Range(1, 24 * 30)]
     public int SessionHours { get; set; } = 12;
+
+    /// <summary>How long a browser session lasts at most from its sign-in, however active: then its user signs in again.</summary>
+    [Range(1, 24 * 30)]
+    public int SessionMaxHours { get; set; } = 24;
 }
 
 public enum SignInMode

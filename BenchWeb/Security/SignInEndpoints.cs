@@ -7,7 +7,7 @@ using Microsoft.Extensions.Options;
 
 namespace BenchWeb.Security;
 
-/// <summary>Signing in and out: the local one-time links (the admin's, printed at start, and invitations), the
+/// <summary>Signing in and out: the local one-time links (the admin's, see <see cref="LocalAdminLink"/>, and invitations), the
 /// identity provider's challenge, and signing out.</summary>
 public static class SignInEndpoints
 {
@@ -30,6 +30,13 @@ public static class SignInEndpoints
             .AllowAnonymous().ExcludeFromDescription();
         endpoints.MapPost(SignOutPath, async ([FromForm] string? returnUrl, HttpContext http) =>
             {
+                // The session ends server-side: a copy of the cookie saved before signing out is refused from now on.
+                var signedIn = await http.AuthenticateAsync(CookieAuthenticationDefaults.AuthenticationScheme);
+                if (SessionStore.Of(signedIn.Properties) is { } session)
+                {
+                    await http.RequestServices.GetRequiredService<SessionStore>().EndAsync(session.Id, CancellationToken.None);
+                }
+
                 await http.SignOutAsync(CookieAuthenticationDefaults.AuthenticationScheme);
                 return Results.Redirect($"{SignInPage}?signedOut=1");
             })
@@ -47,7 +54,7 @@ public static class SignInEndpoints
 
         var users = http.RequestServices.GetRequiredService<UserDirectory>();
         UserEntity? user = null;
-        if (http.RequestServices.GetRequiredService<LocalAdminLink>().TryRedeem(token))
+        if (await http.RequestServices.GetRequiredService<LocalAdminLink>().TryRedeemAsync(token, cancellationToken))
         {
             user = await users.SignedInAsync(UserDirectory.LocalAdminId, "admin", BenchWebRoles.Admin, SignInSources.Local, cancellationToken);
         }

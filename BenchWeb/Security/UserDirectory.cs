@@ -8,9 +8,9 @@ namespace BenchWeb.Security;
 /// <summary>Who may sign in and with which role: users, one-time invitations for local users, and personal API
 /// tokens. Tokens and invitation links are kept as hashes only. What an admin or a user changes here is recorded in
 /// the audit log.</summary>
-public sealed class UserDirectory(IDbContextFactory<BenchDbContext> databases, AuditLog audit, TimeProvider time)
+public sealed class UserDirectory(IDbContextFactory<BenchDbContext> databases, AuditLog audit, SessionStore sessions, TimeProvider time)
 {
-    /// <summary>The installation's own admin, signed in with the link printed at start-up.</summary>
+    /// <summary>The installation's own admin, signed in with its one-time link (<see cref="LocalAdminLink"/>).</summary>
     public const string LocalAdminId = "local:ADMIN";
     public const string ApiTokenPrefix = "bw_";
     public const string InvitationPrefix = "bwi_";
@@ -90,8 +90,8 @@ public sealed class UserDirectory(IDbContextFactory<BenchDbContext> databases, A
         return true;
     }
 
-    /// <summary>Disables or enables a user: a disabled user's sessions and tokens stop working within a minute.
-    /// The installation's admin cannot be disabled (its link is printed at every start).</summary>
+    /// <summary>Disables or enables a user: a disabled user's sessions end at once on this instance (within a minute on
+    /// the others), and their tokens stop working. The installation's admin cannot be disabled.</summary>
     public async Task<bool> SetDisabledAsync(string id, bool disabled, Actor actor, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(actor);
@@ -108,6 +108,11 @@ public sealed class UserDirectory(IDbContextFactory<BenchDbContext> databases, A
         }
 
         await db.SaveChangesAsync(cancellationToken);
+        if (disabled)
+        {
+            await sessions.EndAllAsync(id, cancellationToken);
+        }
+
         return true;
     }
 
@@ -155,7 +160,8 @@ public sealed class UserDirectory(IDbContextFactory<BenchDbContext> databases, A
     {
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         var now = time.GetUtcNow();
-        var open = await db.Invitations.AsNoTracking().Where(i => i.UsedAt == null).ToListAsync(cancellationToken);
+        // The administrator's own link (printed on the console) is not an invitation to withdraw here.
+        var open = await db.Invitations.AsNoTracking().Where(i => i.UsedAt == null && i.Name != LocalAdminLink.InvitationName).ToListAsync(cancellationToken);
         return [.. open.Where(i => i.ExpiresAt > now).OrderByDescending(i => i.CreatedAt)];
     }
 

@@ -54,11 +54,18 @@ public sealed class SweepService(
             {
                 errors.AddRange(ex.Errors.Select(e => new FieldError(field, $"{e.Field}: {e.Message}")));
             }
+            catch (LaunchesPausedException ex)
+            {
+                await RecordRefusalAsync(basePlan, sweep, actor, ex);
+                throw;
+            }
         }
 
         if (errors.Count > 0)
         {
-            throw new RunPlanValidationException([.. errors.DistinctBy(e => (e.Field, e.Message))]);
+            var refused = new RunPlanValidationException([.. errors.DistinctBy(e => (e.Field, e.Message))]);
+            await RecordRefusalAsync(basePlan, sweep, actor, refused);
+            throw refused;
         }
 
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
@@ -139,4 +146,10 @@ public sealed class SweepService(
 
         return true;
     }
+
+    /// <summary>A sweep refused before it started is recorded, with each refused step's reason.</summary>
+    private Task RecordRefusalAsync(RunPlan basePlan, SweepOptions sweep, Actor actor, Exception refusal) =>
+        audit.RecordAsync(actor, AuditActions.SweepRefused, "a sweep",
+            $"{SweepOptions.Label(sweep.Setting)} over {string.Join(", ", sweep.Values)} of \"{basePlan.Name}\": {RunService.RefusalText(refusal)}",
+            AuditLog.EndpointOf(basePlan, null), CancellationToken.None);
 }

@@ -3,18 +3,22 @@ using System.Globalization;
 using System.Security.Cryptography;
 using BenchEngine.Running;
 using BenchEngine.Workloads;
+using BenchWeb.Audit;
 using BenchWeb.Data;
 using BenchWeb.Extensions;
 using Microsoft.EntityFrameworkCore;
+using BenchWeb.Security;
 using Microsoft.Extensions.Options;
 
 namespace BenchWeb.Uploads;
 
 /// <summary>CSV workload files uploaded to the dashboard: streamed into the data folder's <c>uploads</c> folder under a
 /// name the server makes up, checked whole as the engine will read them, and described in the database. Plans from the
-/// web name these files by number; only this store turns a number into a path.</summary>
+/// web name these files by number; only this store turns a number into a path. Storing and deleting a file are recorded
+/// in the audit log, so the pages and the API are recorded alike.</summary>
 public sealed partial class CsvUploadStore(
     IDbContextFactory<BenchDbContext> databases,
+    AuditLog audit,
     IOptions<BenchWebOptions> options,
     TimeProvider time,
     ILogger<CsvUploadStore> logger)
@@ -35,11 +39,13 @@ public sealed partial class CsvUploadStore(
     /// cancelled leaves no file and no row behind.</summary>
     /// <param name="content">The file's bytes; read once, to its end or until it is refused.</param>
     /// <param name="clientName">The name the client gave; only shown, after <see cref="UploadedFileName.Sanitise"/>.</param>
-    /// <param name="uploadedBy">The uploader's user id.</param>
+    /// <param name="actor">Who uploads it (recorded as the uploader and in the audit log).</param>
     /// <param name="cancellationToken">Cancels the upload; what was written so far is removed.</param>
-    public async Task<CsvUploadResult> SaveAsync(Stream content, string? clientName, string uploadedBy, CancellationToken cancellationToken)
+    public async Task<CsvUploadResult> SaveAsync(Stream content, string? clientName, Actor actor, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(content);
+        ArgumentNullException.ThrowIfNull(actor);
+        var uploadedBy = actor.UserId;
         Directory.CreateDirectory(Folder);
         var storedName = Guid.NewGuid().ToString("N") + StoredExtension;
         var partial = Path.Combine(Folder, storedName + PartialExtension);
@@ -77,6 +83,9 @@ public sealed partial class CsvUploadStore(
             {
                 await using var db = await databases.CreateDbContextAsync(cancellationToken);
                 db.UploadedFiles.Add(file);
+                await db.SaveChangesAsync(cancellationToken);
+                audit.Append(db, actor, AuditActions.FileUploaded, Subject(file),
+                    string.Create(CultureInfo.InvariantCulture, $"{Describe(size)}, {rows:N0} rows of {columns} columns, SHA-256 {sha256}"));
                 await db.SaveChangesAsync(cancellationToken);
             }
             catch
@@ -150,8 +159,9 @@ public sealed partial class CsvUploadStore(
     }
 
     /// <summary>Deletes the file and its row, unless a profile names it or a queued or running run needs it.</summary>
-    public async Task<UploadDeletion> DeleteAsync(long id, CancellationToken cancellationToken)
+    public async Task<UploadDeletion> DeleteAsync(long id, Actor actor, CancellationToken cancellationToken)
     {
+        ArgumentNullException.ThrowIfNull(actor);
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         if (await db.UploadedFiles.SingleOrDefaultAsync(f => f.Id == id, cancellationToken) is not { } file)
         {
@@ -165,6 +175,8 @@ public sealed partial class CsvUploadStore(
         }
 
         db.UploadedFiles.Remove(file);
+        audit.Append(db, actor, AuditActions.FileDeleted, Subject(file),
+            string.Create(CultureInfo.InvariantCulture, $"{Describe(file.SizeBytes)}, SHA-256 {file.Sha256}, uploaded by {file.UploadedBy}"));
         await db.SaveChangesAsync(cancellationToken);
         try
         {
@@ -266,6 +278,9 @@ public sealed partial class CsvUploadStore(
             ArrayPool<byte>.Shared.Return(buffer);
         }
     }
+
+    /// <summary>"file #3 “flights.csv”", as the audit log names an uploaded file.</summary>
+    private static string Subject(UploadedFileEntity file) => $"file #{file.Id} “{file.DisplayName}”";
 
     private static long? FileIdOf(string planJson)
     {

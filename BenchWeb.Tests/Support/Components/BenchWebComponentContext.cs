@@ -65,6 +65,7 @@ internal sealed class BenchWebComponentContext : BunitContext
         Services.AddSingleton<RunTransfer>();
         Services.AddSingleton<RunUpdatePublisher>();
         Services.AddSingleton<IRunJobClient>(jobs ?? Jobs);
+        Services.AddSingleton<SessionStore>();
         Services.AddSingleton<UserDirectory>();
         Services.AddScoped<CurrentUser>();
         Authorization = this.AddAuthorization();

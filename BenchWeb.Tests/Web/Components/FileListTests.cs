@@ -127,7 +127,7 @@ public sealed class FileListTests
     private static async Task<long> UploadAsync(BenchWebComponentContext context, string name)
     {
         var result = await context.Services.GetRequiredService<CsvUploadStore>()
-            .SaveAsync(new MemoryStream(Encoding.UTF8.GetBytes(CsvUploads.Flights(3))), name, "local:SOMEONE", CancellationToken.None);
+            .SaveAsync(new MemoryStream(Encoding.UTF8.GetBytes(CsvUploads.Flights(3))), name, TestActors.Runner, CancellationToken.None);
         return result.File!.Id;
     }
 }

@@ -44,15 +44,12 @@ public sealed class LaunchGuardTests
     {
         await using var context = new BenchWebComponentContext();
         var profiles = context.Services.GetRequiredService<ProfileService>();
-        var form = new ProfileForm { Name = "cache", TargetKind = TargetKind.Redis }
-            .WithText("Target.Redis.Host", "bench.redis.cache.windows.net")
-            .WithNewSecret("Target.Redis.AccessKeySecret", "c2VjcmV0LWFjY2Vzcy1rZXk=");
-        var id = await profiles.SaveAsync(0, form, TestActors.Admin, CancellationToken.None);
+        var id = await profiles.SaveAsync(0, ProfileForms.RedisWithKey("c2VjcmV0LWFjY2Vzcy1rZXk="), TestActors.Admin, CancellationToken.None);
         var plan = BenchEngine.Running.RunPlan.FromJson((await profiles.FindAsync(id, CancellationToken.None))!.PlanJson);
         var runs = context.Services.GetRequiredService<RunService>();
 
         // A runner points the profile at a host of their own: the key stored for the cache is not sent there.
-        var moved = plan with { Target = plan.Target with { Redis = plan.Target.Redis with { Host = "elsewhere.redis.cache.windows.net" } } };
+        var moved = plan.MovedTo("elsewhere.redis.cache.windows.net");
         var refused = await Assert.ThrowsAsync<BenchEngine.Running.RunPlanValidationException>(() => runs.StartAsync(moved, id, null, TestActors.Runner, CancellationToken.None));
 
         var error = Assert.Single(refused.Errors, e => e.Field == "Target.Redis.Host");

@@ -337,7 +337,7 @@ public sealed class ProfileEditTests
     private static async Task<long> UploadAsync(BenchWebComponentContext context, string name, int rows)
     {
         var result = await context.Services.GetRequiredService<CsvUploadStore>()
-            .SaveAsync(new MemoryStream(System.Text.Encoding.UTF8.GetBytes(CsvUploads.Flights(rows))), name, "local:SOMEONE", CancellationToken.None);
+            .SaveAsync(new MemoryStream(System.Text.Encoding.UTF8.GetBytes(CsvUploads.Flights(rows))), name, TestActors.Runner, CancellationToken.None);
         return result.File!.Id;
     }
 
@@ -425,6 +425,32 @@ public sealed class ProfileEditTests
             Assert.DoesNotContain(">" + identifier + "<", page.Markup, StringComparison.Ordinal);
             Assert.DoesNotContain(identifier + " ≈", page.Markup, StringComparison.Ordinal);
         }
+    }
+
+    /// <summary>An editor left open in another tab while the profile is deleted: Save and run (or Save) says so, saves
+    /// nothing (the profile is not created again) and starts no run.</summary>
+    [Theory]
+    [InlineData("#save-and-run")]
+    [InlineData("#save-profile")]
+    public async Task Edit_ProfileDeletedInAnotherTab_SavesNothingStartsNothing_AndSaysSo(string button)
+    {
+        await using var context = new BenchWebComponentContext();
+        var profiles = context.Services.GetRequiredService<ProfileService>();
+        var id = await profiles.SaveAsync(0, new ProfileForm { Name = "Nightly" }, TestActors.Admin, CancellationToken.None);
+        var page = context.Render<ProfileEdit>(parameters => parameters.Add(p => p.Id, id));
+        page.WaitForElement("#save-profile");
+        Assert.True(await profiles.DeleteAsync(id, TestActors.Admin, CancellationToken.None));
+
+        await page.Find(Id("Load.Concurrency")).ChangeAsync("40");
+        await page.Find(button).ClickAsync(new MouseEventArgs());
+
+        Assert.Contains("“Nightly” was deleted", page.Find("#profile-message").TextContent, StringComparison.Ordinal);
+        Assert.Contains("nothing was saved and no run was started", page.Find("#profile-message").TextContent, StringComparison.Ordinal);
+        await using var db = await context.Databases.CreateDbContextAsync();
+        Assert.Empty(await db.Profiles.ToListAsync());
+        Assert.Empty(await db.Runs.ToListAsync());
+        Assert.Empty(context.Jobs.Enqueued);
+        Assert.Empty(context.NavigatedTo);
     }
 
     private static string Id(string id) => $"[id='{id}']";

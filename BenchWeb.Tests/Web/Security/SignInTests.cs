@@ -131,6 +131,68 @@ public sealed partial class SignInTests
         Assert.StartsWith("/signin", (await browser.GetAsync("/runs")).Headers.Location?.PathAndQuery, StringComparison.Ordinal);
     }
 
+    /// <summary>Signing out ends the session on the server: a copy of the cookie saved before is refused afterwards by
+    /// the API (401), the pages (to the sign-in page) and the hub (401), on a real server.</summary>
+    [Fact]
+    public async Task SignOut_ACookieSavedBefore_IsRefusedAfterwards()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        var cookies = new CookieContainer();
+        using var browser = new HttpClient(new HttpClientHandler { CookieContainer = cookies, AllowAutoRedirect = false }) { BaseAddress = host.BaseAddress };
+        await browser.GetAsync(host.Get<LocalAdminLink>().Link!.PathAndQuery);
+        var saved = cookies.GetCookies(host.BaseAddress).Single(c => c.Name == BenchWeb.Extensions.SecurityExtensions.SessionCookie);
+        using var copy = new HttpClient(new HttpClientHandler { UseCookies = false, AllowAutoRedirect = false }) { BaseAddress = host.BaseAddress };
+        copy.DefaultRequestHeaders.Add("Cookie", $"{saved.Name}={saved.Value}");
+        Assert.Equal(HttpStatusCode.OK, (await copy.GetAsync("api/runs")).StatusCode);
+        var antiforgery = AntiforgeryField().Match(await browser.GetStringAsync("runs")).Groups[1].Value;
+
+        var signOut = await browser.PostAsync("signout", new FormUrlEncodedContent([new("__RequestVerificationToken", antiforgery)]));
+
+        Assert.Equal("/signin?signedOut=1", signOut.Headers.Location?.OriginalString);
+        Assert.Equal(HttpStatusCode.Unauthorized, (await copy.GetAsync("api/runs")).StatusCode);
+        Assert.StartsWith("/signin", (await copy.GetAsync("runs")).Headers.Location?.PathAndQuery, StringComparison.Ordinal);
+        Assert.Equal(HttpStatusCode.Unauthorized, (await copy.PostAsync("hubs/runs/negotiate?negotiateVersion=1", null)).StatusCode);
+    }
+
+    /// <summary>However active, a session ends at its absolute lifetime (sliding expiration renews the cookie, not the session).</summary>
+    [Fact]
+    public async Task Session_InUseAllTheTime_EndsAtItsAbsoluteLifetime()
+    {
+        var time = new FakeTimeProvider(DateTimeOffset.UtcNow);
+        await using var app = new BenchWebFactory(services: s => s.AddSingleton<TimeProvider>(time));
+        using var browser = Browser(app);
+        await browser.GetAsync(app.Get<LocalAdminLink>().Link!.PathAndQuery);
+        var lifetime = app.Get<SessionStore>().MaxLifetime;
+        Assert.Equal(TimeSpan.FromHours(24), lifetime);
+
+        // Used every 7 hours: each use renews the 12-hour sliding cookie.
+        var step = TimeSpan.FromHours(7);
+        for (var used = step; used < lifetime; used += step)
+        {
+            time.Advance(step);
+            Assert.Equal(HttpStatusCode.OK, (await browser.GetAsync("/runs")).StatusCode);
+        }
+
+        time.Advance(step);
+
+        Assert.StartsWith("/signin", (await browser.GetAsync("/runs")).Headers.Location?.PathAndQuery, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task DisabledUser_LosesTheSessionAtOnce_OnThisInstance()
+    {
+        await using var app = new BenchWebFactory();
+        var users = app.Get<UserDirectory>();
+        using var browser = Browser(app);
+        await browser.GetAsync($"/signin/local?token={await users.InviteAsync("Ivy", BenchWebRoles.Runner, TestActors.Admin, CancellationToken.None)}");
+        var ivy = Assert.Single(await users.UsersAsync(CancellationToken.None), u => u.Name == "Ivy");
+        Assert.Equal(HttpStatusCode.OK, (await browser.GetAsync("/runs")).StatusCode);
+
+        Assert.True(await users.SetDisabledAsync(ivy.Id, disabled: true, TestActors.Admin, CancellationToken.None));
+
+        Assert.StartsWith("/signin", (await browser.GetAsync("/runs")).Headers.Location?.PathAndQuery, StringComparison.Ordinal);
+    }
+
     private static TimeSpan SecurityExtensionsInterval => BenchWeb.Extensions.SecurityExtensions.SessionCheckInterval;
 
     /// <summary>A client that keeps cookies and shows redirects, as a browser's network log would.</summary>

@@ -12,7 +12,6 @@ namespace BenchWeb.Tests.Web.Uploads;
 [UnitTest]
 public sealed class CsvUploadStoreTests
 {
-    private const string UserId = "local:TEST RUNNER";
 
     [Fact]
     public async Task Save_ValidCsv_StoresItUnderAServerNameWithItsCountsAndHash()
@@ -21,7 +20,7 @@ public sealed class CsvUploadStoreTests
         var store = context.Services.GetRequiredService<CsvUploadStore>();
         var bytes = Encoding.UTF8.GetBytes(CsvUploads.Flights(25));
 
-        var result = await store.SaveAsync(new MemoryStream(bytes), "../../etc/flights jan.csv", UserId, CancellationToken.None);
+        var result = await store.SaveAsync(new MemoryStream(bytes), "../../etc/flights jan.csv", TestActors.Runner, CancellationToken.None);
 
         var file = Assert.IsType<BenchWeb.Data.UploadedFileEntity>(result.File);
         Assert.Null(result.Error);
@@ -31,7 +30,7 @@ public sealed class CsvUploadStoreTests
         Assert.Equal(Convert.ToHexStringLower(SHA256.HashData(bytes)), file.Sha256);
         Assert.Equal(5, file.ColumnCount);
         Assert.Equal(25, file.RowCount);
-        Assert.Equal(UserId, file.UploadedBy);
+        Assert.Equal(TestActors.Runner.UserId, file.UploadedBy);
         Assert.Equal([file.StoredName], Directory.GetFiles(store.Folder).Select(Path.GetFileName));
         Assert.Equal(bytes, await File.ReadAllBytesAsync(Path.Combine(store.Folder, file.StoredName)));
         await using var db = await context.Databases.CreateDbContextAsync();
@@ -112,11 +111,11 @@ public sealed class CsvUploadStoreTests
         var content = Encoding.UTF8.GetBytes(CsvUploads.Flights(100_000));
         Assert.True(content.Length > 1024 * 1024);
 
-        var result = await new CsvUploadStore(context.Databases, Microsoft.Extensions.Options.Options.Create(new BenchWeb.Extensions.BenchWebOptions
+        var result = await new CsvUploadStore(context.Databases, context.Services.GetRequiredService<BenchWeb.Audit.AuditLog>(), Microsoft.Extensions.Options.Options.Create(new BenchWeb.Extensions.BenchWebOptions
         {
             DataDirectory = Path.GetDirectoryName(store.Folder),
             MaxUploadBytes = 1024 * 1024,
-        }), TimeProvider.System, Microsoft.Extensions.Logging.Abstractions.NullLogger<CsvUploadStore>.Instance).SaveAsync(new MemoryStream(content), "big.csv", UserId, CancellationToken.None);
+        }), TimeProvider.System, Microsoft.Extensions.Logging.Abstractions.NullLogger<CsvUploadStore>.Instance).SaveAsync(new MemoryStream(content), "big.csv", TestActors.Runner, CancellationToken.None);
 
         Assert.True(result.TooLarge);
         await AssertRefusedAsync(context, result, "larger than 1 MB");
@@ -129,7 +128,7 @@ public sealed class CsvUploadStoreTests
         var store = context.Services.GetRequiredService<CsvUploadStore>();
 
         // A body that ends before the file did (a multipart boundary that never closes) is the client's mistake: refused, not thrown.
-        var result = await store.SaveAsync(new FailingStream(Encoding.UTF8.GetBytes(CsvUploads.Flights(5_000)), failAfter: 100_000), "cut.csv", UserId, CancellationToken.None);
+        var result = await store.SaveAsync(new FailingStream(Encoding.UTF8.GetBytes(CsvUploads.Flights(5_000)), failAfter: 100_000), "cut.csv", TestActors.Runner, CancellationToken.None);
 
         Assert.Null(result.File);
         Assert.StartsWith("The upload ended before the file did", result.Error!.Value.Message, StringComparison.Ordinal);
@@ -180,7 +179,7 @@ public sealed class CsvUploadStoreTests
     }
 
     private static Task<CsvUploadResult> SaveAsync(BenchWebComponentContext context, byte[] content) =>
-        context.Services.GetRequiredService<CsvUploadStore>().SaveAsync(new MemoryStream(content), "upload.csv", UserId, CancellationToken.None);
+        context.Services.GetRequiredService<CsvUploadStore>().SaveAsync(new MemoryStream(content), "upload.csv", TestActors.Runner, CancellationToken.None);
 
     private static async Task AssertRefusedAsync(BenchWebComponentContext context, CsvUploadResult result, string expected)
     {

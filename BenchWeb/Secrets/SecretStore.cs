@@ -129,7 +129,12 @@ public sealed class SecretStore(IDbContextFactory<BenchDbContext> databases, IDa
     /// Unlisted, a setting's own default (<c>TABLES_CONNECTION_STRING</c>) stands for that setting when the plan names no
     /// server of its own, as then the value names it; no other variable is read, so that no plan sends one service's key to
     /// another's host.</summary>
-    public string? EnvironmentRefusal(string name, TargetField field, TargetOptions target)
+    public string? EnvironmentRefusal(string name, TargetField field, TargetOptions target) => EnvironmentCheck(name, field, target)?.Message;
+
+    /// <summary>As <see cref="EnvironmentRefusal"/>, and whether the refusal is the installation's server binding (the
+    /// variable may stand for the setting, but is bound to no server or to another): a profile saves with it, and cannot
+    /// run until an administrator binds the variable to the plan's server.</summary>
+    private (string Message, bool Binding)? EnvironmentCheck(string name, TargetField field, TargetOptions target)
     {
         ArgumentNullException.ThrowIfNull(name);
         ArgumentNullException.ThrowIfNull(field);
@@ -145,40 +150,45 @@ public sealed class SecretStore(IDbContextFactory<BenchDbContext> databases, IDa
                 var listedFor = TargetRegistry.IsKnown(kind) && kind.Module.FieldAt(listed.Setting ?? "") is { } own
                     ? $"{kind.Module.DisplayName}'s {own.Label.ToLowerInvariant()} ({own.Path})"
                     : "another setting";
-                return $"The environment secret {name} is listed for {listedFor}: it may not stand for {label}.";
+                return ($"The environment secret {name} is listed for {listedFor}: it may not stand for {label}.", false);
             }
 
             // A key goes to the server the plan names; a connection string names its own.
             var server = planned ?? module.EndpointOfSecret(field, Environment.GetEnvironmentVariable(name) ?? "");
             var bound = EnvironmentSecretOptions.ServerOf(listed.Host);
             return server is not null && bound is not null && !IsServer(bound, server)
-                ? $"The environment secret {name} is bound to {listed.Host}: it is not sent to {server.Authority}."
+                ? ($"The environment secret {name} is bound to {listed.Host}: it is not sent to {server.Authority}.", true)
                 : null;
         }
 
         if (string.Equals(name, TargetSettings.DefaultText(field.Path), StringComparison.Ordinal))
         {
             return planned is null ? null
-                : $"The environment secret {name} is bound to no server: an administrator lists it under {BenchWebOptions.SectionName}:{nameof(BenchWebOptions.EnvironmentSecrets)}:{name} with its Kind, Setting and Host before a plan may send it to {planned.Authority}.";
+                : ($"The environment secret {name} is bound to no server: an administrator lists it under {BenchWebOptions.SectionName}:{nameof(BenchWebOptions.EnvironmentSecrets)}:{name} with its Kind, Setting and Host before a plan may send it to {planned.Authority}.", true);
         }
 
-        return $"Paste the secret, or name an environment variable listed for {label}"
-            + (AllowedEnvironmentVariables(field, target).ToList() is { Count: > 0 } allowed ? $": {string.Join(", ", allowed)}." : "; this installation lists none.");
+        return ($"Paste the secret, or name an environment variable listed for {label}"
+            + (AllowedEnvironmentVariables(field, target).ToList() is { Count: > 0 } allowed ? $": {string.Join(", ", allowed)}." : "; this installation lists none."), false);
     }
 
     /// <summary>The secret settings of the plan's target that apply and name neither a secret the profile has (stored or
     /// being typed, as <paramref name="hasSecret"/> says) nor an environment variable they may name: each refused on its
     /// field, in words that name the variable or list those it may name.</summary>
-    public IEnumerable<FieldError> CheckSecretNames(RunPlan plan, Func<TargetField, string, bool> hasSecret)
+    /// <param name="plan">The plan.</param>
+    /// <param name="hasSecret">Whether the profile has the secret the setting names (stored, or being typed).</param>
+    /// <param name="binding">Only the refusals of the installation's server binding (true), only the others (false), or
+    /// all (null, as a launch checks).</param>
+    public IEnumerable<FieldError> CheckSecretNames(RunPlan plan, Func<TargetField, string, bool> hasSecret, bool? binding = null)
     {
         ArgumentNullException.ThrowIfNull(plan);
         ArgumentNullException.ThrowIfNull(hasSecret);
         foreach (var field in plan.Target.Kind.Module.Fields.Where(f => f.Input == TargetInput.Secret && (f.AppliesWhen?.Invoke(plan.Target) ?? true)))
         {
             var name = TargetSettings.Text(plan.Target, field.Path) ?? "";
-            if (name.Length > 0 && !hasSecret(field, name) && EnvironmentRefusal(name, field, plan.Target) is { } refused)
+            if (name.Length > 0 && !hasSecret(field, name) && EnvironmentCheck(name, field, plan.Target) is { } refused
+                && (binding is null || binding == refused.Binding))
             {
-                yield return new FieldError(field.Path, refused);
+                yield return new FieldError(field.Path, refused.Message);
             }
         }
     }

@@ -865,25 +865,12 @@ async Task ClockAsync()
 }
 
 // The machine's load average over the last minute (Linux): the benchmark's machine may be shared.
-// The host's CPU busy share over a second, from /proc/stat (null elsewhere).
+// The host's CPU busy share over a second, as the client-health monitor reads it (null where the OS does not tell).
 static async Task<double?> HostCpuOverASecondAsync()
 {
-    static (double Busy, double Total)? Read()
-    {
-        if (!File.Exists("/proc/stat"))
-        {
-            return null;
-        }
-
-        var fields = File.ReadLines("/proc/stat").First().Split(' ', StringSplitOptions.RemoveEmptyEntries).Skip(1).Select(double.Parse).ToArray();
-        var idle = fields[3] + (fields.Length > 4 ? fields[4] : 0);
-        var total = fields.Take(8).Sum();
-        return (total - idle, total);
-    }
-
-    var before = Read();
+    var before = BenchEngine.Metrics.HostCounters.ReadMachineCpu();
     await Task.Delay(TimeSpan.FromSeconds(1));
-    var after = Read();
+    var after = BenchEngine.Metrics.HostCounters.ReadMachineCpu();
     return before is { } b && after is { } a && a.Total > b.Total ? (a.Busy - b.Busy) * 100 / (a.Total - b.Total) : null;
 }
 

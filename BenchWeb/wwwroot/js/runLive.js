@@ -269,7 +269,6 @@ class LiveView {
             console.warn('BenchWeb: the missing seconds could not be fetched', error);
         } finally {
             this.filling = false;
-            this.root.dataset.gaps = String(this.firstMissing() < this.lastIndex ? 1 : 0);
         }
     }
 

@@ -17,7 +17,9 @@ public sealed class ClientHealthMonitor(ClientLimits limits) : IClientHealthSour
     public static readonly TimeSpan ProbeInterval = TimeSpan.FromMilliseconds(5);
 
     private readonly Lock _gate = new();
-    private readonly ManualResetEventSlim _stopping = new();
+    // No spinning before the wait blocks: a spin ends in yields, and beside busy processes each yield can hand the core away
+    // for a whole time slice, which the probe would then report as the machine's lag.
+    private readonly ManualResetEventSlim _stopping = new(initialState: false, spinCount: 0);
     private readonly string? _cgroup = HostCounters.FindCgroup();
     private LatencyDistribution _lag = new();
     private LatencyDistribution _spareLag = new();

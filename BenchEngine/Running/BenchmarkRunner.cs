@@ -146,7 +146,7 @@ public sealed class BenchmarkRunner(
         private readonly CancellationTokenSource _abort = new(Timeout.InfiniteTimeSpan, time);
 
         // The clock's wake-up on a clock other than the system's (WaitForLoad).
-        private readonly ManualResetEventSlim _due = new();
+        private readonly ManualResetEventSlim _due = new(initialState: false, spinCount: 0);
 
         // The clock hands each closed second to the observer through this, and never waits for it: a slow or absent sink
         // (database, hub, Redis) makes seconds late, never different. It holds at most the run's own seconds, which the
@@ -329,7 +329,8 @@ public sealed class BenchmarkRunner(
 
         private void Tick(Task load, long start, CpuSampler cpu)
         {
-            using var loadEnded = new ManualResetEventSlim();
+            // No spinning before the wait blocks (a spin's yields can lose the core for a time slice beside busy processes).
+            using var loadEnded = new ManualResetEventSlim(initialState: false, spinCount: 0);
             load.ContinueWith(static (_, state) => ((ManualResetEventSlim)state!).Set(), loadEnded, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
             TimeSpan? durationStop = DurationSeconds is { } seconds ? TimeSpan.FromSeconds(seconds) : null;
             while (true)

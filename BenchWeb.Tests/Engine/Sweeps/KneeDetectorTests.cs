@@ -343,12 +343,13 @@ public class KneeDetectorTests
         Assert.Contains("client limits", error.Message, StringComparison.Ordinal);
     }
 
-    // A plateau's highest figure is chance: two sweeps of one account differ there by a percent or two (a busy machine's
-    // burst after a stall, a second's boundary), and the knee must not follow it.
+    // A plateau's highest figure is chance: two sweeps of one account differ there by a few percent (a busy machine's burst
+    // after a stall, a second's boundary, a client beside other busy processes), and the knee must not follow it.
     [Theory]
     [InlineData(new long[] { 100, 200, 400, 800, 1_600, 1_650, 1_640 })]
     [InlineData(new long[] { 100, 200, 400, 800, 1_600, 1_630, 1_680 })]
     [InlineData(new long[] { 100, 200, 400, 800, 1_660, 1_610, 1_620 })]
+    [InlineData(new long[] { 100, 200, 400, 800, 1_530, 1_680, 1_640 })]
     public void Find_APlateauOfThroughput_RecommendsItsFirstStepWhicheverStepWasHighest(long[] throughputs)
     {
         var steps = throughputs.Select((t, i) => Step(i, Doubling[i], t, 10)).ToList();
@@ -358,7 +359,7 @@ public class KneeDetectorTests
         Assert.Equal("16", knee.RecommendedValue);
         var highest = throughputs.Max();
         Assert.StartsWith(
-            highest == throughputs[4] ? "step 5 (concurrency 16): highest throughput" : $"step 5 (concurrency 16): {throughputs[4]:N0}/s, the first step within 5 % of the highest throughput ({highest:N0}/s at step ",
+            highest == throughputs[4] ? "step 5 (concurrency 16): highest throughput" : $"step 5 (concurrency 16): {throughputs[4]:N0}/s, the first step within 10 % of the highest throughput ({highest:N0}/s at step ",
             knee.Reason,
             StringComparison.Ordinal);
     }

@@ -28,9 +28,10 @@ public sealed record ClientLimits
     /// <summary>How much CPU, in cores, this process must be using for a full machine (<see cref="HostCpuPercent"/>) to make the
     /// second the client's. A client that uses that much on a full machine wants more than it is given; a light one (a few
     /// thousand requests a second to a remote service) is still given a core the moment it asks, which its scheduling lag shows,
-    /// and keeps its throughput (README, "Client health": beside two CPU hogs on 2 cores, 96–98 % of its throughput alone).</summary>
+    /// and keeps its throughput (README, "Client health": beside two CPU hogs on 2 cores, a light client used 0.08–0.38 core and kept
+    /// 96–100 % of its throughput; a CPU-bound one got 0.5–0.86 core and lost half of it).</summary>
     [Range(0, 1_024)]
-    public double HostCpuProcessCores { get; init; } = 0.5;
+    public double HostCpuProcessCores { get; init; } = 0.4;
 
     /// <summary>The p99 of a second's scheduling lag, ms: threads that are ready wait this long for a core.</summary>
     [Range(0.1, 60_000)]

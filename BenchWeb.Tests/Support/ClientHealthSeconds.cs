@@ -31,7 +31,7 @@ internal static class ClientHealthSeconds
             var isStarved = starved.Contains(s.Index);
             var cpu = isStarved ? StarvedProcessCpu : s.ClientCpuPercent;
             var health = isStarved ? Starved : Healthy;
-            // On 4 cores, 22 % is 0.88 of a core: past the half core at which a full host makes a second the client's.
+            // On 4 cores, 22 % is 0.88 of a core: past the 0.4 core at which a full host makes a second the client's.
             return s with { ClientCpuPercent = cpu, Health = health with { Limits = ClientLimits.Default.Judge(cpu, health, processorCount: 4) } };
         }).ToList();
 

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Net;
+using System.Runtime.InteropServices;
 using System.Text.Json;
 using BenchEngine.Workloads;
 using Microsoft.Azure.Cosmos;
@@ -128,7 +129,10 @@ internal sealed class CosmosTarget : IInsertTarget
         var document = documents[0];
         var body = new ArrayBufferWriter<byte>(1024);
         DocumentJson.Write(body, document, _partitionKeyProperty);
-        using var stream = new MemoryStream(body.WrittenMemory.ToArray(), writable: false);
+        // The SDK reads the body from the writer's own array: no copy of it per write.
+        using var stream = MemoryMarshal.TryGetArray(body.WrittenMemory, out var written)
+            ? new MemoryStream(written.Array!, written.Offset, written.Count, writable: false)
+            : new MemoryStream(body.WrittenMemory.ToArray(), writable: false);
         var partitionKey = new PartitionKey(document.PartitionKey);
         try
         {

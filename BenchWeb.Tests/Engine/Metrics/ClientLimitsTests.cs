@@ -16,7 +16,7 @@ public class ClientLimitsTests
 
     [Theory]
     [InlineData(85, 40, 0.4, 3, 2, ClientLimitKinds.ProcessCpu)]
-    [InlineData(25, 95, 0.4, 3, 2, ClientLimitKinds.HostCpu)]
+    [InlineData(20, 95, 0.4, 3, 2, ClientLimitKinds.HostCpu)]
     [InlineData(20, 40, 10, 3, 2, ClientLimitKinds.SchedulingLag)]
     [InlineData(20, 40, 0.4, 1_000, 2, ClientLimitKinds.ThreadPoolQueue)]
     [InlineData(20, 40, 0.4, 3, 100, ClientLimitKinds.GcPause)]
@@ -25,16 +25,17 @@ public class ClientLimitsTests
     {
         var health = new ClientHealth { HostCpuPercent = host, SchedulingLagP99Ms = lagP99, ThreadPoolQueueMax = queue, GcPauseMs = gc };
 
-        // 25 % of 2 cores is half a core: the process's share at which a full machine makes the second the client's.
+        // 20 % of 2 cores is 0.4 core: the process's share at which a full machine makes the second the client's.
         Assert.Equal(expected, ClientLimits.Default.Judge(process, health, processorCount: 2));
     }
 
     [Theory]
-    [InlineData(2, 24, ClientLimitKinds.None)]
+    [InlineData(2, 19, ClientLimitKinds.None)]
     [InlineData(2, 5, ClientLimitKinds.None)]
-    [InlineData(8, 6.25, ClientLimitKinds.HostCpu)]
-    [InlineData(8, 6, ClientLimitKinds.None)]
-    public void Judge_AFullMachine_IsTheClientsLimit_OnlyWhileThisProcessUsesHalfACore(int cores, double process, ClientLimitKinds expected)
+    [InlineData(2, 25, ClientLimitKinds.HostCpu)]
+    [InlineData(8, 5, ClientLimitKinds.HostCpu)]
+    [InlineData(8, 4.9, ClientLimitKinds.None)]
+    public void Judge_AFullMachine_IsTheClientsLimit_OnlyWhileThisProcessUsesMoreThanALightClient(int cores, double process, ClientLimitKinds expected)
     {
         // Beside two CPU hogs a light client (a few thousand requests a second) is still given a core the moment it asks: its
         // scheduling lag stays low and it keeps its throughput, so a busy machine alone does not make its figures the client's.
@@ -95,7 +96,7 @@ public class ClientLimitsTests
     public void DescribeBounds_ListsTheDefaults_AndSaysWhenNoneIsJudged()
     {
         Assert.Equal(
-            "this process's CPU ≥ 85 %, host CPU ≥ 95 % while this process uses ≥ 0.5 core, scheduling lag p99 ≥ 10 ms, thread-pool queue ≥ 1,000, GC pauses ≥ 100 ms a second",
+            "this process's CPU ≥ 85 %, host CPU ≥ 95 % while this process uses ≥ 0.4 core, scheduling lag p99 ≥ 10 ms, thread-pool queue ≥ 1,000, GC pauses ≥ 100 ms a second",
             ClientLimits.Default.DescribeBounds());
         Assert.Equal("none (client health is not judged)", new ClientLimits
         {

@@ -1,4 +1,5 @@
 using System.Net;
+using System.Text.RegularExpressions;
 
 namespace BenchEngine.Targets;
 
@@ -10,7 +11,7 @@ namespace BenchEngine.Targets;
 /// </summary>
 /// <remarks>The address rule (<see cref="CheckAddress"/>: the scheme, no credentials) always applies first: a host's own
 /// check only narrows it.</remarks>
-public sealed class EndpointPolicy
+public sealed partial class EndpointPolicy
 {
     private readonly Func<Uri, string?> _check;
 
@@ -49,6 +50,26 @@ public sealed class EndpointPolicy
             ? $"The endpoint for '{endpoint.Host}' carries a user name or password (before an @): give the address only and store the key as a secret."
             : null);
     }
+
+    /// <summary><paramref name="address"/> without the user name and password it carries (<c>https://user:pw@host/</c> →
+    /// <c>https://host/</c>), the rest as written; any other text as it is. For showing an address stored before
+    /// <see cref="CheckAddress"/> refused such addresses: the stored one keeps them, and is refused when it would run.</summary>
+    public static string WithoutUserInfo(string address)
+    {
+        ArgumentNullException.ThrowIfNull(address);
+        var shown = UserInfo().Replace(address, "", 1);
+
+        // An http(s) address the pattern does not see through but a URL parser reads a user name in: rebuilt from the parsed
+        // address, so that nothing the engine would send as credentials is shown.
+        return Uri.TryCreate(shown.Trim(), UriKind.Absolute, out var uri) && uri.Scheme is "http" or "https" && uri.UserInfo.Length > 0
+            ? new UriBuilder(uri) { UserName = "", Password = "" }.Uri.AbsoluteUri
+            : shown;
+    }
+
+    /// <summary>The user-info part of an address: after <c>scheme://</c> (either slash; one is enough for http and https, as
+    /// URL parsers are lenient there) and up to the last <c>@</c> before the host ends.</summary>
+    [GeneratedRegex(@"(?<=^\s*(?:[a-z][a-z0-9+.\-]*:[/\\]{2}|https?:[/\\]))[^/\\?#]*@", RegexOptions.IgnoreCase | RegexOptions.CultureInvariant)]
+    private static partial Regex UserInfo();
 
     /// <summary>Only http and https; plain http only to this machine, where nothing crosses a network.</summary>
     public static string? CheckScheme(Uri endpoint)

@@ -162,6 +162,61 @@ public sealed class FilesApiTests : IDisposable
     }
 
     [Fact]
+    public async Task Upload_Refused_IsAuditedWithItsUserNameSizeAndReason_NeverItsContent()
+    {
+        await using var host = await DashboardHost.StartAsync(new Dictionary<string, string?> { ["BenchWeb:MaxUploadBytes"] = "4096" });
+        using var runner = await host.CreateClientAsync(BenchWebRoles.Runner);
+        using var viewer = await host.CreateClientAsync(BenchWebRoles.Viewer);
+        using var admin = await host.CreateClientAsync(BenchWebRoles.Admin);
+        byte[] latin1 = [.. Encoding.ASCII.GetBytes("City,Country\nZ"), 0xFC, .. Encoding.ASCII.GetBytes("rich,CH\n" + CsvUploads.SecretLine + "\n")];
+        byte[] png = [0x89, (byte)'P', (byte)'N', (byte)'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, .. Encoding.ASCII.GetBytes(CsvUploads.SecretLine)];
+        var big = Encoding.UTF8.GetBytes(CsvUploads.Flights(3_000));
+        using var unclosed = new ByteArrayContent(Encoding.UTF8.GetBytes(
+            "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"cut.csv\"\r\nContent-Type: text/csv\r\n\r\n" + CsvUploads.SecretLine + "\n"));
+        unclosed.Headers.ContentType = MediaTypeHeaderValue.Parse("multipart/form-data; boundary=b");
+
+        // Refused by the store (not UTF-8, binary, too large as it streams in, cut off), by the endpoint (no file field),
+        // and by the request limits before the endpoint reads anything (an announced length over the limit).
+        using var notUtf8 = await CsvUploads.PostMultipartAsync(runner, latin1, "C:\\data\\latin1.csv");
+        using var binary = await CsvUploads.PostMultipartAsync(runner, png, "picture.csv");
+        using var streamed = await runner.PostAsync($"api/files?name={Uri.EscapeDataString("../big\u0007\u202Etxt.csv")}",
+            new StreamContent(new MemoryStream(big[..10_000])) { Headers = { ContentType = new MediaTypeHeaderValue("text/csv") } });
+        using var cut = await runner.PostAsync("api/files", unclosed);
+        using var noFileField = await CsvUploads.PostMultipartAsync(runner, Encoding.UTF8.GetBytes(CsvUploads.Flights(2)), "a.csv", field: "upload");
+        // Last on each client: refused unread, its connection is closed rather than drained.
+        using var announced = await CsvUploads.PostMultipartAsync(runner, big, "announced.csv");
+        // A caller who may not upload is refused for who they are, as on every endpoint: no upload of theirs was refused.
+        using var byViewer = await CsvUploads.PostMultipartAsync(viewer, big, "viewer.csv");
+
+        Assert.Equal(
+            [HttpStatusCode.BadRequest, HttpStatusCode.BadRequest, HttpStatusCode.RequestEntityTooLarge, HttpStatusCode.BadRequest,
+                HttpStatusCode.BadRequest, HttpStatusCode.RequestEntityTooLarge, HttpStatusCode.RequestEntityTooLarge],
+            new[] { notUtf8, binary, streamed, cut, noFileField, announced, byViewer }.Select(r => r.StatusCode));
+        var entries = (await GetJsonAsync(admin, $"api/audit?action={BenchWeb.Audit.AuditActions.FileRefused}&pageSize=100"))["items"]!.AsArray()
+            .Select(e => e!).Reverse().ToList();
+        Assert.All(entries, e =>
+        {
+            Assert.Equal("test Runner", e["userName"]!.GetValue<string>());
+            Assert.Equal(BenchWebRoles.Runner, e["role"]!.GetValue<string>());
+            Assert.DoesNotContain("TOP-SECRET", e.ToJsonString(), StringComparison.Ordinal);
+            Assert.DoesNotContain("rich", e.ToJsonString(), StringComparison.Ordinal);
+        });
+        var refused = entries.Select(e => (Subject: e["subject"]!.GetValue<string>(), Details: e["details"]!.GetValue<string>())).ToList();
+        Assert.True(refused.Count == 6, string.Join("\n", refused));
+        Assert.Equal("upload “latin1.csv”", refused[0].Subject);
+        Assert.StartsWith($"{latin1.Length} bytes: The file is not UTF-8 text", refused[0].Details, StringComparison.Ordinal);
+        Assert.Equal(("upload “picture.csv”", "The file contains NUL bytes: it is binary (or UTF-16), not a CSV text file."), refused[1]);
+        Assert.Equal(("upload “bigtxt.csv”", "The file is larger than 4 KB, the most this installation accepts."), refused[2]);
+        Assert.Equal("upload “cut.csv”", refused[3].Subject);
+        Assert.StartsWith("The upload ended before the file did", refused[3].Details, StringComparison.Ordinal);
+        Assert.Equal("an upload", refused[4].Subject);
+        Assert.Matches("^[0-9,]+ bytes: Send the CSV file as the form field 'file'\\.$", refused[4].Details);
+        Assert.Equal("an upload", refused[5].Subject);
+        Assert.Matches("^[0-9.]+ KB: The request body is larger than 68 KB\\.$", refused[5].Details);
+        await AssertNothingStoredAsync(host, admin);
+    }
+
+    [Fact]
     public async Task Upload_ClientAbortsMidway_LeavesNothingBehind()
     {
         await using var host = await DashboardHost.StartAsync();

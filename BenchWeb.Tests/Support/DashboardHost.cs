@@ -37,6 +37,11 @@ public sealed class DashboardHost : IAsyncDisposable
     public static Task<DashboardHost> StartAsync(IReadOnlyDictionary<string, string?>? settings = null) =>
         StartAsync(NewDataDirectory(), ownsDataDirectory: true, settings);
 
+    /// <summary>Starts the app on a fresh data folder with services of the test's own besides (a startup filter that
+    /// watches the requests the app receives, before any of its own middleware sees them).</summary>
+    public static Task<DashboardHost> StartAsync(IReadOnlyDictionary<string, string?>? settings, Action<IServiceCollection> services) =>
+        StartAsync(NewDataDirectory(), ownsDataDirectory: true, settings, services: services);
+
     /// <summary>Starts the app on an existing data folder (a restart), which the caller deletes.</summary>
     /// <param name="dataDirectory">The data folder.</param>
     /// <param name="settings">Settings over the test defaults.</param>
@@ -44,7 +49,8 @@ public sealed class DashboardHost : IAsyncDisposable
     public static Task<DashboardHost> StartAsync(string dataDirectory, IReadOnlyDictionary<string, string?>? settings = null, TextWriter? console = null) =>
         StartAsync(dataDirectory, ownsDataDirectory: false, settings, console);
 
-    private static async Task<DashboardHost> StartAsync(string dataDirectory, bool ownsDataDirectory, IReadOnlyDictionary<string, string?>? settings, TextWriter? console = null)
+    private static async Task<DashboardHost> StartAsync(
+        string dataDirectory, bool ownsDataDirectory, IReadOnlyDictionary<string, string?>? settings, TextWriter? console = null, Action<IServiceCollection>? services = null)
     {
         var app = BenchWebApplication.Create(["--urls", "http://127.0.0.1:0"], builder =>
         {
@@ -60,6 +66,7 @@ public sealed class DashboardHost : IAsyncDisposable
             // The test output stays readable; what a run did is in its row.
             builder.Logging.ClearProviders();
             builder.Services.AddSingleton(sp => BenchWeb.Security.LocalAdminLink.Create(sp, console ?? TextWriter.Null));
+            services?.Invoke(builder.Services);
         });
         try
         {

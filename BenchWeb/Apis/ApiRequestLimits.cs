@@ -1,4 +1,5 @@
 using BenchWeb.Extensions;
+using BenchWeb.Uploads;
 using Microsoft.AspNetCore.Http.Metadata;
 using Microsoft.Extensions.Options;
 using Microsoft.Net.Http.Headers;
@@ -7,7 +8,8 @@ namespace BenchWeb.Apis;
 
 /// <summary>API request bodies before an endpoint reads them: larger than the limit → 413; of a content type the
 /// endpoint does not take → 415. Kestrel enforces the limit on bodies without a length too (the exception handler
-/// answers its error with the same 413).</summary>
+/// answers its error with the same 413). Runs after authentication, so that an upload refused here is audited with its
+/// user (<see cref="RefusedUploadAudit"/>).</summary>
 internal sealed class ApiRequestLimits(RequestDelegate next)
 {
     public Task InvokeAsync(HttpContext context)
@@ -24,7 +26,7 @@ internal sealed class ApiRequestLimits(RequestDelegate next)
         limit = context.GetEndpoint()?.Metadata.GetMetadata<IRequestSizeLimitMetadata>()?.MaxRequestBodySize ?? limit;
         if (request.ContentLength > limit)
         {
-            return ProblemAsync(context, StatusCodes.Status413PayloadTooLarge, $"The request body is larger than {limit / (1024.0 * 1024):N0} MB.");
+            return ProblemAsync(context, StatusCodes.Status413PayloadTooLarge, $"The request body is larger than {CsvUploadStore.Describe(limit)}.");
         }
 
         var hasBody = request.ContentLength > 0 || request.Headers.TransferEncoding.Count > 0;
@@ -40,6 +42,13 @@ internal sealed class ApiRequestLimits(RequestDelegate next)
         MediaTypeHeaderValue.TryParse(contentType, out var given)
         && accepted.Any(a => MediaTypeHeaderValue.TryParse(a, out var type) && given.IsSubsetOf(type));
 
-    private static Task ProblemAsync(HttpContext context, int status, string title) =>
-        Results.Problem(statusCode: status, title: title).ExecuteAsync(context);
+    private static async Task ProblemAsync(HttpContext context, int status, string title)
+    {
+        if (context.GetEndpoint()?.Metadata.GetMetadata<RefusedUploadAudit>() is { } audit)
+        {
+            await audit.RecordAsync(context, title);
+        }
+
+        await Results.Problem(statusCode: status, title: title).ExecuteAsync(context);
+    }
 }

@@ -44,7 +44,7 @@ public static class FilesApi
             .Accepts<IFormFile>(Multipart, Csv)
             // The general body limit is for JSON; this endpoint takes files up to BenchWeb:MaxUploadBytes. Routing applies the
             // metadata to the request's IHttpMaxRequestBodySizeFeature, so Kestrel's own limit is raised for it too.
-            .WithMetadata(new RequestSizeLimitAttribute(maxBytes + MultipartOverheadBytes))
+            .WithMetadata(new RequestSizeLimitAttribute(maxBytes + MultipartOverheadBytes), new RefusedUploadAudit(Policies.Runner))
             .WithName("UploadFile")
             .WithSummary("Upload a CSV workload file")
             .WithDescription($"A CSV file with a header row, as a multipart form field named 'file' or as a text/csv body (name it with ?name=). At most "
@@ -83,25 +83,32 @@ public static class FilesApi
         CsvUploadResult result;
         if (MediaTypeHeaderValue.TryParse(request.ContentType, out var type) && type.MediaType.Equals(Multipart, StringComparison.OrdinalIgnoreCase))
         {
+            // Refused before any file part was read: the store records its own refusals, these are recorded here.
+            async Task<ValidationProblem> RefusedAsync(string message)
+            {
+                await uploads.RecordRefusalAsync(uploadedBy, null, request.ContentLength, message, CancellationToken.None);
+                return Invalid(message);
+            }
+
             var boundary = HeaderUtilities.RemoveQuotes(type.Boundary).Value;
             if (string.IsNullOrEmpty(boundary))
             {
-                return Invalid("The multipart body has no boundary.");
+                return await RefusedAsync("The multipart body has no boundary.");
             }
 
             try
             {
                 if (await UploadFirstFileAsync(new MultipartReader(boundary, request.Body), uploads, uploadedBy, cancellationToken) is not { } uploaded)
                 {
-                    return Invalid($"Send the CSV file as the form field '{CsvUploadResult.Field}'.");
+                    return await RefusedAsync($"Send the CSV file as the form field '{CsvUploadResult.Field}'.");
                 }
 
                 result = uploaded;
             }
             catch (InvalidDataException)
             {
-                // The multipart reader's own complaint about the body's framing (not about the CSV file).
-                return Invalid("The multipart body is malformed.");
+                // The multipart reader's own complaint about the body's framing between parts (not about the CSV file).
+                return await RefusedAsync(CsvUploadStore.MalformedMultipart);
             }
         }
         else

@@ -1,9 +1,11 @@
 using BenchEngine.Running;
 using BenchWeb.Data;
+using BenchWeb.Profiles;
 
 namespace BenchWeb.Apis;
 
-/// <summary>A saved profile with its plan. Plans name their secrets; the values are never returned.</summary>
+/// <summary>A saved profile with its plan. Plans name their secrets; the values are never returned, nor a user name or
+/// password an old plan's endpoint still carries (<see cref="ShownPlan"/>).</summary>
 public sealed record ProfileResponse
 {
     public long Id { get; init; }
@@ -28,6 +30,6 @@ public sealed record ProfileResponse
         PresetId = profile.PresetId,
         CreatedAt = profile.CreatedAt,
         UpdatedAt = profile.UpdatedAt,
-        Plan = RunPlan.FromJson(profile.PlanJson),
+        Plan = RunPlan.FromJson(ShownPlan.Json(profile.PlanJson)),
     };
 }

@@ -3,6 +3,7 @@ using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchWeb.Data;
+using BenchWeb.Profiles;
 using BenchWeb.Runs;
 
 namespace BenchWeb.Apis;
@@ -102,7 +103,7 @@ public sealed record RunDetails
         Summary = Read<RunSummary>(run.SummaryJson),
         Verdict = Read<Verdict>(run.VerdictJson),
         Environment = Read<ClientEnvironment>(run.EnvironmentJson),
-        Plan = RunPlan.FromJson(run.PlanJson),
+        Plan = RunPlan.FromJson(ShownPlan.Json(run.PlanJson)),
     };
 
     private static T? Read<T>(string? json)

@@ -32,6 +32,10 @@ public static class AuditActions
     public const string TokenCreated = "token.created";
     public const string TokenRevoked = "token.revoked";
     public const string FileUploaded = "file.uploaded";
+
+    /// <summary>An upload refused (too large, not a CSV text file, a body cut off or malformed), with the name given, the
+    /// size when known and the reason, never the content; nothing was kept.</summary>
+    public const string FileRefused = "file.refused";
     public const string FileDeleted = "file.deleted";
 
     public static readonly IReadOnlyList<string> All =
@@ -42,6 +46,6 @@ public static class AuditActions
         SettingsChanged, LaunchesPaused, LaunchesResumed,
         UserInvited, InvitationWithdrawn, UserRoleChanged, UserDisabled, UserEnabled,
         TokenCreated, TokenRevoked,
-        FileUploaded, FileDeleted,
+        FileUploaded, FileRefused, FileDeleted,
     ];
 }

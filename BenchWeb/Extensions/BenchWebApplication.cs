@@ -55,8 +55,8 @@ public static class BenchWebApplication
             return next(context);
         });
         app.UseMiddleware<CrossSiteRequestGuard>();
-        app.UseMiddleware<ApiRequestLimits>();
         app.UseAuthentication();
+        app.UseMiddleware<ApiRequestLimits>();
         app.UseAuthorization();
         app.UseAntiforgery();
 

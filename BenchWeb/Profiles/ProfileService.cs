@@ -87,8 +87,15 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
             }
 
             // The stored plan as this version writes it: settings it did not have yet (a new target's section) are no change.
+            // Shown as everywhere (ShownPlan): a user name or password an old endpoint carried is said to be gone, never quoted.
             var stored = TryRead(before.PlanJson)?.ToJson() ?? before.PlanJson;
-            changes.AddRange(PlanChanges.Describe(stored, profile.PlanJson).Where(c => !c.StartsWith("Name:", StringComparison.Ordinal)));
+            var shown = ShownPlan.Json(stored);
+            if (shown != stored)
+            {
+                changes.Add("A user name or password removed from an endpoint");
+            }
+
+            changes.AddRange(PlanChanges.Describe(shown, profile.PlanJson).Where(c => !c.StartsWith("Name:", StringComparison.Ordinal)));
             if (changes.Count > 0)
             {
                 audit.Append(db, actor, AuditActions.ProfileChanged, Subject(profile), string.Join("; ", changes), endpoint);

@@ -4,6 +4,7 @@ using System.Text.Json;
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchWeb.Data;
+using BenchWeb.Profiles;
 
 namespace BenchWeb.Runs;
 
@@ -116,6 +117,8 @@ public sealed class ConfigurationDiff
 
     private static Dictionary<string, string> FlattenPlan(string? json)
     {
+        // Shown on the run page and in comparisons: an endpoint's user name or password is not.
+        json = json is null ? null : ShownPlan.Json(json);
         var values = new Dictionary<string, string>(StringComparer.Ordinal);
         if (Parse(json) is not { } document)
         {

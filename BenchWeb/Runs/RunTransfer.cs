@@ -5,6 +5,7 @@ using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchWeb.Audit;
 using BenchWeb.Data;
+using BenchWeb.Profiles;
 using BenchWeb.Security;
 using BenchWeb.Uploads;
 using CsvHelper;
@@ -67,7 +68,7 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
             SteadyStateFirst = run.SteadyStateFirst,
             SteadyStateLast = run.SteadyStateLast,
             ImportedFrom = run.ImportedFrom,
-            Plan = RunPlan.FromJson(run.PlanJson),
+            Plan = RunPlan.FromJson(ShownPlan.Json(run.PlanJson)),
             Environment = Read<ClientEnvironment>(run.EnvironmentJson),
             Summary = Read<RunSummary>(run.SummaryJson),
             Verdict = Read<Verdict>(run.VerdictJson),

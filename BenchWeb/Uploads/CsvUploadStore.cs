@@ -14,8 +14,8 @@ namespace BenchWeb.Uploads;
 
 /// <summary>CSV workload files uploaded to the dashboard: streamed into the data folder's <c>uploads</c> folder under a
 /// name the server makes up, checked whole as the engine will read them, and described in the database. Plans from the
-/// web name these files by number; only this store turns a number into a path. Storing and deleting a file are recorded
-/// in the audit log, so the pages and the API are recorded alike.</summary>
+/// web name these files by number; only this store turns a number into a path. Storing, refusing and deleting a file are
+/// recorded in the audit log, so the pages and the API are recorded alike.</summary>
 public sealed partial class CsvUploadStore(
     IDbContextFactory<BenchDbContext> databases,
     AuditLog audit,
@@ -29,6 +29,12 @@ public sealed partial class CsvUploadStore(
     private const string PartialExtension = ".partial";
     private const int CopyBufferSize = 81_920;
 
+    /// <summary>Why a multipart body the reader cannot frame is refused.</summary>
+    public const string MalformedMultipart = "The multipart body is malformed.";
+
+    /// <summary>Why a file over <see cref="MaxBytes"/> is refused.</summary>
+    public string TooLargeReason => $"The file is larger than {Describe(MaxBytes)}, the most this installation accepts.";
+
     /// <summary>Where uploaded files are kept.</summary>
     public string Folder => Path.Combine(options.Value.ResolveDataDirectory(), FolderName);
 
@@ -36,7 +42,7 @@ public sealed partial class CsvUploadStore(
     public long MaxBytes => options.Value.MaxUploadBytes;
 
     /// <summary>Streams <paramref name="content"/> to disk, checks it, and records it. Anything refused, failed or
-    /// cancelled leaves no file and no row behind.</summary>
+    /// cancelled leaves no file and no row behind; a refusal is recorded in the audit log (<see cref="RecordRefusalAsync"/>).</summary>
     /// <param name="content">The file's bytes; read once, to its end or until it is refused.</param>
     /// <param name="clientName">The name the client gave; only shown, after <see cref="UploadedFileName.Sanitise"/>.</param>
     /// <param name="actor">Who uploads it (recorded as the uploader and in the audit log).</param>
@@ -52,17 +58,32 @@ public sealed partial class CsvUploadStore(
         var stored = Path.Combine(Folder, storedName);
         try
         {
-            var (size, sha256, refusal) = await CopyAsync(content, partial, cancellationToken);
+            long size;
+            string sha256;
+            CsvUploadResult? refusal;
+            try
+            {
+                (size, sha256, refusal) = await CopyAsync(content, partial, cancellationToken);
+            }
+            catch (Microsoft.AspNetCore.Http.BadHttpRequestException ex)
+            {
+                // The server's own refusal of the request (a body over its size limit): answered with its status, recorded here.
+                await RecordRefusalAsync(actor, clientName, null, ex.StatusCode == StatusCodes.Status413PayloadTooLarge
+                    ? string.Create(CultureInfo.InvariantCulture, $"The request body is larger than the most this installation accepts ({Describe(MaxBytes)}).")
+                    : "The request body is malformed.", CancellationToken.None);
+                throw;
+            }
+
             if (refusal is not null)
             {
-                LogRefused(logger, uploadedBy, refusal.Error!.Value.Message);
+                await RecordRefusalAsync(actor, clientName, null, refusal.Error!.Value.Message, CancellationToken.None);
                 return refusal;
             }
 
             var (columns, rows, error) = await CsvFileCheck.CheckAsync(partial, cancellationToken);
             if (error is not null)
             {
-                LogRefused(logger, uploadedBy, error);
+                await RecordRefusalAsync(actor, clientName, size, error, CancellationToken.None);
                 return CsvUploadResult.Refused(error);
             }
 
@@ -101,6 +122,23 @@ public sealed partial class CsvUploadStore(
         {
             File.Delete(partial);
         }
+    }
+
+    /// <summary>Records a refused upload in the audit log (<see cref="AuditActions.FileRefused"/>): who, the file's name as it
+    /// would be shown (<see cref="UploadedFileName.Sanitise"/>; "an upload" when the request named none), its size when known,
+    /// and the reason. Never the file's content: the reasons are the store's and the request checks' own words.</summary>
+    /// <param name="actor">Who uploaded it.</param>
+    /// <param name="clientName">The name the client gave, if it got that far; null when none was read.</param>
+    /// <param name="sizeBytes">The size of what was sent, when known (the whole file, or the request's announced length).</param>
+    /// <param name="reason">Why it was refused, as the uploader was told.</param>
+    /// <param name="cancellationToken">Cancels the write.</param>
+    public async Task RecordRefusalAsync(Actor actor, string? clientName, long? sizeBytes, string reason, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(actor);
+        ArgumentNullException.ThrowIfNull(reason);
+        LogRefused(logger, actor.UserId, reason);
+        var subject = clientName is null ? "an upload" : $"upload “{UploadedFileName.Sanitise(clientName)}”";
+        await audit.RecordAsync(actor, AuditActions.FileRefused, subject, sizeBytes is { } size ? $"{Describe(size)}: {reason}" : reason, null, cancellationToken);
     }
 
     public async Task<IReadOnlyList<UploadedFileEntity>> ListAsync(CancellationToken cancellationToken)
@@ -239,6 +277,11 @@ public sealed partial class CsvUploadStore(
                     // The body ended before the file did: a multipart body whose boundary never closes, or a request cut off.
                     return (0, "", CsvUploadResult.Refused("The upload ended before the file did: the request was cut off, or its multipart body never closed its boundary."));
                 }
+                catch (InvalidDataException)
+                {
+                    // The multipart reader's own complaint about the body's framing within the file's part (not about the CSV file).
+                    return (0, "", CsvUploadResult.Refused(MalformedMultipart));
+                }
 
                 if (read == 0)
                 {
@@ -248,7 +291,7 @@ public sealed partial class CsvUploadStore(
                 var chunk = buffer.AsSpan(0, read);
                 if (size + read > max)
                 {
-                    return (0, "", CsvUploadResult.Refused(string.Create(CultureInfo.InvariantCulture, $"The file is larger than {Describe(max)}, the most this installation accepts."), tooLarge: true));
+                    return (0, "", CsvUploadResult.Refused(TooLargeReason, tooLarge: true));
                 }
 
                 if (chunk.Contains((byte)0))

@@ -70,6 +70,29 @@ public sealed class HeadlessInputTests : IDisposable
         Assert.Contains("larger than 1 MB", output, StringComparison.Ordinal);
     }
 
+    /// <summary>The file is one byte over its cap and sparse (no byte of it is on disk): refused by its length, before
+    /// anything is read, so a file the size of a disk costs nothing either.</summary>
+    [Theory]
+    [InlineData("--baseline", HeadlessCommand.MaxBaselineBytes, "larger than 64 MB")]
+    [InlineData("--sweep", HeadlessCommand.MaxProfileBytes, "larger than 1 MB")]
+    public async Task Run_RefusesABaselineOrASweepLargerThanItsCap_WithoutReadingIt(string argument, long cap, string expected)
+    {
+        var profile = await WriteProfileAsync(ValidPlan);
+        var huge = Path.Combine(_directory, "huge.json");
+        await using (var file = new FileStream(huge, FileMode.CreateNew, FileAccess.Write))
+        {
+            file.SetLength(cap + 1);
+        }
+
+        var (code, output) = await RunAsync([profile, argument, huge, "--summary", Result()]);
+
+        Assert.Equal(HeadlessCommand.ExitInvalidInput, code);
+        Assert.Contains($"'{huge}' cannot be read", output, StringComparison.Ordinal);
+        Assert.Contains(expected, output, StringComparison.Ordinal);
+        Assert.DoesNotContain("Running against", output, StringComparison.Ordinal);
+        Assert.False(File.Exists(Result()), "a result was written for a run that must not start");
+    }
+
     public static TheoryData<byte[], string> CsvFilesTheDashboardRefuses() => new()
     {
         { Encoding.UTF8.GetBytes("Origin,Dest\n"), "The file has a header row but no data rows." },

@@ -66,6 +66,15 @@ public sealed partial class EndpointPolicy
             : shown;
     }
 
+    /// <summary><paramref name="text"/> with every address in it shown without its user name and password, wherever in the text
+    /// it stands (<c>Cannot open … at https://user:pw@host/</c>, an audit entry's <c>"…" → "https://user:pw@host/"</c>); null
+    /// stays null. For texts stored before <see cref="CheckAddress"/> refused such addresses: old audit entries and run
+    /// failure texts.</summary>
+    public static string? WithoutUserInfoInText(string? text) => text is null ? null : UserInfoInText().Replace(text, "");
+
+    [GeneratedRegex(@"(?<=\b(?:[a-z][a-z0-9+.\-]*:[/\\]{2}|https?:[/\\]))[^/\\?#\s""'@]*(?:@[^/\\?#\s""'@]*)*@", RegexOptions.IgnoreCase | RegexOptions.CultureInvariant)]
+    private static partial Regex UserInfoInText();
+
     /// <summary>The user-info part of an address: after <c>scheme://</c> (either slash; one is enough for http and https, as
     /// URL parsers are lenient there) and up to the last <c>@</c> before the host ends.</summary>
     [GeneratedRegex(@"(?<=^\s*(?:[a-z][a-z0-9+.\-]*:[/\\]{2}|https?:[/\\]))[^/\\?#]*@", RegexOptions.IgnoreCase | RegexOptions.CultureInvariant)]

@@ -1,3 +1,4 @@
+using BenchEngine.Targets;
 using BenchWeb.Data;
 
 namespace BenchWeb.Apis;
@@ -19,6 +20,6 @@ public sealed record AuditEntryResponse(
     public static AuditEntryResponse From(AuditEntryEntity entry)
     {
         ArgumentNullException.ThrowIfNull(entry);
-        return new(entry.Id, entry.At, entry.UserId, entry.UserName, entry.Role, entry.Via, entry.RemoteIp, entry.Action, entry.Subject, entry.Details, entry.Endpoint);
+        return new(entry.Id, entry.At, entry.UserId, entry.UserName, entry.Role, entry.Via, entry.RemoteIp, entry.Action, entry.Subject, EndpointPolicy.WithoutUserInfoInText(entry.Details), entry.Endpoint);
     }
 }

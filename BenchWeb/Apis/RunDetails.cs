@@ -90,8 +90,9 @@ public sealed record RunDetails
         ProvisionedRequestUnits = run.ProvisionedRequestUnits,
         Agents = run.ShardCount,
         StopReason = run.StopReason,
-        FailureReason = run.FailureReason,
-        FirstError = run.FirstError,
+        // Texts stored before endpoints with a user name or password were refused may quote one.
+        FailureReason = EndpointPolicy.WithoutUserInfoInText(run.FailureReason),
+        FirstError = EndpointPolicy.WithoutUserInfoInText(run.FirstError),
         AbandonedRequests = run.AbandonedRequests,
         SecondsRecorded = secondsRecorded,
         Notes = run.Notes,

@@ -92,7 +92,7 @@ public sealed class AuditLog(IDbContextFactory<BenchDbContext> databases, TimePr
             csv.WriteField(Printable(entry.RemoteIp));
             csv.WriteField(Printable(entry.Action));
             csv.WriteField(Printable(entry.Subject));
-            csv.WriteField(Printable(entry.Details));
+            csv.WriteField(Printable(EndpointPolicy.WithoutUserInfoInText(entry.Details)));
             csv.WriteField(Printable(entry.Endpoint));
             await csv.NextRecordAsync();
         }

@@ -152,7 +152,8 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
         }
 
         var now = time.GetUtcNow();
-        var plan = RunPlan.FromJson(source.PlanJson);
+        // The copy holds no user name or password an old endpoint of the source still carries.
+        var plan = RunPlan.FromJson(ShownPlan.Json(source.PlanJson));
         var copy = new ProfileEntity
         {
             Name = $"{source.Name} (copy)",

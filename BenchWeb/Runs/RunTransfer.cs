@@ -60,8 +60,9 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
             TargetIsModel = run.TargetIsModel,
             ProvisionedRequestUnits = run.ProvisionedRequestUnits,
             StopReason = run.StopReason,
-            FailureReason = run.FailureReason,
-            FirstError = run.FirstError,
+            // Texts stored before endpoints with a user name or password were refused may quote one.
+            FailureReason = EndpointPolicy.WithoutUserInfoInText(run.FailureReason),
+            FirstError = EndpointPolicy.WithoutUserInfoInText(run.FirstError),
             AbandonedRequests = run.AbandonedRequests,
             Notes = run.Notes,
             Tags = RunTags.Parse(run.Tags),

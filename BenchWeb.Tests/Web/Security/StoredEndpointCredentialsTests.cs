@@ -83,6 +83,56 @@ public sealed class StoredEndpointCredentialsTests
         Assert.DoesNotContain(UserName, audit, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task OldTextsQuotingAnEndpointWithUserAndPassword_ShowItWithoutThem()
+    {
+        // An audit entry written when profile.changed quoted endpoints as they were saved, and a run that failed when the
+        // target's message quoted its endpoint, both before such endpoints were refused.
+        await using var host = await DashboardHost.StartAsync();
+        var databases = host.Get<IDbContextFactory<BenchDbContext>>();
+        var quoted = $"https://{UserName}:{Password}@acme.documents.azure.com:443/";
+        await using (var db = await host.OpenDatabaseAsync())
+        {
+            db.AuditEntries.Add(new AuditEntryEntity
+            {
+                At = SeededRuns.Start, UserId = "u1", UserName = "runner", Role = BenchWebRoles.Runner, Via = "page", Action = AuditActions.ProfileChanged,
+                Subject = "profile 1", Details = $"Target.Cosmos.Endpoint: \"https://acme.documents.azure.com:443/\" → \"{quoted}\"",
+            });
+            await db.SaveChangesAsync();
+        }
+
+        var runId = await SeededRuns.AddAsync(
+            databases, SeededRuns.Plan(TargetKind.CosmosSql, "old failure"), SeededRuns.Seconds(2, 100, 5.7), RunStatus.Failed,
+            failureReason: $"Cannot open Cosmos DB container 'benchweb/items' at {quoted}: no response");
+        using var admin = await host.CreateClientAsync(BenchWebRoles.Admin);
+        using var adminPages = await SignedInPagesAsync(host, BenchWebRoles.Admin);
+
+        var answers = new Dictionary<string, string>
+        {
+            ["api/audit"] = await TextAsync(admin, "api/audit?pageSize=100"),
+            ["audit csv"] = await TextAsync(admin, "api/audit/export.csv"),
+            ["admin/audit"] = await TextAsync(adminPages, "admin/audit"),
+            [$"api/runs/{runId}"] = await TextAsync(admin, $"api/runs/{runId}"),
+            [$"api/runs/{runId}/export.json"] = await TextAsync(admin, $"api/runs/{runId}/export.json"),
+            [$"runs/{runId}"] = await TextAsync(adminPages, $"runs/{runId}"),
+        };
+        foreach (var (where, text) in answers)
+        {
+            Assert.Contains("acme.documents.azure.com", text, StringComparison.Ordinal);
+            Assert.False(text.Contains(Password, StringComparison.Ordinal) || text.Contains(UserName, StringComparison.Ordinal), $"{where} shows the endpoint's credentials.");
+        }
+    }
+
+    [Theory]
+    [InlineData("Cannot open 'db/c' at https://user:secret@host.example/: no response", "Cannot open 'db/c' at https://host.example/: no response")]
+    [InlineData("Target.Cosmos.Endpoint: \"https://a.example/\" → \"https://u:p@ss@b.example:443/\"", "Target.Cosmos.Endpoint: \"https://a.example/\" → \"https://b.example:443/\"")]
+    [InlineData("redis://user:secret@cache.example:6380 and http://x@127.0.0.1:8081/p", "redis://cache.example:6380 and http://127.0.0.1:8081/p")]
+    [InlineData("someone@example.com wrote to https://host.example/a@b", "someone@example.com wrote to https://host.example/a@b")]
+    public void WithoutUserInfoInText_DropsEveryAddresssCredentials_WhereverItStands(string text, string shown)
+    {
+        Assert.Equal(shown, EndpointPolicy.WithoutUserInfoInText(text));
+    }
+
     [Theory]
     [InlineData("https://user:secret@host.example/", "https://host.example/")]
     [InlineData("https://user:p@ss@host.example:443/x?y=1", "https://host.example:443/x?y=1")]

@@ -120,7 +120,8 @@ public sealed class CrossSiteWebSocketBrowserTests : IAsyncLifetime
           const socket = new WebSocket(url);
           // A binary protocol's handshake answer comes in a binary frame, still as UTF-8 text.
           socket.binaryType = 'arraybuffer';
-          const timer = setTimeout(() => { socket.close(); done(); }, 20000);
+          // A minute: a refused socket closes at once, and an accepted one answers within it even on a busy machine.
+          const timer = setTimeout(() => { socket.close(); done(); }, 60000);
           socket.onopen = () => { result.opened = true; socket.send(JSON.stringify({ protocol, version: 1 }) + '\u001e'); };
           socket.onmessage = e => { result.answer = typeof e.data === 'string' ? e.data : new TextDecoder().decode(e.data); socket.close(); };
           socket.onerror = () => { result.error = true; };

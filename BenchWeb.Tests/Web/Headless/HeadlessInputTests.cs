@@ -75,7 +75,7 @@ public sealed class HeadlessInputTests : IDisposable
     [Theory]
     [InlineData("--baseline", HeadlessCommand.MaxBaselineBytes, "larger than 64 MB")]
     [InlineData("--sweep", HeadlessCommand.MaxProfileBytes, "larger than 1 MB")]
-    public async Task Run_RefusesABaselineOrASweepLargerThanItsCap_WithoutReadingIt(string argument, long cap, string expected)
+    public async Task Run_RefusesABaselineOrASweepLargerThanItsCap_ByItsLength(string argument, long cap, string expected)
     {
         var profile = await WriteProfileAsync(ValidPlan);
         var huge = Path.Combine(_directory, "huge.json");

@@ -40,14 +40,22 @@ public sealed class InstallationLimitsApiTests
         await host.Get<InstallationSettingsService>().SaveAsync(new InstallationSettings { MaxDurationSeconds = 2 }, TestActors.Admin, CancellationToken.None);
         using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
         // 1,000,000 documents at 50 a second would take five and a half hours.
-        var plan = new RunPlan { Name = "count only", Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 50 }, Stop = new StopOptions { TotalDocuments = 1_000_000 } };
+        var plan = new RunPlan
+        {
+            Name = "count only",
+            Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 50 },
+            Stop = new StopOptions { TotalDocuments = 1_000_000 },
+
+            // What this test is about is the cap: the plan judges its own unsent share, which a busy machine may raise.
+            Thresholds = new ThresholdOptions { MaxDroppedPercent = 100 },
+        };
 
         using var response = await PostJsonAsync(http, "api/runs", new { plan });
 
         Assert.Equal(HttpStatusCode.Accepted, response.StatusCode);
         var id = (await ReadAsync(response))["id"]!.GetValue<long>();
         var run = await host.WaitUntilEndedAsync(id, RunTimeout);
-        Assert.Equal(RunStatus.Completed, run.Status);
+        Assert.True(run.Status == RunStatus.Completed, $"{run.Status}: {run.FailureReason}");
         Assert.Equal(2, run.DurationCapSeconds);
         // The run's own clock stops issuing at 2 s; the stop's grace period for requests in flight follows.
         Assert.InRange(run.ElapsedSeconds!.Value, 2, 60);

@@ -83,9 +83,11 @@ public partial class BenchmarkRunnerTests
 
         Assert.True(seconds[5].Ok < seconds[8].Ok && seconds[8].Ok < seconds[12].Ok, string.Join(", ", seconds.Select(x => x.Ok)));
 
-        // The step down to 5 at 13 s: reached within the second.
+        // The step down to 5 at 13 s: reached within the second. The next second is 5 workers' 10 writes each; the stepped
+        // clock gives a step's work at most 50 ms of real time to run (SteppedClock), and beside CPU hogs and other tests a
+        // worker can need longer, so fake time may run a write ahead of one or two of them.
         Assert.Equal(5, seconds[13].InFlight);
-        Assert.InRange(seconds[14].Ok, 48, 52);
+        Assert.InRange(seconds[14].Ok, 45, 52);
         Assert.InRange(result.Summary.Stages[0].Ok, 56, 62);
         // The last stage also counts the requests the ramp's 20 workers had outstanding at 13 s, or started before the gate's
         // next look (a second belongs to the stage its responses arrived in), and the 5 returning after the stop at 16 s.

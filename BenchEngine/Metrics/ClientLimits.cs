@@ -8,7 +8,8 @@ namespace BenchEngine.Metrics;
 /// The bounds past which a second's figures are the client's, not the service's (<see cref="ClientHealth.Limits"/>): one
 /// verdict that the run page, the summary's per-second figures, the sweep's knee, compare and results all use.
 /// </summary>
-/// <remarks>The defaults were measured on a 2-core machine alone and beside two CPU hogs (README, "Client health"): a healthy
+/// <remarks>The ranges of the fractional bounds are given in doubles: a range in whole numbers converts the value to one,
+/// and NaN or 1e30 then throws instead of being refused by name. The defaults were measured on a 2-core machine alone and beside two CPU hogs (README, "Client health"): a healthy
 /// second stays far below each of them, and a starved one crosses at least one. Set any bound to null to switch it off. The
 /// dashboard reads them from <c>BenchWeb:ClientLimits</c>.</remarks>
 public sealed record ClientLimits
@@ -17,12 +18,12 @@ public sealed record ClientLimits
     public static readonly ClientLimits Default = new();
 
     /// <summary>This process's CPU, % of all cores: the client is busy with its own work (serialisation, TLS, the SDK).</summary>
-    [Range(1, 100)]
+    [Range(1d, 100d)]
     public double? ProcessCpuPercent { get; init; } = 85;
 
     /// <summary>The machine's CPU (all processes), % of all cores: other processes leave the client no core to spare. It makes a
     /// second the client's only while this process uses at least <see cref="HostCpuProcessCores"/>.</summary>
-    [Range(1, 100)]
+    [Range(1d, 100d)]
     public double? HostCpuPercent { get; init; } = 95;
 
     /// <summary>How much CPU, in cores, this process must be using for a full machine (<see cref="HostCpuPercent"/>) to make the
@@ -30,7 +31,7 @@ public sealed record ClientLimits
     /// thousand requests a second to a remote service) is still given a core the moment it asks, which its scheduling lag shows,
     /// and keeps its throughput (README, "Client health": beside two CPU hogs on 2 cores, a light client used 0.08–0.38 core and kept
     /// 96–100 % of its throughput; a CPU-bound one got 0.5–0.86 core and lost half of it).</summary>
-    [Range(0, 1_024)]
+    [Range(0d, 1_024d)]
     public double HostCpuProcessCores { get; init; } = 0.4;
 
     /// <summary>The p99 of a second's scheduling lag, ms: threads that are ready wait this long for a core.</summary>
@@ -42,7 +43,7 @@ public sealed record ClientLimits
     public long? ThreadPoolQueue { get; init; } = 1_000;
 
     /// <summary>Garbage-collection pauses in one second, ms.</summary>
-    [Range(1, 1_000)]
+    [Range(1d, 1_000d)]
     public double? GcPauseMs { get; init; } = 100;
 
     /// <summary>Which bounds <paramref name="health"/> crosses, the process's CPU being <paramref name="processCpuPercent"/> (% of

@@ -50,6 +50,12 @@ public sealed class ClientLimitsSettingsTests
     [InlineData("SchedulingLagP99Ms", "NaN")]
     [InlineData("ThreadPoolQueue", "0")]
     [InlineData("GcPauseMs", "-5")]
+    [InlineData("ProcessCpuPercent", "NaN")]
+    [InlineData("HostCpuPercent", "NaN")]
+    [InlineData("HostCpuProcessCores", "NaN")]
+    [InlineData("HostCpuProcessCores", "1e30")]
+    [InlineData("HostCpuProcessCores", "-1")]
+    [InlineData("GcPauseMs", "Infinity")]
     public void Read_OutOfRangeBound_IsRefusedNamingIt(string bound, string value)
     {
         var configuration = new ConfigurationBuilder()

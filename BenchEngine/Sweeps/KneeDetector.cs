@@ -14,7 +14,10 @@ namespace BenchEngine.Sweeps;
 /// <item>a client-limited step (<see cref="SweepStepResult.ClientLimited"/>) is never the service's limit: its p99 and
 /// throughput are the client's, so they are not judged (a throttle is still the service's answer, and counts);</item>
 /// <item>a crossing counts once the next step crosses too, or a re-run of the step does (<see cref="NextReRun"/>): a step
-/// that crossed alone is run again and judged on the re-run.</item>
+/// that crossed alone is run again and judged on both runs' seconds together (<see cref="SweepStepResult.Pooled"/>);</item>
+/// <item>a figure on a rule's border is not decided by chance: a p99 crosses only when the bound lies below the spread of
+/// the step's per-second p99s (<see cref="MedianSpread"/>), and a step is below the plateau only when the spread of its
+/// per-second throughputs lies below the floor. Without its seconds (stored before they were kept) the figure alone decides.</item>
 /// </list></remarks>
 public static class KneeDetector
 {
@@ -48,14 +51,15 @@ public static class KneeDetector
             : null;
     }
 
-    /// <summary>Each step of a series once, as the rule judges it: its re-run when that measured something, else its first
-    /// run; in step order.</summary>
+    /// <summary>Each step of a series once, as the rule judges it: when its re-run measured something, both runs together
+    /// (<see cref="SweepStepResult.Pooled"/>), else its first run; in step order.</summary>
     public static IReadOnlyList<SweepStepResult> Judged(IEnumerable<SweepStepResult> series)
     {
         ArgumentNullException.ThrowIfNull(series);
         var all = series.ToList();
         var reRuns = all.Where(s => s.IsReRun && s.Measured).GroupBy(s => s.Index).ToDictionary(g => g.Key, g => g.Last());
-        return [.. all.Where(s => !s.IsReRun).GroupBy(s => s.Index).OrderBy(g => g.Key).Select(g => reRuns.GetValueOrDefault(g.Key) ?? g.First())];
+        return [.. all.Where(s => !s.IsReRun).GroupBy(s => s.Index).OrderBy(g => g.Key)
+            .Select(g => reRuns.GetValueOrDefault(g.Key) is { } reRun ? SweepStepResult.Pooled(g.First(), reRun) : g.First())];
     }
 
     private static KneeResult FindInSeries(string? series, IReadOnlyList<SweepStepResult> steps, KneeRule rule, string label)
@@ -83,7 +87,7 @@ public static class KneeDetector
         var why = limit is null ? "" : walk.Why + (walk.Limit is null ? " (not confirmed: the sweep ended before a re-run)" : walk.Confirmation);
         var best = chosen == highest
             ? $"{Name(chosen, label)}: highest throughput, {Rate(chosen.JudgedThroughput)}"
-            : $"{Name(chosen, label)}: {Rate(chosen.JudgedThroughput)}, the first step within {Percent(rule.PlateauPercent)} of the highest throughput ({Rate(highest.JudgedThroughput)} at {Name(highest, label)})";
+            : $"{Name(chosen, label)}: {Rate(chosen.JudgedThroughput)}, the first step within {Percent(rule.PlateauPercent)} of the highest throughput ({Rate(highest.JudgedThroughput)} at {Name(highest, label)}){Doubt(chosen, Floor(highest, rule))}";
         var reason = crossedAtOnce
             ? $"{Name(chosen, label)}: the first step, {Rate(chosen.JudgedThroughput)}, already crossed the rule: {why}; try lower values."
             : limit is not null
@@ -132,9 +136,25 @@ public static class KneeDetector
     /// the highest one's.</summary>
     private static SweepStepResult OnPlateau(List<SweepStepResult> candidates, SweepStepResult highest, KneeRule rule)
     {
-        var floor = highest.JudgedThroughput * (1 - (rule.PlateauPercent / 100));
-        return candidates.OrderBy(s => s.Index).First(s => s.JudgedThroughput >= floor);
+        var floor = Floor(highest, rule);
+        return candidates.OrderBy(s => s.Index).First(s => OnPlateau(s, floor));
     }
+
+    private static double Floor(SweepStepResult highest, KneeRule rule) => highest.JudgedThroughput * (1 - (rule.PlateauPercent / 100));
+
+    // On the plateau unless its seconds say it is below: a step whose throughput's spread reaches the floor could be on
+    // either side of it from one run to the next, and is given the benefit of that doubt (as a p99 is, below).
+    private static bool OnPlateau(SweepStepResult step, double floor) =>
+        step.JudgedThroughput >= floor || step.ThroughputSpread is { } spread && spread.High >= floor;
+
+    private static string Doubt(SweepStepResult chosen, double floor) =>
+        chosen.JudgedThroughput < floor && chosen.ThroughputSpread is { } spread
+            ? $": below {Rate(floor)}, but within the spread of its seconds' throughputs ({Rate(spread.Low)}–{Rate(spread.High)}, {Percent(MedianSpread.Confidence * 100)} confidence), so another run could reach it"
+            : "";
+
+    // Above the p99 bound only when its seconds say so: the bound outside the spread of the step's median per-second p99.
+    private static bool AboveP99Bound(SweepStepResult step, double bound) =>
+        step.JudgedP99Ms is { } p99 && p99 > bound && !(step.P99Spread is { } spread && spread.Low <= bound);
 
     /// <summary>The series walked in step order up to its first confirmed crossing.</summary>
     private static Walked Walk(IReadOnlyList<SweepStepResult> steps, KneeRule rule, bool seriesEnded, string label)
@@ -193,9 +213,11 @@ public static class KneeDetector
                 "the throttled share rose past the rule");
         }
 
-        if (!step.ClientLimited && best is { } b && step.JudgedP99Ms is { } p99 && p99 > rule.P99Multiple * b)
+        if (!step.ClientLimited && best is { } b && AboveP99Bound(step, rule.P99Multiple * b))
         {
-            return new Crossing(KneeLimit.P99, $"p99 {Ms(p99)} at {Name(step, label)} exceeded {Number(rule.P99Multiple)} × the best p99 ({Ms(b)})", "p99 rose past the rule");
+            var pooled = step.PooledSeconds is { } n ? $" (both runs' {n} seconds)" : "";
+            return new Crossing(
+                KneeLimit.P99, $"p99 {Ms(step.JudgedP99Ms!.Value)}{pooled} at {Name(step, label)} exceeded {Number(rule.P99Multiple)} × the best p99 ({Ms(b)})", "p99 rose past the rule");
         }
 
         return null;
@@ -218,12 +240,19 @@ public static class KneeDetector
                 });
             }
 
+            if (!step.IsReRun && BorderNote(judged.First(j => j.Index == step.Index), rule, BestOf(judged)) is { } border)
+            {
+                notes.Add(new KneeStepNote { Index = step.Index, ReRun = judged.First(j => j.Index == step.Index).IsReRun, Text = border });
+            }
+
             if (step.IsReRun)
             {
-                var confirmed = step.Measured && Cross(step, rule, BestOf(judged), label) is not null;
+                var asJudged = judged.First(j => j.Index == step.Index);
+                var confirmed = step.Measured && Cross(asJudged, rule, BestOf(judged), label) is not null;
+                var both = asJudged.PooledSeconds is { } n ? $"judged on both runs' {n} steady seconds together, " : "";
                 var outcome = !step.Measured ? "the re-run measured nothing, so the step is judged on its first run"
-                    : confirmed ? "the re-run confirmed it"
-                    : "the re-run did not confirm it";
+                    : confirmed ? $"{both}the re-run confirmed it"
+                    : $"{both}the re-run did not confirm it";
                 notes.Add(new KneeStepNote { Index = step.Index, ReRun = true, Text = $"re-run: {step.ReRunReason ?? "crossed the rule"}; {outcome}" });
             }
         }
@@ -234,6 +263,21 @@ public static class KneeDetector
         }
 
         return notes;
+    }
+
+    /// <summary>A note for a step whose p99 lies above the rule's bound while the bound lies within its spread: not
+    /// counted as a crossing, and said so.</summary>
+    private static string? BorderNote(SweepStepResult step, KneeRule rule, double? best)
+    {
+        if (step.ClientLimited || !step.Measured || best is not { } b || step.JudgedP99Ms is not { } p99 || step.P99Spread is not { } spread)
+        {
+            return null;
+        }
+
+        var bound = rule.P99Multiple * b;
+        return p99 > bound && spread.Low <= bound
+            ? $"p99 {Ms(p99)} is above {Number(rule.P99Multiple)} × the best p99 ({Ms(bound)}), but within the spread of its seconds' p99s ({Ms(spread.Low)}–{Ms(spread.High)}, {Percent(MedianSpread.Confidence * 100)} confidence): another run could fall either side, so it is not counted as crossing the rule"
+            : null;
     }
 
     // The best p99 is the service's: a client-limited step's p99 is the client's.

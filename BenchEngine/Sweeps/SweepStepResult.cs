@@ -54,6 +54,15 @@ public sealed record SweepStepResult
     /// <summary>Throttled share of the steady window's service seconds, as a percentage; null as <see cref="SteadyThroughput"/>.</summary>
     public double? SteadyThrottledPercent { get; init; }
 
+    /// <summary>The per-second p99s (ms) of the steady window's service seconds that answered, in second order: what
+    /// <see cref="SteadyP99Ms"/> is the median of, and its spread (<see cref="P99Spread"/>); null in results stored before
+    /// they were kept.</summary>
+    public IReadOnlyList<double>? SteadySecondP99sMs { get; init; }
+
+    /// <summary>The per-second throughputs of the steady window's service seconds, in second order, for the spread of
+    /// <see cref="SteadyThroughput"/> (<see cref="ThroughputSpread"/>); null as <see cref="SteadySecondP99sMs"/>.</summary>
+    public IReadOnlyList<double>? SteadySecondThroughputs { get; init; }
+
     /// <summary>Seconds of the step the client, not the service, was the limit in (<see cref="SecondSnapshot.IsClientLimited"/>).</summary>
     public int ClientLimitedSeconds { get; init; }
 
@@ -87,6 +96,16 @@ public sealed record SweepStepResult
     [JsonIgnore]
     public double JudgedThrottledPercent => SteadyThrottledPercent ?? ThrottledPercent;
 
+    /// <summary>How far <see cref="JudgedP99Ms"/> could move from run to run: the confidence interval of the median of the
+    /// step's per-second p99s; null without them.</summary>
+    [JsonIgnore]
+    public MedianSpread? P99Spread => SteadyP99Ms is null ? null : MedianSpread.Of(SteadySecondP99sMs);
+
+    /// <summary>How far <see cref="JudgedThroughput"/> could move from run to run: the confidence interval of the median of
+    /// the step's per-second throughputs; null without them.</summary>
+    [JsonIgnore]
+    public MedianSpread? ThroughputSpread => SteadyThroughput is null ? null : MedianSpread.Of(SteadySecondThroughputs);
+
     /// <summary>The figures of <paramref name="step"/> from the run that made them.</summary>
     /// <param name="step">The step.</param>
     /// <param name="status">How its run ended.</param>
@@ -117,6 +136,8 @@ public sealed record SweepStepResult
             SteadyThroughput = judged >= MinJudgedSeconds ? window.MeanThroughput : null,
             SteadyP99Ms = p99s is { Count: >= MinJudgedSeconds } ? SummaryCalculator.NearestRank(p99s, 50) : null,
             SteadyThrottledPercent = judged >= MinJudgedSeconds ? window.ThrottledFraction * 100 : null,
+            SteadySecondP99sMs = p99s,
+            SteadySecondThroughputs = service?.Select(s => s.OkPerSecond).ToList(),
             ClientLimitedSeconds = summary.ClientLimitedSeconds,
             ClientLimited = IsClientLimited(summary, rule ?? new KneeRule()),
             ClientLimitReason = LimitReason(summary),
@@ -155,6 +176,41 @@ public sealed record SweepStepResult
         var text = string.Join("; ", spans.Take(Shown).Select(s => s.Describe()));
         return spans.Count > Shown ? string.Create(CultureInfo.InvariantCulture, $"{text}; and {spans.Count - Shown} more spans") : text;
     }
+
+    /// <summary>A step judged on both of its runs together (<paramref name="first"/> and its re-run
+    /// <paramref name="reRun"/>): their steady seconds pooled, the p99 the median of all their per-second p99s and the
+    /// throughput the mean of all their per-second throughputs, so a re-run adds evidence instead of replacing it (the
+    /// throttled share is the re-run's: a throttle is the service's answer, and the re-run's is the latest). The
+    /// re-run alone when either lacks its seconds (stored before they were kept, or no steady window) or either was
+    /// client-limited.</summary>
+    public static SweepStepResult Pooled(SweepStepResult first, SweepStepResult reRun)
+    {
+        ArgumentNullException.ThrowIfNull(first);
+        ArgumentNullException.ThrowIfNull(reRun);
+        if (!first.Measured || first.ClientLimited || reRun.ClientLimited
+            || first is not { SteadySecondP99sMs: { } p99s1, SteadySecondThroughputs: { } rates1, SteadyThroughput: not null }
+            || reRun is not { SteadySecondP99sMs: { } p99s2, SteadySecondThroughputs: { } rates2, SteadyThroughput: not null })
+        {
+            return reRun;
+        }
+
+        List<double> p99s = [.. p99s1, .. p99s2];
+        List<double> rates = [.. rates1, .. rates2];
+        var seconds = rates.Count;
+        return reRun with
+        {
+            SteadyThroughput = rates.Average(),
+            SteadyP99Ms = p99s.Count >= MinJudgedSeconds ? SummaryCalculator.NearestRank(p99s, 50) : reRun.SteadyP99Ms,
+            SteadySecondP99sMs = p99s,
+            SteadySecondThroughputs = rates,
+            PooledSeconds = seconds,
+        };
+    }
+
+    /// <summary>How many steady seconds of both runs the step is judged on, when it is judged on both together
+    /// (<see cref="Pooled"/>); null otherwise.</summary>
+    [JsonIgnore]
+    public int? PooledSeconds { get; init; }
 
     private static int JudgedSeconds(RunSummary summary) => Math.Max(0, summary.SteadyState.Seconds - summary.SteadyState.SecondsLeftOut);
 }

@@ -219,7 +219,8 @@ public class KneeDetectorTests
         Assert.Equal(3, knee.RecommendedIndex);
         var note = Assert.Single(knee.Notes);
         Assert.Equal((2, true), (note.Index, note.ReRun));
-        Assert.Equal("re-run: p99 rose past the rule at this step only; the re-run did not confirm it", note.Text);
+        var both = steps[2].SteadySecondP99sMs!.Count + steps[4].SteadySecondP99sMs!.Count;
+        Assert.Equal($"re-run: p99 rose past the rule at this step only; judged on both runs' {both} steady seconds together, the re-run did not confirm it", note.Text);
         Assert.Equal([0, 1, 2, 2, 3], knee.Steps.Select(s => s.Index));
         Assert.Equal(420, KneeDetector.Judged(knee.Steps)[2].Throughput);
     }
@@ -239,7 +240,85 @@ public class KneeDetectorTests
         Assert.Equal(KneeLimit.P99, knee.LimitedBy);
         Assert.Equal(1, knee.RecommendedIndex);
         Assert.EndsWith("exceeded 3 × the best p99 (10 ms), confirmed by a re-run of that step.", knee.Reason, StringComparison.Ordinal);
-        Assert.Contains(knee.Notes, n => n.Text == "re-run: p99 rose past the rule at the last step; the re-run confirmed it");
+        var both = steps[2].SteadySecondP99sMs!.Count + steps[3].SteadySecondP99sMs!.Count;
+        Assert.Contains(knee.Notes, n => n.Text == $"re-run: p99 rose past the rule at the last step; judged on both runs' {both} steady seconds together, the re-run confirmed it");
+        Assert.Contains($"p99 50 ms (both runs' {both} seconds) at step 3 (concurrency 4) exceeded", knee.Reason, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Find_P99AboveTheBoundWithinItsOwnSpread_IsNotACrossing_AndSaysSo()
+    {
+        // Step 3's median per-second p99 (36 ms) is above 3 × 10 ms, but 4 of its 10 seconds were under the bound: another
+        // run of the step could fall either side (the sweeps beside CPU hogs: 95–125 ms against a bound of 120 ms).
+        var border = new Dictionary<int, double> { [0] = 25, [2] = 26, [4] = 27, [6] = 28 };
+        var steps = new[] { Step(0, "1", 100, 10), Step(1, "2", 200, 11), Step(2, "4", 300, 36, slowSeconds: border), Step(3, "8", 310, 90) };
+
+        var knee = Assert.Single(KneeDetector.Find(steps, new KneeRule(), "Load.Concurrency"));
+
+        Assert.Equal(36, steps[2].SteadyP99Ms!.Value, 1);
+        Assert.True(steps[2].P99Spread!.Value.Low <= 30);
+        Assert.Equal(KneeLimit.P99, knee.LimitedBy);
+        Assert.Equal(3, knee.LimitIndex);
+        Assert.Equal(2, knee.RecommendedIndex);
+        var note = Assert.Single(knee.Notes, n => n.Index == 2);
+        Assert.StartsWith("p99 36 ms is above 3 × the best p99 (30 ms), but within the spread of its seconds' p99s (2", note.Text, StringComparison.Ordinal);
+        Assert.EndsWith("90 % confidence): another run could fall either side, so it is not counted as crossing the rule", note.Text, StringComparison.Ordinal);
+
+        // The same median with every second above the bound crosses.
+        var clear = new[] { Step(0, "1", 100, 10), Step(1, "2", 200, 11), Step(2, "4", 300, 36), Step(3, "8", 310, 90) };
+        Assert.Equal(2, Assert.Single(KneeDetector.Find(clear, new KneeRule(), "Load.Concurrency")).LimitIndex);
+    }
+
+    [Fact]
+    public void Find_StepBelowThePlateauWithinItsOwnSpread_IsOnThePlateau_AndSaysWhy()
+    {
+        // Step 4 ran 3,657/s on average against a floor of 90 % × 4,077/s = 3,669/s, with seconds up to 3,900/s.
+        static SweepStepResult Seeded(int i, string value, double throughput, double[]? seconds = null) => new()
+        {
+            Index = i, Value = value, Status = RunStatus.Completed, Throughput = throughput, SteadyThroughput = throughput, P99Ms = 10, SteadyP99Ms = 10,
+            SteadySecondP99sMs = [10, 10, 10, 10, 10], SteadySecondThroughputs = seconds ?? [throughput, throughput, throughput, throughput, throughput],
+        };
+        var spread = new double[] { 3_400, 3_600, 3_657, 3_700, 3_900 };
+        var steps = new[] { Seeded(0, "4", 900), Seeded(1, "8", 1_800), Seeded(2, "16", 3_657, spread), Seeded(3, "32", 4_077) };
+
+        var knee = Assert.Single(KneeDetector.Find(steps, new KneeRule(), "Load.Concurrency"));
+
+        Assert.Equal(2, knee.RecommendedIndex);
+        Assert.Equal(
+            "step 3 (concurrency 16): 3,657/s, the first step within 10 % of the highest throughput (4,077/s at step 4 (concurrency 32)): below 3,669/s, but within the spread of its seconds' throughputs (3,400/s–3,900/s, 90 % confidence), so another run could reach it; no step exceeded 3 × the best p99 or 1 % throttled within the values, so the limit may lie beyond them.",
+            knee.Reason);
+
+        // Steady seconds that never reach the floor keep it off the plateau.
+        var below = steps.Select(s => s.Index == 2 ? Seeded(2, "16", 3_657) : s).ToList();
+        Assert.Equal(3, Assert.Single(KneeDetector.Find(below, new KneeRule(), "Load.Concurrency")).RecommendedIndex);
+    }
+
+    [Fact]
+    public void Judged_AReRun_IsPooledWithItsFirstRun_SoItAddsEvidenceInsteadOfReplacingIt()
+    {
+        // The re-run alone: 5 seconds at 45 ms and 3 at 10 ms (median 45 ms, but its spread reaches 10 ms). With the first
+        // run's 50 ms seconds the pooled median and its whole spread lie above the bound: confirmed.
+        var rule = new KneeRule();
+        var reRunP99s = new Dictionary<int, double> { [1] = 10, [3] = 10, [5] = 10 };
+        var steps = new List<SweepStepResult> { Step(0, "1", 100, 10), Step(1, "2", 200, 11), Step(2, "4", 210, 50) };
+        var reRun = Step(2, "4", 205, 45, slowSeconds: reRunP99s) with { IsReRun = true, ReRunReason = "p99 rose past the rule at the last step" };
+        steps.Add(reRun);
+
+        var judged = KneeDetector.Judged(steps)[2];
+        var knee = Assert.Single(KneeDetector.Find(steps, rule, "Load.Concurrency"));
+
+        Assert.True(judged.IsReRun);
+        Assert.Equal(steps[2].SteadySecondP99sMs!.Count + reRun.SteadySecondP99sMs!.Count, judged.PooledSeconds);
+        Assert.Equal([.. steps[2].SteadySecondP99sMs!, .. reRun.SteadySecondP99sMs!], judged.SteadySecondP99sMs);
+        Assert.Equal((steps[2].SteadySecondThroughputs!.Sum() + reRun.SteadySecondThroughputs!.Sum()) / judged.PooledSeconds!.Value, judged.SteadyThroughput!.Value, 6);
+        Assert.True(reRun.P99Spread!.Value.Low <= 30, "the re-run alone would not confirm");
+        Assert.True(judged.P99Spread!.Value.Low > 30);
+        Assert.Equal(KneeLimit.P99, knee.LimitedBy);
+        Assert.Equal(1, knee.RecommendedIndex);
+
+        // A re-run whose seconds were not kept (stored before they were) is judged alone, as then.
+        var stored = reRun with { SteadySecondP99sMs = null };
+        Assert.Same(stored, SweepStepResult.Pooled(steps[2], stored));
     }
 
     [Fact]

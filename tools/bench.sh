@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the benchmarks against local servers it starts on loopback, and stops them after.
-# Usage: tools/bench.sh [engine-cost|goodput|scaling|memory|dashboard-overhead|push-latency|history-page|telemetry-cost|agents|client-health|health-cost|clock|sweep-noisy|all] [memory document count]
+# Usage: tools/bench.sh [engine-cost|goodput|scaling|memory|dashboard-overhead|push-latency|history-page|telemetry-cost|agents|client-health|health-cost|clock|engine-ceiling|redis-peer|hot-path|sweep-noisy|all] [memory document count]
 # The dashboard benchmarks start the dashboard themselves and watch it with Debian's Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +30,12 @@ if [ "${1:-all}" = sweep-noisy ]; then
     done
   done
   exit
+fi
+# The hot path's micro-benchmarks (BenchmarkDotNet): one insert through the engine on the no-op target per shape and load model,
+# and the workload's own cost. Extra arguments go to BenchmarkDotNet (e.g. --filter '*Document*').
+if [ "${1:-all}" = hot-path ]; then
+  shift
+  cd tools/HotPath && exec dotnet run -c Release -- --filter '*' --artifacts "$(mktemp -d)" "$@"
 fi
 # Runs spread over agents: Debian's PostgreSQL and redis-server on free loopback ports, three dashboard processes on them.
 if [ "${1:-all}" = agents ]; then
@@ -72,7 +78,19 @@ work=$(mktemp -d)
 azurite=$!
 node "$servers/cosmos-server.js" "$cosmos_port" > /dev/null &
 cosmos=$!
-trap 'kill $azurite $cosmos 2>/dev/null; rm -rf "$work"' EXIT
+# Redis beside redis-benchmark (redis-peer, and all): Debian's redis-server and its redis-benchmark, no persistence.
+redis=""
+if [ "${1:-all}" = redis-peer ] || [ "${1:-all}" = all ]; then
+  if ! command -v redis-benchmark > /dev/null; then
+    sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update && $sudo apt-get install -y redis-server redis-tools
+  fi
+  redis_port=$(free_port)
+  redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no > /dev/null &
+  redis=$!
+  export BENCH_REDIS_PORT="$redis_port"
+fi
+trap 'kill $azurite $cosmos $redis 2>/dev/null; rm -rf "$work"' EXIT
 sleep 2
 
 # Azurite's well-known development key (public, from Microsoft's documentation).

@@ -5,14 +5,87 @@ using System.Text.Json;
 namespace BenchEngine.Workloads;
 
 /// <summary>Writes a <see cref="Document"/> as the JSON body Cosmos DB receives.</summary>
+/// <remarks>On the hot path (every document is measured, and written once more by its target): each thread keeps one JSON
+/// writer and one scratch buffer, so measuring allocates nothing and writing allocates only what the caller keeps.</remarks>
 public static class DocumentJson
 {
+    // A scratch buffer that grew past this (a large document) is let go rather than kept by its thread.
+    private const int KeptScratchBytes = 64 * 1024;
+
+    private static readonly JsonWriterOptions Options = new() { SkipValidation = true };
+
+    [ThreadStatic]
+    private static Utf8JsonWriter? t_writer;
+
+    [ThreadStatic]
+    private static ArrayBufferWriter<byte>? t_scratch;
+
     /// <summary>Writes <c>{"id": …, fields…}</c>; adds <paramref name="partitionKeyProperty"/> with the
     /// partition key value when no field of that name exists.</summary>
     public static void Write(IBufferWriter<byte> output, Document document, string? partitionKeyProperty = null)
     {
+        ArgumentNullException.ThrowIfNull(output);
         ArgumentNullException.ThrowIfNull(document);
-        using var writer = new Utf8JsonWriter(output, new JsonWriterOptions { SkipValidation = true });
+        var writer = t_writer;
+        if (writer is null)
+        {
+            t_writer = writer = new Utf8JsonWriter(output, Options);
+        }
+        else
+        {
+            writer.Reset(output);
+        }
+
+        try
+        {
+            WriteDocument(writer, document, partitionKeyProperty);
+            writer.Flush();
+        }
+        finally
+        {
+            // Holds on to no caller's buffer between two documents.
+            writer.Reset(Stream.Null);
+        }
+    }
+
+    /// <summary>The size in bytes of the document as JSON; allocates nothing once its thread has measured one.</summary>
+    public static int Measure(Document document, string? partitionKeyProperty = null)
+    {
+        var scratch = Scratch();
+        Write(scratch, document, partitionKeyProperty);
+        var size = scratch.WrittenCount;
+        Release(scratch);
+        return size;
+    }
+
+    /// <summary>The document as JSON in an array of exactly its size: the one allocation a target that hands the bytes on
+    /// (and cannot give them back) needs.</summary>
+    public static byte[] ToArray(Document document, string? partitionKeyProperty = null)
+    {
+        var scratch = Scratch();
+        Write(scratch, document, partitionKeyProperty);
+        var bytes = scratch.WrittenSpan.ToArray();
+        Release(scratch);
+        return bytes;
+    }
+
+    private static ArrayBufferWriter<byte> Scratch()
+    {
+        var scratch = t_scratch ??= new ArrayBufferWriter<byte>(4_096);
+        scratch.ResetWrittenCount();
+        return scratch;
+    }
+
+    private static void Release(ArrayBufferWriter<byte> scratch)
+    {
+        if (scratch.Capacity > KeptScratchBytes)
+        {
+            t_scratch = null;
+        }
+    }
+
+    private static void WriteDocument(Utf8JsonWriter writer, Document document, string? partitionKeyProperty)
+    {
         writer.WriteStartObject();
         writer.WriteString("id"u8, document.Id);
         var hasPartitionKeyField = partitionKeyProperty is null;
@@ -33,14 +106,6 @@ public static class DocumentJson
         }
 
         writer.WriteEndObject();
-    }
-
-    /// <summary>The size in bytes of the document as JSON.</summary>
-    public static int Measure(Document document, string? partitionKeyProperty = null)
-    {
-        var buffer = new ArrayBufferWriter<byte>(512);
-        Write(buffer, document, partitionKeyProperty);
-        return buffer.WrittenCount;
     }
 
     private static void WriteValue(Utf8JsonWriter writer, object? value)

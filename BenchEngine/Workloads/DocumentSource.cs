@@ -1,7 +1,7 @@
 namespace BenchEngine.Workloads;
 
 /// <summary>
-/// Turns a shape's fields into documents: a new GUID id, the partition key, and the optional padding.
+/// Turns a shape's fields into documents: a unique GUID id (<see cref="UniqueIds"/>), the partition key, and the optional padding.
 /// Only the sequence number, one size measurement and a bounded set of filler strings are kept, so
 /// memory does not grow with the run.
 /// </summary>
@@ -29,9 +29,17 @@ internal sealed class DocumentSource : IDocumentSource
     private long _sequence;
 
     private readonly WorkloadShard? _shard;
+    private readonly UniqueIds _ids;
 
-    public DocumentSource(IFieldSource fields, PartitionKeySelector partitionKeys, int? targetSizeBytes, string description, WorkloadShard? shard = null)
+    /// <param name="fields">The shape's fields.</param>
+    /// <param name="partitionKeys">Chooses each document's partition key.</param>
+    /// <param name="targetSizeBytes">Pad each document to this many bytes; null for no padding.</param>
+    /// <param name="description">The workload in words.</param>
+    /// <param name="shard">This source's share of the documents; null for all of them.</param>
+    /// <param name="ids">The documents' ids; default: a fresh key (<see cref="UniqueIds.Draw"/>).</param>
+    public DocumentSource(IFieldSource fields, PartitionKeySelector partitionKeys, int? targetSizeBytes, string description, WorkloadShard? shard = null, UniqueIds? ids = null)
     {
+        _ids = ids ?? UniqueIds.Draw();
         _shard = shard is { Count: > 1 } ? shard : null;
         _fields = fields;
         _partitionKeys = partitionKeys;
@@ -69,7 +77,7 @@ internal sealed class DocumentSource : IDocumentSource
             values[_partitionKeyFieldIndex] = new(PartitionKeyField, partitionKey);
         }
 
-        document = new Document(Guid.NewGuid().ToString(), partitionKey, values);
+        document = new Document(_ids.Next(_sequence), partitionKey, values);
         if (_targetSizeBytes is int target)
         {
             values[^1] = new(PaddingField, Padding(document, values, target));

@@ -213,7 +213,8 @@ internal sealed partial class JsonTemplateGenerator : IFieldSource
         switch (kind)
         {
             case "guid" when argument is null:
-                return (_ => Guid.NewGuid().ToString(), ValueBound.Text(36, 38), ValueBound.Text(36, 36));
+                var guids = UniqueIds.Draw();
+                return (sequence => guids.Next(sequence), ValueBound.Text(36, 38), ValueBound.Text(36, 36));
             case "seq" when argument is null:
                 return (sequence => sequence, ValueBound.Scalar(1, SequenceChars, 8), ValueBound.Text(SequenceChars, SequenceChars));
             case "now" when argument is null:

@@ -20,9 +20,11 @@ internal sealed class PartitionKeySelector
     private readonly string[] _cachedKeys;
     private readonly double _hotKeyFraction;
     private readonly int _fieldIndex;
+    private readonly UniqueIds? _guids;
 
     private PartitionKeySelector(PartitionKeyOptions options, int fieldIndex, Random random)
     {
+        _guids = options.Strategy == PartitionKeyStrategy.Guid ? UniqueIds.Draw() : null;
         _strategy = options.Strategy;
         _random = random;
         _keyCount = options.KeyCount;
@@ -94,7 +96,7 @@ internal sealed class PartitionKeySelector
         PartitionKeyStrategy.FieldValue => AsKey(fields[_fieldIndex].Value),
         PartitionKeyStrategy.FixedKeys => Key((int)(sequence % _keyCount)),
         PartitionKeyStrategy.HotKey => _random.NextDouble() < _hotKeyFraction ? HotKey : Key(_random.Next(1, _keyCount)),
-        _ => Guid.NewGuid().ToString(),
+        _ => _guids!.Next(sequence),
     };
 
     private string Key(int index) => index < _cachedKeys.Length ? _cachedKeys[index] : FormatKey(index);

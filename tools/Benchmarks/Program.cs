@@ -92,6 +92,16 @@ if (which is "clock" or "all")
     await ClockAsync();
 }
 
+if (which is "engine-ceiling" or "all")
+{
+    await EngineCeilingAsync();
+}
+
+if (which is "redis-peer" || (which is "all" && Environment.GetEnvironmentVariable("BENCH_REDIS_PORT") is not null))
+{
+    await RedisPeerAsync(int.Parse(Environment.GetEnvironmentVariable("BENCH_REDIS_PORT") ?? throw new InvalidOperationException("BENCH_REDIS_PORT: tools/bench.sh redis-peer starts a server and sets it."), CultureInfo.InvariantCulture));
+}
+
 return 0;
 
 // A run that gives documents up after their throttle retries ends Failed, honestly; the unbounded pattern is measured for
@@ -905,3 +915,144 @@ static async Task<string> QuietHostAsync()
 
 static string LoadAverage() => File.Exists("/proc/loadavg") ? File.ReadAllText("/proc/loadavg").Split(' ')[0] : "unknown";
 
+// 14. The engine's ceiling: the no-op target (nothing outstanding, nothing failing), so all there is is the client. Closed loops
+// at several concurrencies (inserts/s, this process's CPU and bytes allocated per insert), open loops at rising rates (every
+// due request sent? p99 from the intended start). Alternating rounds; medians.
+async Task EngineCeilingAsync()
+{
+    const int rounds = 3;
+    const long documents = 2_000_000;
+    Console.WriteLine($"## Engine ceiling (no-op target, small documents; closed loop {documents:N0} documents a run, 1 warm-up + {rounds} rounds; load average {LoadAverage()})");
+    var runner = new BenchmarkRunner();
+    RunPlan Closed(int concurrency) => new()
+    {
+        Name = $"no-op closed loop of {concurrency}",
+        Target = new TargetOptions { Kind = TargetKind.NoOp },
+        Load = new LoadOptions { Concurrency = concurrency },
+        Stop = new StopOptions { TotalDocuments = documents },
+    };
+    var concurrencies = new[] { 1, 8, 32, 256 };
+    await runner.RunAsync(Closed(8), context);
+    var figures = concurrencies.ToDictionary(c => c, _ => new List<(double Rate, double CpuUs, double Bytes)>());
+    for (var round = 0; round < rounds; round++)
+    {
+        foreach (var concurrency in concurrencies)
+        {
+            var cpu = Process.GetCurrentProcess().TotalProcessorTime;
+            var allocated = GC.GetTotalAllocatedBytes(precise: true);
+            var result = await runner.RunAsync(Closed(concurrency), context);
+            var spent = Process.GetCurrentProcess().TotalProcessorTime - cpu;
+            var bytes = GC.GetTotalAllocatedBytes(precise: true) - allocated;
+            var ok = result.Summary.TotalOk;
+            figures[concurrency].Add((result.Summary.AverageThroughput, spent.TotalMicroseconds / ok, bytes / (double)ok));
+        }
+    }
+
+    foreach (var (concurrency, runs) in figures)
+    {
+        Console.WriteLine($"closed loop of {concurrency}: {Median([.. runs.Select(r => r.Rate)]):N0} inserts/s (runs {string.Join(", ", runs.Select(r => r.Rate.ToString("N0")))}), "
+            + $"{Median([.. runs.Select(r => r.CpuUs)]):F2} µs CPU and {Median([.. runs.Select(r => r.Bytes)]):N0} bytes allocated per insert (the whole process: the run's clock, health probe and summary included) "
+            + "(targets: ≥ 1,000,000/s at c ≥ 8, ≤ 1 µs, ≤ 64 bytes)");
+    }
+
+    foreach (var rate in new[] { 10_000, 50_000, 200_000 })
+    {
+        var plan = new RunPlan
+        {
+            Name = $"no-op open loop {rate:N0}/s",
+            Target = new TargetOptions { Kind = TargetKind.NoOp },
+            Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = rate, Concurrency = 256 },
+            Stop = new StopOptions { DurationSeconds = 10 },
+            Thresholds = new ThresholdOptions { MaxDroppedPercent = 100 },
+        };
+        var runs = new List<RunSummary>();
+        for (var round = 0; round < rounds; round++)
+        {
+            runs.Add((await runner.RunAsync(plan, context)).Summary);
+        }
+
+        Console.WriteLine($"open loop {rate:N0}/s, 10 s, {rounds} runs: dropped {string.Join(", ", runs.Select(r => $"{r.TotalDropped:N0} ({r.TotalDropped * 100.0 / Math.Max(1, r.TotalOffered):F2} %)"))}; "
+            + $"sent late {string.Join(", ", runs.Select(r => r.TotalSentLate.ToString("N0")))}; p99 from the intended start {string.Join(", ", runs.Select(r => $"{r.Latency.P99Ms:F2}"))} ms "
+            + "(targets at 200,000/s: 0 dropped, p99 ≤ 1 ms)");
+    }
+}
+
+// 15. Redis beside its own C client: redis-benchmark and the engine, the same server, 1 KB values, 50 clients, one SET a request
+// and pipelines of 10, alternating rounds. Throughput each, and CPU per SET: the engine's from this process's CPU time, the
+// peer's from its own (read from /proc after it exited, as this process's children's time).
+async Task RedisPeerAsync(int port)
+{
+    const int rounds = 5;
+    const int clients = 50;
+    const int requests = 300_000;
+    Console.WriteLine($"## Redis beside redis-benchmark (127.0.0.1:{port}, 1 KB values, {clients} clients, {requests:N0} SETs a run; 1 warm-up + {rounds} rounds alternating; load average {LoadAverage()})");
+    var runner = new BenchmarkRunner();
+    foreach (var pipeline in new[] { 1, 10 })
+    {
+        var plan = new RunPlan
+        {
+            Name = $"redis, pipelines of {pipeline}",
+            Target = new TargetOptions
+            {
+                Kind = TargetKind.Redis,
+                Operation = WriteOperation.Upsert,
+                Redis = new RedisOptions { Host = "127.0.0.1", Port = port, UseTls = false, UseAccessKey = false, KeyPrefix = "peer:" },
+            },
+            Workload = new WorkloadOptions { Shape = DocumentShape.SmallDto, TargetSizeBytes = 1_024 },
+            Load = new LoadOptions { Concurrency = clients, BatchSize = pipeline },
+            Stop = new StopOptions { TotalDocuments = requests },
+        };
+        var peer = new List<(double Rate, double CpuUs)>();
+        var engine = new List<(double Rate, double CpuUs)>();
+        await PeerAsync(pipeline);
+        await EngineAsync(plan);
+        for (var round = 0; round < rounds; round++)
+        {
+            peer.Add(await PeerAsync(pipeline));
+            engine.Add(await EngineAsync(plan));
+        }
+
+        var ratio = Median([.. engine.Select(r => r.Rate)]) / Median([.. peer.Select(r => r.Rate)]);
+        Console.WriteLine($"-P {pipeline}: redis-benchmark {Median([.. peer.Select(r => r.Rate)]):N0} SETs/s ({string.Join(", ", peer.Select(r => r.Rate.ToString("N0")))}), {Median([.. peer.Select(r => r.CpuUs)]):F1} µs CPU a SET; "
+            + $"BenchWeb {Median([.. engine.Select(r => r.Rate)]):N0}/s ({string.Join(", ", engine.Select(r => r.Rate.ToString("N0")))}), {Median([.. engine.Select(r => r.CpuUs)]):F1} µs CPU a SET; "
+            + $"ratio {ratio:F2} (target ≥ {(pipeline == 1 ? "1.0" : "0.8")})");
+    }
+
+    async Task<(double Rate, double CpuUs)> EngineAsync(RunPlan plan)
+    {
+        var cpu = Process.GetCurrentProcess().TotalProcessorTime;
+        var result = await runner.RunAsync(plan, context);
+        var spent = Process.GetCurrentProcess().TotalProcessorTime - cpu;
+        if (result.Summary.TotalOk != requests || result.Status != RunStatus.Completed)
+        {
+            throw new InvalidOperationException($"{plan.Name}: {result.Status}, {result.Summary.TotalOk:N0} of {requests:N0} SETs landed; {result.FailureReason}");
+        }
+
+        // The whole run's inserts over its elapsed time, as redis-benchmark reports its own.
+        return (result.Summary.TotalOk / result.Summary.Elapsed.TotalSeconds, spent.TotalMicroseconds / result.Summary.TotalOk);
+    }
+
+    async Task<(double Rate, double CpuUs)> PeerAsync(int pipeline)
+    {
+        var before = ChildrenCpu();
+        var start = new ProcessStartInfo("redis-benchmark", $"-h 127.0.0.1 -p {port} -t set -d 1024 -c {clients} -P {pipeline} -n {requests} -q --csv") { RedirectStandardOutput = true };
+        using var process = Process.Start(start)!;
+        var output = await process.StandardOutput.ReadToEndAsync();
+        await process.WaitForExitAsync();
+        var spent = ChildrenCpu() - before;
+        // --csv: "test","rps","avg_latency_ms",… and a line per test: "SET","123456.79",…
+        var line = output.Split('\n').First(l => l.StartsWith("\"SET\"", StringComparison.Ordinal));
+        var rate = double.Parse(line.Split(',')[1].Trim('"'), CultureInfo.InvariantCulture);
+        return (rate, spent.TotalMicroseconds / requests);
+    }
+
+    // The CPU time of this process's children that have been waited for (cutime + cstime of /proc/self/stat, in clock ticks).
+    static TimeSpan ChildrenCpu()
+    {
+        var stat = File.ReadAllText("/proc/self/stat");
+        var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
+        // After the name: field 3 (state) is fields[0], so cutime (16) and cstime (17) are fields[13] and fields[14].
+        var ticks = long.Parse(fields[13], CultureInfo.InvariantCulture) + long.Parse(fields[14], CultureInfo.InvariantCulture);
+        return TimeSpan.FromSeconds(ticks / 100.0);
+    }
+}

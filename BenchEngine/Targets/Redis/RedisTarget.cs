@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Net;
 using System.Security.Authentication;
 using BenchEngine.Workloads;
@@ -118,25 +117,23 @@ internal sealed class RedisTarget : IInsertTarget
         var database = _database ?? throw new InvalidOperationException("InitializeAsync first.");
         cancellationToken.ThrowIfCancellationRequested();
         var when = operation == WriteOperation.Create ? When.NotExists : When.Always;
+        if (documents.Count == 1)
+        {
+            return await WriteOneAsync(database, documents[0], when, cancellationToken).ConfigureAwait(false);
+        }
+
         var writes = new Task<bool>[documents.Count];
         var sizes = new int[documents.Count];
         try
         {
-            if (documents.Count == 1)
+            // One pipeline: every SET is written to the connection together, and the answers come back in order.
+            var batch = database.CreateBatch();
+            for (var i = 0; i < documents.Count; i++)
             {
-                writes[0] = database.StringSetAsync(Key(documents[0]), Value(documents[0], out sizes[0]), when: when);
+                writes[i] = batch.StringSetAsync(Key(documents[i]), Value(documents[i], out sizes[i]), when: when);
             }
-            else
-            {
-                // One pipeline: every SET is written to the connection together, and the answers come back in order.
-                var batch = database.CreateBatch();
-                for (var i = 0; i < documents.Count; i++)
-                {
-                    writes[i] = batch.StringSetAsync(Key(documents[i]), Value(documents[i], out sizes[i]), when: when);
-                }
 
-                batch.Execute();
-            }
+            batch.Execute();
         }
         catch (RedisException ex)
         {
@@ -162,6 +159,39 @@ internal sealed class RedisTarget : IInsertTarget
         }
 
         return Tally(writes, sizes);
+    }
+
+    /// <summary>One SET, awaited as it is (a cancellable wait only when the run's stop can cut it off): no arrays, no
+    /// <see cref="Task.WhenAll(Task[])"/>, the same outcomes as a pipeline of one.</summary>
+    private async Task<OperationOutcome> WriteOneAsync(IDatabase database, Document document, When when, CancellationToken cancellationToken)
+    {
+        Task<bool> write;
+        int size;
+        try
+        {
+            write = database.StringSetAsync(Key(document), Value(document, out size), when: when);
+        }
+        catch (RedisException ex)
+        {
+            return OperationOutcome.Failed(0, 0, Describe(ex));
+        }
+
+        try
+        {
+            var set = cancellationToken.CanBeCanceled
+                ? await write.WaitAsync(cancellationToken).ConfigureAwait(false)
+                : await write.ConfigureAwait(false);
+            return set ? OperationOutcome.Ok(Stored, 1, 0, size) : Tally([write], [size]);
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            _ = write.ContinueWith(static t => t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
+            throw new OperationCanceledException("The write was cancelled in flight.", cancellationToken);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            return Tally([write], [size]);
+        }
     }
 
     public async Task<long> CountAsync(CancellationToken cancellationToken)
@@ -282,6 +312,11 @@ internal sealed class RedisTarget : IInsertTarget
             ConnectTimeout = _options.ConnectTimeoutMs,
             ConnectRetry = 1,
 
+            // The answers are read on the thread pool rather than on the client's own socket threads: a SET's completion no
+            // longer hops from a dedicated reader thread to the pool (a third of the client's CPU was waking and switching
+            // threads), +26 % single SETs measured (README "Redis").
+            SocketManager = SocketManager.ThreadPool,
+
             // Fail when the first connection fails, rather than hand back a client that keeps trying in the background.
             AbortOnConnectFail = true,
 
@@ -311,10 +346,9 @@ internal sealed class RedisTarget : IInsertTarget
 
     private static RedisValue Value(Document document, out int size)
     {
-        var body = new ArrayBufferWriter<byte>(512);
-        DocumentJson.Write(body, document);
-        size = body.WrittenCount;
-        return body.WrittenMemory;
+        var body = DocumentJson.ToArray(document);
+        size = body.Length;
+        return body;
     }
 
     /// <summary>Checks each connection the client is about to open against the endpoint policy, as the URL the module maps

@@ -178,8 +178,25 @@ internal static class LoadDriver
     /// still measured from their intended start. When issuing stops, the requests due before that instant and not sent are
     /// counted as not started, so every request due is in exactly one bucket.
     /// With stages the rate varies: request i is due where the integral of the stages' rate from the run's start reaches i
-    /// (<see cref="StageSchedule.SecondsOfRequest"/>), computed from the run's clock, never accumulated from one request to the next.</remarks>
-    private static async Task OpenLoopAsync(double? constantRate, StageSchedule? stages, int maxOutstanding, WorkSource work, OperationExecutor executor, TimeProvider time, long runStart, StopSignal stopSignal)
+    /// (<see cref="StageSchedule.SecondsOfRequest"/>), computed from the run's clock, never accumulated from one request to the next.
+    /// The loop sleeps until each request is due by an <see cref="OpenLoopPacer"/>: on the system clock under Linux on a thread
+    /// of its own with the kernel's high-resolution timer, and every request already due when it wakes is sent at once.</remarks>
+    private static Task OpenLoopAsync(double? constantRate, StageSchedule? stages, int maxOutstanding, WorkSource work, OperationExecutor executor, TimeProvider time, long runStart, StopSignal stopSignal)
+    {
+        // On a pacer of its own thread every wait of the loop blocks that thread, so the loop runs there from start to end
+        // (only the wait for its last requests to return, after it, goes back to the pool).
+        var pacer = OpenLoopPacer.For(time);
+        return pacer.OwnThread
+            ? Task.Factory.StartNew(
+                () => OpenLoopCoreAsync(constantRate, stages, maxOutstanding, work, executor, time, runStart, stopSignal, pacer),
+                CancellationToken.None,
+                TaskCreationOptions.LongRunning,
+                TaskScheduler.Default).Unwrap()
+            : OpenLoopCoreAsync(constantRate, stages, maxOutstanding, work, executor, time, runStart, stopSignal, pacer);
+    }
+
+    private static async Task OpenLoopCoreAsync(
+        double? constantRate, StageSchedule? stages, int maxOutstanding, WorkSource work, OperationExecutor executor, TimeProvider time, long runStart, StopSignal stopSignal, OpenLoopPacer pacer)
     {
         var stop = stopSignal.Token;
         using var limiter = new ConcurrencyLimiter(new ConcurrencyLimiterOptions
@@ -209,18 +226,14 @@ internal static class LoadDriver
                 if (stopSignal.PlannedAt is { } end && intended >= end)
                 {
                     // Due at or after the planned stop: not the run's. Nothing more is sent; the clock says when to stop.
-                    await Task.Delay(Timeout.InfiniteTimeSpan, time, stop).ConfigureAwait(false);
+                    await pacer.WaitForStopAsync(stop).ConfigureAwait(false);
                 }
 
-                var wait = time.GetElapsedTime(time.GetTimestamp(), intended);
-                if (wait > TimeSpan.Zero)
-                {
-                    await Task.Delay(wait, time, stop).ConfigureAwait(false);
-                }
+                await pacer.WaitUntilAsync(intended, stop).ConfigureAwait(false);
 
                 // Only a real back-off drops what fell due meanwhile; the next request sent is then the first one due after it.
                 var backingOff = backoff.IsPending;
-                if (!await backoff.WaitAsync(stop).ConfigureAwait(false) || stopSignal.IsSet)
+                if (!await pacer.WaitOutAsync(backoff, stop).ConfigureAwait(false) || stopSignal.IsSet)
                 {
                     break;
                 }

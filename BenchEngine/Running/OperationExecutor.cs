@@ -21,6 +21,7 @@ internal sealed class OperationExecutor
     private readonly ResiliencePipeline<OperationOutcome> _pipeline;
     private readonly StopSignal _stopIssuing;
     private readonly CancellationToken _abort;
+    private readonly bool _retries;
     private string? _firstError;
 
     public OperationExecutor(
@@ -40,6 +41,7 @@ internal sealed class OperationExecutor
         _abort = abort;
         _gate = new ThrottleGate(time, throttling.SharedBackoff);
         _pipeline = BuildPipeline(throttling);
+        _retries = throttling.MaxRetries > 0;
     }
 
     /// <summary>Open loop: <paramref name="count"/> requests were due but not sent.</summary>
@@ -70,19 +72,18 @@ internal sealed class OperationExecutor
         _recorder.OperationStarted();
         try
         {
-            var outcome = await _pipeline.ExecuteAsync(
-                static async (state, ct) =>
-                {
-                    var (executor, documents) = state;
-                    await executor._gate.WaitAsync(ct).ConfigureAwait(false);
-                    ct.ThrowIfCancellationRequested();
+            // The first attempt goes straight to the target: most are not throttled, and the retry pipeline would cost a fifth
+            // of a no-op insert. A throttled one is handed to the pipeline as its first attempt's outcome (replayed, not sent
+            // again), so the retries, their delays and their counting are the pipeline's, exactly as if it had made it.
+            var outcome = await AttemptAsync(this, documents, _stopIssuing.Token).ConfigureAwait(false);
+            if (outcome.Kind == OutcomeKind.Throttled && _retries)
+            {
+                outcome = await _pipeline.ExecuteAsync(
+                    static (state, ct) => state.TakeReplay() is { } first ? ValueTask.FromResult(first) : AttemptAsync(state.Executor, state.Documents, ct),
+                    new Retried(this, documents, outcome),
+                    _stopIssuing.Token).ConfigureAwait(false);
+            }
 
-                    // In flight, a request is cancelled only by the abort token (after the stop grace period):
-                    // cancelling it at once would leave unknown whether its document landed.
-                    return await executor._target.WriteAsync(documents, executor._operation, executor._abort).ConfigureAwait(false);
-                },
-                (this, documents),
-                _stopIssuing.Token).ConfigureAwait(false);
             if (outcome.Kind == OutcomeKind.Throttled)
             {
                 // Still throttled when the retries ran out: the documents are lost, a figure of their own.
@@ -105,6 +106,16 @@ internal sealed class OperationExecutor
             _recorder.RecordAbandoned();
             return null;
         }
+    }
+
+    private static async ValueTask<OperationOutcome> AttemptAsync(OperationExecutor executor, IReadOnlyList<Document> documents, CancellationToken stop)
+    {
+        await executor._gate.WaitAsync(stop).ConfigureAwait(false);
+        stop.ThrowIfCancellationRequested();
+
+        // In flight, a request is cancelled only by the abort token (after the stop grace period): cancelling it at once
+        // would leave unknown whether its document landed.
+        return await executor._target.WriteAsync(documents, executor._operation, executor._abort).ConfigureAwait(false);
     }
 
     private ResiliencePipeline<OperationOutcome> BuildPipeline(ThrottleOptions throttling)
@@ -133,5 +144,23 @@ internal sealed class OperationExecutor
         }
 
         return builder.Build();
+    }
+
+    /// <summary>A throttled request's retries: its first attempt's outcome, replayed once to the pipeline, then real attempts.</summary>
+    private sealed class Retried(OperationExecutor executor, IReadOnlyList<Document> documents, OperationOutcome first)
+    {
+        public OperationExecutor Executor { get; } = executor;
+
+        public IReadOnlyList<Document> Documents { get; } = documents;
+
+        private OperationOutcome? _replay = first;
+
+        /// <summary>The first attempt's outcome the first time, then null.</summary>
+        public OperationOutcome? TakeReplay()
+        {
+            var replay = _replay;
+            _replay = null;
+            return replay;
+        }
     }
 }

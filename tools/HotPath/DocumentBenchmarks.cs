@@ -9,7 +9,7 @@ namespace HotPath;
 [SimpleJob(launchCount: 1, warmupCount: 3, iterationCount: 10)]
 public class DocumentBenchmarks
 {
-    private const int Documents = 10_000;
+    private const int Documents = 100_000;
 
     private IDocumentSource? _source;
     private readonly UniqueIds _ids = UniqueIds.Draw();

@@ -39,7 +39,9 @@ public class InsertBenchmarks
             ? new LoadOptions { Concurrency = 8 }
             : new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 1_000_000, Concurrency = 256 },
         Stop = new StopOptions { TotalDocuments = Documents },
-        Thresholds = new ThresholdOptions { MaxDroppedPercent = 100 },
+
+        // The open loop's unsent share is reported, not judged, here (the closed loop sends every one).
+        Thresholds = Model == LoadModel.OpenLoop ? new ThresholdOptions { MaxDroppedPercent = 100 } : new ThresholdOptions(),
     };
 
     [Benchmark(OperationsPerInvoke = Documents)]

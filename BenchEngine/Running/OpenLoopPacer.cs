@@ -15,7 +15,8 @@ internal abstract partial class OpenLoopPacer
 
     /// <summary>The pacer for <paramref name="time"/>.</summary>
     public static OpenLoopPacer For(TimeProvider time) =>
-        time == TimeProvider.System && OperatingSystem.IsLinux() && Stopwatch.Frequency == KernelClock.NanosecondsPerSecond
+        // The timespec below has 64-bit fields: a 64-bit process only.
+        time == TimeProvider.System && OperatingSystem.IsLinux() && Environment.Is64BitProcess && Stopwatch.Frequency == KernelClock.NanosecondsPerSecond
             ? new KernelClock()
             : new TimerQueue(time);
 
@@ -73,9 +74,10 @@ internal abstract partial class OpenLoopPacer
 
             stop.ThrowIfCancellationRequested();
             var until = new Timespec { Seconds = timestamp / NanosecondsPerSecond, Nanoseconds = timestamp % NanosecondsPerSecond };
+            // A signal can wake it early: it sleeps on to the same instant. Any other error (none is expected for a valid
+            // instant on this clock) returns at once, and the request is sent a little early rather than the loop stalling.
             while (Stopwatch.GetTimestamp() < timestamp && ClockNanosleep(ClockMonotonic, TimerAbsoluteTime, in until, IntPtr.Zero) == Interrupted)
             {
-                // A signal woke it early: sleep on to the same instant.
             }
 
             return ValueTask.CompletedTask;

@@ -78,6 +78,14 @@ internal sealed class OperationExecutor
             var outcome = await AttemptAsync(this, documents, _stopIssuing.Token).ConfigureAwait(false);
             if (outcome.Kind == OutcomeKind.Throttled && _retries)
             {
+                if (_stopIssuing.Token.IsCancellationRequested)
+                {
+                    // Throttled as the run stopped: the pipeline would not start (its token is cancelled), so it would not
+                    // count the throttle either. Counted here, as its retry would have before waiting; then abandoned.
+                    _recorder.Record(outcome);
+                    _stopIssuing.Token.ThrowIfCancellationRequested();
+                }
+
                 outcome = await _pipeline.ExecuteAsync(
                     static (state, ct) => state.TakeReplay() is { } first ? ValueTask.FromResult(first) : AttemptAsync(state.Executor, state.Documents, ct),
                     new Retried(this, documents, outcome),

@@ -215,7 +215,7 @@ public static class KneeDetector
 
         if (!step.ClientLimited && best is { } b && AboveP99Bound(step, rule.P99Multiple * b))
         {
-            var pooled = step.PooledSeconds is { } n ? $" (both runs' {n} seconds)" : "";
+            var pooled = step.PooledSeconds is not null ? $" (both runs' {step.SteadySecondP99sMs!.Count} seconds)" : "";
             return new Crossing(
                 KneeLimit.P99, $"p99 {Ms(step.JudgedP99Ms!.Value)}{pooled} at {Name(step, label)} exceeded {Number(rule.P99Multiple)} × the best p99 ({Ms(b)})", "p99 rose past the rule");
         }

@@ -12,6 +12,8 @@ public static class DocumentJson
     // A scratch buffer that grew past this (a large document) is let go rather than kept by its thread.
     private const int KeptScratchBytes = 64 * 1024;
 
+    private const int ScratchBytes = 4_096;
+
     private static readonly JsonWriterOptions Options = new() { SkipValidation = true };
 
     [ThreadStatic]
@@ -43,8 +45,9 @@ public static class DocumentJson
         }
         finally
         {
-            // Holds on to no caller's buffer between two documents.
-            writer.Reset(Stream.Null);
+            // Holds on to no caller's buffer between two documents (the thread's own scratch buffer instead: a stream would
+            // make the writer allocate a buffer of its own each time).
+            writer.Reset(t_scratch ??= new ArrayBufferWriter<byte>(ScratchBytes));
         }
     }
 
@@ -71,7 +74,7 @@ public static class DocumentJson
 
     private static ArrayBufferWriter<byte> Scratch()
     {
-        var scratch = t_scratch ??= new ArrayBufferWriter<byte>(4_096);
+        var scratch = t_scratch ??= new ArrayBufferWriter<byte>(ScratchBytes);
         scratch.ResetWrittenCount();
         return scratch;
     }

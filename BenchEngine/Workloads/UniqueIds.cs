@@ -10,8 +10,9 @@ namespace BenchEngine.Workloads;
 /// times cheaper on Linux, where <see cref="Guid.NewGuid"/> reads the kernel's generator for every GUID.
 /// </summary>
 /// <remarks>The key is not <see cref="WorkloadOptions.Seed"/>: that seed is the same (1) for every run by default, and two
-/// runs into one container must not insert the same ids. The sequence number, not a draw from a stream, makes the GUID,
-/// so the shards of a run, which skip each other's numbers, never repeat one another's.</remarks>
+/// runs into one container must not insert the same ids. Every source draws its own key (a run's, a shard's, an agent's),
+/// so ids of two sources are as unlikely to meet as two <see cref="Guid.NewGuid"/>s; within one source the sequence
+/// number makes each id, so none repeats.</remarks>
 internal sealed class UniqueIds
 {
     // SplitMix64's increment (2^64 / φ, odd) and finaliser constants.

@@ -1018,8 +1018,17 @@ async Task RedisPeerAsync(int port)
             + $"ratio {ratio:F2} (target ≥ {(pipeline == 1 ? "1.0" : "0.8")})");
     }
 
+    // Each run starts on an empty server, so neither side pays for the other's keys (the engine's ids are new every run).
+    async Task FlushAsync()
+    {
+        using var flush = Process.Start(new ProcessStartInfo("redis-cli", $"-h 127.0.0.1 -p {port} flushall") { RedirectStandardOutput = true })!;
+        await flush.StandardOutput.ReadToEndAsync();
+        await flush.WaitForExitAsync();
+    }
+
     async Task<(double Rate, double CpuUs)> EngineAsync(RunPlan plan)
     {
+        await FlushAsync();
         var cpu = Process.GetCurrentProcess().TotalProcessorTime;
         var result = await runner.RunAsync(plan, context);
         var spent = Process.GetCurrentProcess().TotalProcessorTime - cpu;
@@ -1034,6 +1043,7 @@ async Task RedisPeerAsync(int port)
 
     async Task<(double Rate, double CpuUs)> PeerAsync(int pipeline)
     {
+        await FlushAsync();
         var before = ChildrenCpu();
         var start = new ProcessStartInfo("redis-benchmark", $"-h 127.0.0.1 -p {port} -t set -d 1024 -c {clients} -P {pipeline} -n {requests} -q --csv") { RedirectStandardOutput = true };
         using var process = Process.Start(start)!;

@@ -45,7 +45,8 @@ public class OpenLoopPacerTests
 
         await stop.CancelAsync();
 
-        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => waiting);
-        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => forStop);
+        // Bounded, so a pacer the stop cannot wake fails the test instead of hanging it.
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => waiting.WaitAsync(TimeSpan.FromMinutes(1)));
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => forStop.WaitAsync(TimeSpan.FromMinutes(1)));
     }
 }

@@ -54,21 +54,28 @@ public class UniqueIdsTests
     }
 
     [Fact]
-    public void Shards_OfOneKey_NeverRepeatEachOthersIds()
+    public void Shards_EachDrawTheirOwnKey_AndTheirIdsNeverMeet()
     {
-        // Shards skip each other's sequence numbers; with one key (as a source's shards would share) their ids stay apart.
-        var ids = new UniqueIds(9, 9);
-        var shards = Enumerable.Range(0, 3).Select(index =>
-        {
-            var options = new WorkloadOptions { Shape = DocumentShape.SmallDto, Shard = new WorkloadShard(index, 3) };
-            var fields = DocumentSourceFactory.CreateFields(options, new Random(options.Seed), TimeProvider.System);
-            var keys = PartitionKeySelector.Create(new PartitionKeyOptions { Strategy = PartitionKeyStrategy.Sequence }, fields.FieldNames, new Random(1));
-            using var source = new DocumentSource(fields, keys, null, "", options.Shard, ids);
-            return source.Take(1_000).Select(d => d.Id).ToList();
-        }).ToList();
+        // Shards read past each other's documents and draw keys of their own, as two agents' sources do.
+        var shards = Enumerable.Range(0, 3)
+            .Select(index => new WorkloadOptions { Shape = DocumentShape.SmallDto, Shard = new WorkloadShard(index, 3) }.Generate(1_000).Select(d => d.Id).ToList())
+            .ToList();
 
         Assert.Equal(3_000, shards.SelectMany(s => s).Distinct().Count());
-        Assert.Equal(ids.Next(0), shards[0][0]);
-        Assert.Equal(ids.Next(1), shards[1][0]);
+    }
+
+    [Fact]
+    public void ASourceWithAGivenKey_NumbersItsIdsBySequence_SkippingOtherShardsNumbers()
+    {
+        var ids = new UniqueIds(9, 9);
+        var options = new WorkloadOptions { Shape = DocumentShape.SmallDto, Shard = new WorkloadShard(1, 3) };
+        var fields = DocumentSourceFactory.CreateFields(options, new Random(options.Seed), TimeProvider.System);
+        var keys = PartitionKeySelector.Create(new PartitionKeyOptions { Strategy = PartitionKeyStrategy.Sequence }, fields.FieldNames, new Random(1));
+        using var source = new DocumentSource(fields, keys, null, "", options.Shard, ids);
+
+        var documents = source.Take(3);
+
+        Assert.Equal([ids.Next(1), ids.Next(4), ids.Next(7)], documents.Select(d => d.Id));
+        Assert.Equal(["1", "4", "7"], documents.Select(d => d.PartitionKey));
     }
 }

@@ -238,7 +238,7 @@ public sealed class BenchmarkRunner(
             var closedUpTo = TimeSpan.FromSeconds(_seconds.Count);
             if (elapsed > closedUpTo || _seconds.Count == 0 || _recorder.HasOpenCounts)
             {
-                Close(elapsed, elapsed - closedUpTo, cpu, TimeSpan.Zero);
+                Close(elapsed, elapsed - closedUpTo, cpu, clockStart: null);
             }
 
             // Every second reaches the observer before the run ends, however late.
@@ -361,7 +361,7 @@ public sealed class BenchmarkRunner(
                     continue;
                 }
 
-                Close(boundary, OneSecond, cpu, now - boundary);
+                Close(boundary, OneSecond, cpu, start);
                 CheckAutoStop();
             }
         }
@@ -387,10 +387,20 @@ public sealed class BenchmarkRunner(
         }
 
         /// <summary>Closes the current second, with the client's health over it, and hands it to the observer.</summary>
-        private void Close(TimeSpan elapsed, TimeSpan duration, CpuSampler cpu, TimeSpan clockLag)
+        /// <param name="elapsed">The second's end on the run's clock.</param>
+        /// <param name="duration">Its length (a whole second but for the last).</param>
+        /// <param name="cpu">This process's CPU, sampled over the second.</param>
+        /// <param name="clockStart">The run clock's start, to measure how late the second closed; null for the last, partial
+        /// second, which closes when the run ends rather than at a boundary.</param>
+        private void Close(TimeSpan elapsed, TimeSpan duration, CpuSampler cpu, long? clockStart)
         {
+            // Its counts first: what lands while this process's CPU and the host's counters are read (files, and beside busy
+            // processes a preemption or two) belongs to the next second. The lag is read after the counts were taken, so the
+            // boundary plus the lag is never earlier than the instant they were.
+            var second = _recorder.CloseSecond(_seconds.Count, elapsed, duration, 0);
+            var clockLag = clockStart is { } start ? time.GetElapsedTime(start) - elapsed : TimeSpan.Zero;
             var processCpu = cpu.Sample();
-            var second = _recorder.CloseSecond(_seconds.Count, elapsed, duration, processCpu, Health?.Sample(processCpu, clockLag));
+            second = second with { ClientCpuPercent = processCpu, Health = Health?.Sample(processCpu, clockLag) };
             _seconds.Add(second);
             _handOff.Writer.TryWrite(second);
         }

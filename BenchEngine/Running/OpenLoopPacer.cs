@@ -83,8 +83,12 @@ internal abstract partial class OpenLoopPacer
             return ValueTask.CompletedTask;
         }
 
-        public override ValueTask<bool> WaitOutAsync(FailureBackoff backoff, CancellationToken stop) =>
-            ValueTask.FromResult(backoff.WaitAsync(stop).AsTask().GetAwaiter().GetResult());
+        public override ValueTask<bool> WaitOutAsync(FailureBackoff backoff, CancellationToken stop)
+        {
+            // Asked before every request: with no back-off pending it has already completed, and nothing is allocated.
+            var wait = backoff.WaitAsync(stop);
+            return wait.IsCompleted ? wait : ValueTask.FromResult(wait.AsTask().GetAwaiter().GetResult());
+        }
 
         public override ValueTask WaitForStopAsync(CancellationToken stop)
         {

@@ -226,9 +226,11 @@ public static class KneeDetector
     private static List<KneeStepNote> Notes(IReadOnlyList<SweepStepResult> steps, Walked walk, KneeRule rule, string label)
     {
         var notes = new List<KneeStepNote>();
-        var judged = Judged(steps);
+        var judged = Judged(steps).ToDictionary(s => s.Index);
+        var best = BestOf([.. judged.Values]);
         foreach (var step in steps.OrderBy(s => s.Index).ThenBy(s => s.IsReRun))
         {
+            var asJudged = judged[step.Index];
             if (step.ClientLimited && step.Measured)
             {
                 notes.Add(new KneeStepNote
@@ -240,15 +242,14 @@ public static class KneeDetector
                 });
             }
 
-            if (!step.IsReRun && BorderNote(judged.First(j => j.Index == step.Index), rule, BestOf(judged)) is { } border)
+            if (!step.IsReRun && BorderNote(asJudged, rule, best) is { } border)
             {
-                notes.Add(new KneeStepNote { Index = step.Index, ReRun = judged.First(j => j.Index == step.Index).IsReRun, Text = border });
+                notes.Add(new KneeStepNote { Index = step.Index, ReRun = asJudged.IsReRun, Text = border });
             }
 
             if (step.IsReRun)
             {
-                var asJudged = judged.First(j => j.Index == step.Index);
-                var confirmed = step.Measured && Cross(asJudged, rule, BestOf(judged), label) is not null;
+                var confirmed = step.Measured && Cross(asJudged, rule, best, label) is not null;
                 var both = asJudged.PooledSeconds is { } n ? $"judged on both runs' {n} steady seconds together, " : "";
                 var outcome = !step.Measured ? "the re-run measured nothing, so the step is judged on its first run"
                     : confirmed ? $"{both}the re-run confirmed it"

@@ -42,7 +42,9 @@ public sealed class SweepBrowserTests(DashboardBrowserFixture fixture) : IAsyncL
             Target = new TargetOptions { Kind = TargetKind.Simulated, Simulator = new SimulatorOptions { ProvisionedRequestUnits = 2_000, MedianLatencyMs = 10 } },
             Workload = new WorkloadOptions { Shape = DocumentShape.SmallDto },
             Load = new LoadOptions { Concurrency = 1 },
-            Stop = new StopOptions { DurationSeconds = 2 },
+            // Long enough for a steady window (3 seconds or more) to judge each step on: a 2-second step is judged on its
+            // run's p99, which one stall of a shared machine can triple.
+            Stop = new StopOptions { DurationSeconds = 5 },
         };
         using var created = await http.PostAsync("api/profiles", new StringContent(JsonSerializer.Serialize(new { name = "E2E sweep", plan }, RunPlan.JsonOptions), System.Text.Encoding.UTF8, "application/json"));
         Assert.True(created.IsSuccessStatusCode, await created.Content.ReadAsStringAsync());
@@ -57,7 +59,7 @@ public sealed class SweepBrowserTests(DashboardBrowserFixture fixture) : IAsyncL
             await Page.WaitForURLAsync(new Regex("/sweeps/\\d+$"));
             await DashboardPages.WaitForInteractiveAsync(Page);
 
-            await Page.Locator(".run-header [data-status='Completed']").WaitForAsync(new LocatorWaitForOptions { Timeout = 120_000 });
+            await Page.Locator(".run-header [data-status='Completed']").WaitForAsync(new LocatorWaitForOptions { Timeout = 240_000 });
             // A step whose crossing of the rule the next one did not confirm is re-run, listed after it.
             await Expect(Page.Locator("#sweep-steps tbody tr[data-rerun='false']")).ToHaveCountAsync(6);
             await Expect(Page.Locator("#sweep-steps tbody tr.recommended")).ToHaveCountAsync(1);

@@ -200,7 +200,10 @@ class LiveView {
             .build();
         this.connection = connection;
         connection.on('second', (second, tiles) => this.receive(second, tiles));
-        connection.on('status', change => this.dotnet.invokeMethodAsync('OnStatus', change));
+        connection.on('status', change => {
+            this.dotnet.invokeMethodAsync('OnStatus', change);
+            this.catchUp();
+        });
         connection.onreconnected(() => this.join());
         // Automatic reconnection gave up: say so rather than leave a page that silently stopped moving.
         connection.onclose(error => {
@@ -270,6 +273,23 @@ class LiveView {
         } finally {
             this.filling = false;
         }
+    }
+
+    // The run's status changed: asks for every second saved after the last this page got, and for any gap. A run's last
+    // seconds can be saved as it ends without a push this page received (the agents' seconds merged at the end, a push
+    // lost on a busy server), and an ended run's chart must be whole without a reload.
+    async catchUp() {
+        try {
+            let seconds;
+            do {
+                seconds = await this.connection.invoke('SecondsAfter', this.options.runId, this.lastIndex);
+                this.add(seconds, false);
+            } while (!this.stopped && seconds.length > 0);
+        } catch (error) {
+            // The next reconnect joins again and gets every second.
+            console.warn('BenchWeb: the seconds after the last could not be fetched', error);
+        }
+        this.fillGaps();
     }
 
     // The first index up to the last received that this page has not got.

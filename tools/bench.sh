@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the benchmarks against local servers it starts on loopback, and stops them after.
-# Usage: tools/bench.sh [engine-cost|goodput|scaling|memory|dashboard-overhead|push-latency|history-page|telemetry-cost|agents|client-health|health-cost|clock|engine-ceiling|redis-peer|hot-path|sweep-noisy|all] [memory document count]
+# Usage: tools/bench.sh [engine-cost|goodput|scaling|memory|dashboard-overhead|push-latency|history-page|telemetry-cost|agents|client-health|health-cost|clock|engine-ceiling|redis-peer|table-peer|hot-path|sweep-noisy|all] [memory document count]
 # The dashboard benchmarks start the dashboard themselves and watch it with Debian's Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -89,6 +89,11 @@ if [ "${1:-all}" = redis-peer ] || [ "${1:-all}" = all ]; then
   redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no > /dev/null &
   redis=$!
   export BENCH_REDIS_PORT="$redis_port"
+fi
+# Table transactions beside Microsoft's Node SDK (table-peer, and all): its pinned package, and Azurite's PID for its CPU time.
+if [ "${1:-all}" = table-peer ] || [ "${1:-all}" = all ]; then
+  [ -d tools/peers/node_modules/@azure/data-tables ] || (cd tools/peers && npm ci --no-audit --no-fund --loglevel=error)
+  export BENCH_AZURITE_PID="$azurite"
 fi
 trap 'kill $azurite $cosmos $redis 2>/dev/null; rm -rf "$work"' EXIT
 sleep 2

@@ -151,7 +151,7 @@ internal static class LoadDriver
             var start = time.GetTimestamp();
             while (wave.Count < width && !stopSignal.IsSet && work.TryTake(out var documents))
             {
-                wave.Add(executor.ExecuteAsync(documents, start));
+                wave.Add(executor.ExecuteAsync(documents, start).AsTask());
             }
 
             if (wave.Count == 0)
@@ -304,7 +304,7 @@ internal static class LoadDriver
         var all = new List<Task>();
         while (work.TryTake(out var documents))
         {
-            all.Add(executor.ExecuteAsync(documents, start));
+            all.Add(executor.ExecuteAsync(documents, start).AsTask());
         }
 
         return Task.WhenAll(all);

@@ -60,8 +60,9 @@ internal sealed class OperationExecutor
     /// <returns>The final outcome's kind, for the sender's <see cref="FailureBackoff"/>; null when the request did
     /// not complete (the run stopped first).</returns>
     /// <remarks>Each request ends in exactly one of the recorder's buckets: not started (issuing had stopped when it came to
-    /// be sent), ok, error, given up, or abandoned (cut off at the stop).</remarks>
-    public async Task<OutcomeKind?> ExecuteAsync(IReadOnlyList<Document> documents, long intendedStart)
+    /// be sent), ok, error, given up, or abandoned (cut off at the stop). A value task: a write that completes at once (the
+    /// no-op target, a client that answers from its buffer) allocates no task for its outcome.</remarks>
+    public async ValueTask<OutcomeKind?> ExecuteAsync(IReadOnlyList<Document> documents, long intendedStart)
     {
         if (_stopIssuing.IsSet)
         {

@@ -1172,7 +1172,8 @@ async Task TablePeerAsync()
     async Task<Measured> PeerAsync(int concurrency)
     {
         var start = new ProcessStartInfo("node") { RedirectStandardOutput = true };
-        foreach (var arg in new[] { peerScript, entities, concurrency.ToString(CultureInfo.InvariantCulture), total.ToString(CultureInfo.InvariantCulture), batch.ToString(CultureInfo.InvariantCulture), "n" + Guid.NewGuid().ToString("N")[..12] })
+        var table = "n" + Guid.NewGuid().ToString("N")[..12];
+        foreach (var arg in new[] { peerScript, entities, concurrency.ToString(CultureInfo.InvariantCulture), total.ToString(CultureInfo.InvariantCulture), batch.ToString(CultureInfo.InvariantCulture), table })
         {
             start.ArgumentList.Add(arg);
         }
@@ -1182,6 +1183,7 @@ async Task TablePeerAsync()
         var output = await process.StandardOutput.ReadToEndAsync();
         await process.WaitForExitAsync();
         var served = ProcessCpu(azurite) - server;
+        await service.DeleteTableAsync(table);
         if (process.ExitCode != 0)
         {
             throw new InvalidOperationException($"The Node peer exited with {process.ExitCode}.");

@@ -6,6 +6,7 @@
 // Usage: node tables-peer.mjs ENTITIES.json CONCURRENCY TOTAL BATCH TABLE
 // Reads the connection string from BENCH_TABLES_CONNECTION_STRING (http is allowed: the local emulator).
 // Prints one JSON line: {"entities":N,"seconds":S,"cpuMs":C}, C being this process's user + system CPU over the sends.
+// The table is left for the caller to delete, once it has read the server's CPU time.
 import { readFileSync } from 'node:fs';
 import { TableClient } from '@azure/data-tables';
 
@@ -47,5 +48,4 @@ async function sender() {
 await Promise.all(Array.from({ length: concurrency }, sender));
 const seconds = Number(process.hrtime.bigint() - started) / 1e9;
 const cpu = process.cpuUsage(cpuBefore);
-await client.deleteTable();
 console.log(JSON.stringify({ entities: landed, seconds, cpuMs: (cpu.user + cpu.system) / 1000 }));

@@ -160,6 +160,8 @@ class LiveView {
         this.buffer = [];
         this.filling = false;
         this.gapSeen = false;
+        this.catchingUp = false;
+        this.catchUpAgain = false;
         this.pending = false;
         this.totalOk = 0;
         this.stopped = false;
@@ -278,16 +280,27 @@ class LiveView {
     // The run's status changed: asks for every second saved after the last this page got, and for any gap. A run's last
     // seconds can be saved as it ends without a push this page received (the agents' seconds merged at the end, a push
     // lost on a busy server), and an ended run's chart must be whole without a reload.
+    // One catch-up at a time; a status change meanwhile makes it ask once more.
     async catchUp() {
+        if (this.catchingUp) {
+            this.catchUpAgain = true;
+            return;
+        }
+        this.catchingUp = true;
         try {
-            let seconds;
             do {
-                seconds = await this.connection.invoke('SecondsAfter', this.options.runId, this.lastIndex);
-                this.add(seconds, false);
-            } while (!this.stopped && seconds.length > 0);
+                this.catchUpAgain = false;
+                let seconds;
+                do {
+                    seconds = await this.connection.invoke('SecondsAfter', this.options.runId, this.lastIndex);
+                    this.add(seconds, false);
+                } while (!this.stopped && seconds.length > 0);
+            } while (this.catchUpAgain && !this.stopped);
         } catch (error) {
             // The next reconnect joins again and gets every second.
-            console.warn('BenchWeb: the seconds after the last could not be fetched', error);
+            if (!this.stopped) console.warn('BenchWeb: the seconds after the last could not be fetched', error);
+        } finally {
+            this.catchingUp = false;
         }
         this.fillGaps();
     }

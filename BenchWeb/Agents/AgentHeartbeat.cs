@@ -13,6 +13,7 @@ public sealed partial class AgentHeartbeat(
     IDbContextFactory<BenchDbContext> databases,
     AgentIdentity agent,
     RunOwnership ownership,
+    Hubs.RunUpdatePublisher publisher,
     IOptions<BenchWebOptions> options,
     TimeProvider time,
     ILogger<AgentHeartbeat> logger) : BackgroundService
@@ -39,6 +40,7 @@ public sealed partial class AgentHeartbeat(
             });
             await db.SaveChangesAsync(cancellationToken);
             LogRegistered(logger, agent.Name, agent.Id);
+            publisher.AgentsChanged();
         }
 
         await base.StartAsync(cancellationToken);
@@ -55,6 +57,8 @@ public sealed partial class AgentHeartbeat(
             {
                 await BeatAsync(stoppingToken);
                 await ownership.InterruptRunsOfGoneAgentsAsync(stoppingToken);
+                // The agents' page shows each beat, and the agents found lost by it.
+                publisher.AgentsChanged();
                 await Task.Delay(interval, time, stoppingToken);
             }
             catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
@@ -82,6 +86,7 @@ public sealed partial class AgentHeartbeat(
         {
             await using var db = await databases.CreateDbContextAsync(cancellationToken);
             await db.Agents.Where(a => a.Id == agent.Id).ExecuteUpdateAsync(s => s.SetProperty(a => a.StoppedAt, time.GetUtcNow()), cancellationToken);
+            publisher.AgentsChanged();
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {

@@ -16,7 +16,7 @@ public static class SweepsApi
 {
     public const string Path = "/api/sweeps";
 
-    public const int MaxListed = 200;
+    public const int MaxListed = SweepReader.MaxListed;
 
     public static RouteGroupBuilder MapSweepsApi(this IEndpointRouteBuilder endpoints)
     {
@@ -65,20 +65,14 @@ public static class SweepsApi
         return group;
     }
 
-    internal static async Task<Ok<IReadOnlyList<SweepDetails>>> ListAsync(IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
-    {
-        await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        var sweeps = await db.Sweeps.AsNoTracking().OrderByDescending(s => s.QueuedAt).ThenByDescending(s => s.Id).Take(MaxListed).ToListAsync(cancellationToken);
-        var ids = sweeps.Select(s => (long?)s.Id).ToList();
-        var runs = await db.Runs.AsNoTracking().Where(r => ids.Contains(r.SweepId)).ToListAsync(cancellationToken);
-        return TypedResults.Ok<IReadOnlyList<SweepDetails>>([.. sweeps.Select(s => SweepDetails.From(s, [.. runs.Where(r => r.SweepId == s.Id)]))]);
-    }
+    internal static async Task<Ok<IReadOnlyList<SweepDetails>>> ListAsync(SweepReader reader, CancellationToken cancellationToken) =>
+        TypedResults.Ok<IReadOnlyList<SweepDetails>>([.. (await reader.ListAsync(cancellationToken)).Select(s => SweepDetails.From(s.Sweep, [.. s.Steps]))]);
 
-    internal static async Task<Results<Ok<SweepDetails>, ProblemHttpResult>> GetAsync(long id, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken) =>
-        await FindAsync(databases, id, cancellationToken) is { } details ? TypedResults.Ok(details) : NoSuchSweep(id);
+    internal static async Task<Results<Ok<SweepDetails>, ProblemHttpResult>> GetAsync(long id, SweepReader reader, CancellationToken cancellationToken) =>
+        await FindAsync(reader, id, cancellationToken) is { } details ? TypedResults.Ok(details) : NoSuchSweep(id);
 
     internal static async Task<Results<Accepted<SweepDetails>, ValidationProblem, ProblemHttpResult>> StartAsync(
-        HttpRequest request, SweepService sweeps, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
+        HttpRequest request, SweepService sweeps, SweepReader reader, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
     {
         var (body, problem) = await ApiJson.ReadAsync<StartSweepRequest>(request, cancellationToken);
         if (problem is not null)
@@ -100,7 +94,7 @@ public static class SweepsApi
         try
         {
             var sweepId = await sweeps.StartAsync(plan!, sweep, profile?.Id, request.HttpContext.Actor(), cancellationToken);
-            return TypedResults.Accepted($"{Path}/{sweepId}", await FindAsync(databases, sweepId, cancellationToken));
+            return TypedResults.Accepted($"{Path}/{sweepId}", await FindAsync(reader, sweepId, cancellationToken));
         }
         catch (RunPlanValidationException ex)
         {
@@ -113,9 +107,9 @@ public static class SweepsApi
     }
 
     internal static async Task<Results<Accepted<SweepDetails>, ProblemHttpResult>> CancelAsync(
-        long id, HttpContext http, SweepService sweeps, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
+        long id, HttpContext http, SweepService sweeps, SweepReader reader, CancellationToken cancellationToken)
     {
-        if (await FindAsync(databases, id, cancellationToken) is not { } before)
+        if (await FindAsync(reader, id, cancellationToken) is not { } before)
         {
             return NoSuchSweep(id);
         }
@@ -128,12 +122,12 @@ public static class SweepsApi
                 detail: $"Sweep {id} ended as {before.Status}; there is nothing to cancel.");
         }
 
-        return TypedResults.Accepted($"{Path}/{id}", await FindAsync(databases, id, cancellationToken));
+        return TypedResults.Accepted($"{Path}/{id}", await FindAsync(reader, id, cancellationToken));
     }
 
-    internal static async Task<Results<FileContentHttpResult, ProblemHttpResult>> ExportCsvAsync(long id, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
+    internal static async Task<Results<FileContentHttpResult, ProblemHttpResult>> ExportCsvAsync(long id, SweepReader reader, CancellationToken cancellationToken)
     {
-        if (await FindAsync(databases, id, cancellationToken) is not { } sweep)
+        if (await FindAsync(reader, id, cancellationToken) is not { } sweep)
         {
             return NoSuchSweep(id);
         }
@@ -143,9 +137,9 @@ public static class SweepsApi
         return TypedResults.File(Encoding.UTF8.GetBytes(text.ToString()), "text/csv", $"sweep-{id}.csv");
     }
 
-    internal static async Task<Results<FileContentHttpResult, ProblemHttpResult>> ExportMarkdownAsync(long id, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
+    internal static async Task<Results<FileContentHttpResult, ProblemHttpResult>> ExportMarkdownAsync(long id, SweepReader reader, CancellationToken cancellationToken)
     {
-        if (await FindAsync(databases, id, cancellationToken) is not { } sweep)
+        if (await FindAsync(reader, id, cancellationToken) is not { } sweep)
         {
             return NoSuchSweep(id);
         }
@@ -161,12 +155,8 @@ public static class SweepsApi
         return TypedResults.File(Encoding.UTF8.GetBytes(text.ToString()), "text/markdown", $"sweep-{id}.md");
     }
 
-    private static async Task<SweepDetails?> FindAsync(IDbContextFactory<BenchDbContext> databases, long id, CancellationToken cancellationToken)
-    {
-        await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        var sweep = await db.Sweeps.AsNoTracking().SingleOrDefaultAsync(s => s.Id == id, cancellationToken);
-        return sweep is null ? null : SweepDetails.From(sweep, await db.Runs.AsNoTracking().Where(r => r.SweepId == id).ToListAsync(cancellationToken));
-    }
+    private static async Task<SweepDetails?> FindAsync(SweepReader reader, long id, CancellationToken cancellationToken) =>
+        await reader.FindAsync(id, cancellationToken) is { } found ? SweepDetails.From(found.Sweep, [.. found.Steps]) : null;
 
     private static ProblemHttpResult NoSuchSweep(long id) => ApiJson.NotFound($"Sweep {id} does not exist.");
 }

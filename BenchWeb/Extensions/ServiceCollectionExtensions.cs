@@ -33,6 +33,9 @@ public static class ServiceCollectionExtensions
         if (shared is not null)
         {
             services.AddSingleton(shared);
+            // The pages' live feed between instances: a second an agent saved reaches the page on any instance.
+            services.AddSingleton<Live.RedisLiveRelay>();
+            services.AddHostedService(sp => sp.GetRequiredService<Live.RedisLiveRelay>());
             services.AddDbContextFactory<BenchDbContext, PostgreSqlContextFactory>(db => db.UseNpgsql(shared.DatabaseConnectionString));
         }
         else
@@ -59,6 +62,9 @@ public static class ServiceCollectionExtensions
         services.AddSingleton<InstallationSettingsService>();
         services.AddSingleton<KillSwitch>();
         services.AddSingleton<SecretStore>();
+        services.AddSingleton<Live.LiveFeed>();
+        services.AddSingleton<RunReader>();
+        services.AddSingleton<Sweeps.SweepReader>();
         services.AddSingleton<RunUpdatePublisher>();
         services.AddSingleton<ExecutingRuns>();
         services.AddSingleton<RunExecutor>();

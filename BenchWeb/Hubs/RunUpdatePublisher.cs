@@ -1,11 +1,14 @@
 using BenchWeb.Data;
+using BenchWeb.Live;
 using BenchWeb.Runs;
 using Microsoft.AspNetCore.SignalR;
 
 namespace BenchWeb.Hubs;
 
-/// <summary>Sends a run's updates to everyone watching it.</summary>
-public sealed partial class RunUpdatePublisher(IHubContext<RunsHub> hub, ILogger<RunUpdatePublisher> logger)
+/// <summary>Sends a run's updates to everyone watching it: first to this instance's live feed (<see cref="LiveFeed"/>, which
+/// the pages follow) and, in shared mode, to the other instances' (<see cref="RedisLiveRelay"/>), then to the hub's
+/// external clients (SignalR .NET or JavaScript), with the same messages as ever.</summary>
+public sealed partial class RunUpdatePublisher(IHubContext<RunsHub> hub, LiveFeed feed, ILogger<RunUpdatePublisher> logger, RedisLiveRelay? relay = null)
 {
     /// <summary>Sends an update, logging instead of throwing when it cannot: watchers catch up from the database when they
     /// reconnect, and a run never fails for them.</summary>
@@ -29,18 +32,33 @@ public sealed partial class RunUpdatePublisher(IHubContext<RunsHub> hub, ILogger
     public Task SecondAsync(RunSecondEntity second, RunTileTexts? tiles, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(second);
+        Feed(new SecondSaved(second));
         return hub.Clients.Group(RunsHub.GroupFor(second.RunId)).SendAsync(RunsHub.SecondMessage, second, tiles, cancellationToken);
     }
 
     public Task ShardSecondAsync(ShardSecond second, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(second);
+        Feed(new ShardSecondSaved(second));
         return hub.Clients.Group(RunsHub.GroupFor(second.RunId)).SendAsync(RunsHub.ShardSecondMessage, second, cancellationToken);
     }
 
     public Task StatusAsync(RunStatusChange change, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(change);
+        Feed(new StatusChanged(change));
         return hub.Clients.Group(RunsHub.GroupFor(change.RunId)).SendAsync(RunsHub.StatusMessage, change, cancellationToken);
+    }
+
+    /// <summary>A sweep moved on (started, a step launched or ended, cancel asked, ended): its page reads it again.</summary>
+    public void SweepChanged(long sweepId) => Feed(new Live.SweepChanged(sweepId));
+
+    /// <summary>An agent joined, beat or stopped: the agents' page reads the list again.</summary>
+    public void AgentsChanged() => Feed(new Live.AgentsChanged());
+
+    private void Feed(LiveEvent update)
+    {
+        feed.Publish(update);
+        relay?.Send(update);
     }
 }

@@ -19,6 +19,7 @@ public sealed partial class SweepExecutor(
     RunService runs,
     RunExecutor executor,
     BenchWeb.Agents.AgentIdentity agent,
+    Hubs.RunUpdatePublisher publisher,
     TimeProvider time,
     ILogger<SweepExecutor> logger)
 {
@@ -32,6 +33,7 @@ public sealed partial class SweepExecutor(
             return;
         }
 
+        publisher.SweepChanged(sweepId);
         var sweep = await db.Sweeps.AsNoTracking().SingleAsync(s => s.Id == sweepId, cancellationToken);
         var options = sweep.ReadSweep();
         var basePlan = RunPlan.FromJson(sweep.PlanJson);
@@ -115,6 +117,7 @@ public sealed partial class SweepExecutor(
                 .SetProperty(x => x.StopReason, string.Join("; ", notes.Prepend(reason)))
                 .SetProperty(x => x.KneeJson, JsonSerializer.Serialize(knees, RunPlan.JsonOptions)),
             CancellationToken.None);
+        publisher.SweepChanged(sweepId);
     }
 
     /// <summary>Re-runs the steps of a series whose crossing of the knee rule the next step did not confirm (one re-run each,
@@ -144,6 +147,7 @@ public sealed partial class SweepExecutor(
     {
         var plan = reRunReason is null ? step.Plan : step.Plan with { Name = SweepOptions.ReRunName(step.Plan.Name) };
         var runId = await runs.QueueSweepStepAsync(plan, sweep.ProfileId, sweep.Id, step.Index, actor, agent.Id, cancellationToken);
+        publisher.SweepChanged(sweep.Id);
         if (plan.Load.Agents == 1)
         {
             await executor.ExecuteAsync(runId, cancellationToken);
@@ -157,6 +161,7 @@ public sealed partial class SweepExecutor(
         var run = await db.Runs.AsNoTracking().SingleAsync(r => r.Id == runId, cancellationToken);
         var seconds = await db.RunSeconds.AsNoTracking().Where(s => s.RunId == runId).OrderBy(s => s.Index).ToListAsync(cancellationToken);
         var result = SweepStepResult.From(step, run.Status, run.ReadSummary() ?? new RunSummary(), [.. seconds.Select(RunWindowSummary.ToSnapshot)], options.Knee);
+        publisher.SweepChanged(sweep.Id);
         return reRunReason is null ? result : result with { IsReRun = true, ReRunReason = reRunReason };
     }
 

@@ -19,6 +19,7 @@ public sealed class SweepService(
     RunService runs,
     AuditLog audit,
     BenchWeb.Agents.AgentDirectory directory,
+    Hubs.RunUpdatePublisher publisher,
     Microsoft.Extensions.Options.IOptions<Extensions.BenchWebOptions> options,
     TimeProvider time)
 {
@@ -144,6 +145,7 @@ public sealed class SweepService(
             await runs.CancelAsync(runId, actor, cancellationToken);
         }
 
+        publisher.SweepChanged(sweepId);
         return true;
     }
 

@@ -63,6 +63,9 @@ internal sealed class BenchWebComponentContext : BunitContext
         Services.AddSingleton<RunService>();
         Services.AddSingleton<BenchWeb.Sweeps.SweepService>();
         Services.AddSingleton<RunTransfer>();
+        Services.AddSingleton<BenchWeb.Live.LiveFeed>();
+        Services.AddSingleton<RunReader>();
+        Services.AddSingleton<BenchWeb.Sweeps.SweepReader>();
         Services.AddSingleton<RunUpdatePublisher>();
         Services.AddSingleton<IRunJobClient>(jobs ?? Jobs);
         Services.AddSingleton<SessionStore>();

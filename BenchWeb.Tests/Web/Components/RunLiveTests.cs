@@ -4,6 +4,7 @@ using BenchEngine.Targets;
 using BenchWeb.Components.Pages.Runs;
 using BenchWeb.Data;
 using BenchWeb.Hubs;
+using BenchWeb.Live;
 using BenchWeb.Tests.Support;
 using BenchWeb.Tests.Support.Components;
 using Bunit;
@@ -21,14 +22,15 @@ public sealed class RunLiveTests
     private static readonly DateTimeOffset Start = new(2026, 11, 21, 9, 0, 0, TimeSpan.Zero);
 
     [Fact]
-    public async Task Live_FirstRender_StartsTheChartModuleWithTheRunAndWhatThePageAlreadyHas()
+    public async Task Live_FirstRender_StartsTheChartModuleWithWhatThePageHas_AndFollowsTheRunsFeed()
     {
         await using var context = new BenchWebComponentContext();
         var runId = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 3);
         var (module, view) = RunChartModule.SetUp(context);
+        var feed = context.Services.GetRequiredService<LiveFeed>();
 
         var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
-        page.WaitForAssertion(() => Assert.Single(module.Interop.Invocations["start"]));
+        page.WaitForAssertion(() => Assert.Equal(1, feed.SubscribersOf(LiveTopic.Run(runId))));
 
         // Two calls in all (every call is recorded by the context's interop too): the import, then start on the module.
         Assert.Equal(2, context.JSInterop.Invocations.Count);
@@ -36,36 +38,33 @@ public sealed class RunLiveTests
         var start = Assert.Single(module.Interop.Invocations["start"]).Arguments;
         Assert.IsType<ElementReference>(start[0]);
         var options = start[1]!;
-        Assert.Equal(runId, options.GetType().GetProperty("runId")!.GetValue(options));
-        Assert.Equal(2, options.GetType().GetProperty("knownIndex")!.GetValue(options));
         Assert.Equal(10_000d, options.GetType().GetProperty("provisionedRequestUnits")!.GetValue(options));
-        Assert.Equal("http://localhost/hubs/runs", options.GetType().GetProperty("hubUrl")!.GetValue(options));
-        Assert.IsType<DotNetObjectReference<RunLive>>(start[2]);
+        // The charts get the seconds the page read; no connection of their own.
+        Assert.Null(options.GetType().GetProperty("hubUrl"));
+        Assert.Equal([0, 1, 2], Assert.IsAssignableFrom<IEnumerable<RunSecondEntity>>(start[2]).Select(s => s.Index));
         Assert.False(module.Disposed);
         Assert.False(view.Disposed);
+
+        // Leaving the page ends its subscription.
+        await context.DisposeComponentsAsync();
+        Assert.Equal(0, feed.SubscribersOf(LiveTopic.Run(runId)));
     }
 
     [Fact]
-    public async Task Live_StatusChange_RedrawsTheTilesFromTheSavedSeconds()
+    public async Task Live_SecondFromTheFeed_RendersTheTilesAndHandsItsPointToTheCharts()
     {
         await using var context = new BenchWebComponentContext();
         var runId = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 2);
-        var (module, _) = RunChartModule.SetUp(context);
-        var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
-        page.WaitForAssertion(() => Assert.Single(module.Interop.Invocations["start"]));
+        var (module, view) = RunChartModule.SetUp(context);
+        var page = RenderFollowing(context, runId);
         Assert.Equal("2,000", page.Find("[data-tile='total-ok']").TextContent);
         Assert.NotNull(page.Find("#client-bound").GetAttribute("hidden"));
 
-        // Seconds reach the browser from the hub with their tiles' texts; the page itself reads them again only when
-        // the run's status changes (or the chart module joins the run), from what was saved.
-        await using (var db = await context.Databases.CreateDbContextAsync())
-        {
-            db.RunSeconds.AddRange(Second(runId, 2, ok: 1_500, throttled: 30), Second(runId, 3, ok: 500, throttled: 10, cpu: 91));
-            await db.SaveChangesAsync();
-        }
+        var publisher = context.Services.GetRequiredService<RunUpdatePublisher>();
+        await publisher.SecondAsync(Second(runId, 2, ok: 1_500, throttled: 30), null, CancellationToken.None);
+        await publisher.SecondAsync(Second(runId, 3, ok: 500, throttled: 10, cpu: 91), null, CancellationToken.None);
 
-        await page.InvokeAsync(() => page.Instance.OnStatus(new RunStatusChange(runId, RunStatus.Running, null)));
-
+        page.WaitForAssertion(() => Assert.Equal("3", page.Find("#run-tiles").GetAttribute("data-index")));
         Assert.Equal("4,000", page.Find("[data-tile='total-ok']").TextContent);
         Assert.Equal("500", page.Find("[data-tile='current-rate']").TextContent);
         Assert.Equal("1,000", page.Find("[data-tile='average-rate']").TextContent);
@@ -73,14 +72,43 @@ public sealed class RunLiveTests
         Assert.Null(page.Find("#client-bound").GetAttribute("hidden"));
         Assert.Equal("the client was busy: this process 91 %", page.Find("[data-tile='client-limit']").TextContent);
         Assert.Equal("6", page.Find("[role=progressbar]").GetAttribute("aria-valuenow"));
+        // Each second handed to the charts once, named as the one that arrived live.
+        var added = view.Interop.Invocations["add"].Select(i => (Indices: Indices(i.Arguments[0]), Live: i.Arguments[1])).ToList();
+        Assert.Equal([([2], (object?)2), ([3], 3)], added.Select(a => (a.Indices, a.Live)));
+        _ = module;
     }
 
     [Fact]
-    public void Live_ThePageIsCalledBackForStatusChangesAndALostConnection_NeverForASecond()
+    public async Task Live_SecondPastOnesThePageNeverGot_FetchesTheMissingOnesFirst()
     {
-        var callbacks = typeof(RunLive).GetMethods().Where(m => m.IsDefined(typeof(JSInvokableAttribute), inherit: false)).Select(m => m.Name).Order();
+        await using var context = new BenchWebComponentContext();
+        var runId = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 2);
+        var (_, view) = RunChartModule.SetUp(context);
+        var page = RenderFollowing(context, runId);
 
-        Assert.Equal([nameof(RunLive.OnConnectionLost), nameof(RunLive.OnStatus)], callbacks);
+        // Seconds 2 and 3 were saved, but their messages never reached this instance (lost between instances, say).
+        await using (var db = await context.Databases.CreateDbContextAsync())
+        {
+            db.RunSeconds.AddRange(Second(runId, 2, ok: 1_000), Second(runId, 3, ok: 1_000));
+            await db.SaveChangesAsync();
+        }
+
+        await context.Services.GetRequiredService<RunUpdatePublisher>().SecondAsync(Second(runId, 4, ok: 1_000), null, CancellationToken.None);
+
+        page.WaitForAssertion(() => Assert.Equal("4", page.Find("#run-tiles").GetAttribute("data-index")));
+        Assert.Equal("5,000", page.Find("[data-tile='total-ok']").TextContent);
+        var added = Assert.Single(view.Interop.Invocations["add"]).Arguments;
+        Assert.Equal([2, 3, 4], Indices(added[0]));
+        Assert.Equal(4, added[1]);
+    }
+
+    [Fact]
+    public void Live_TheBrowserNeverCallsThePage()
+    {
+        // Seconds and status changes come from the run's feed on the server: nothing in the browser calls into the circuit.
+        var callbacks = typeof(RunLive).GetMethods().Where(m => m.IsDefined(typeof(JSInvokableAttribute), inherit: false));
+
+        Assert.Empty(callbacks);
     }
 
     [Fact]
@@ -88,9 +116,8 @@ public sealed class RunLiveTests
     {
         await using var context = new BenchWebComponentContext();
         var runId = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 2);
-        var (module, _) = RunChartModule.SetUp(context);
-        var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
-        page.WaitForAssertion(() => Assert.Single(module.Interop.Invocations["start"]));
+        RunChartModule.SetUp(context);
+        var page = RenderFollowing(context, runId);
         Assert.Single(page.FindAll("#cancel-run"));
 
         await using (var db = await context.Databases.CreateDbContextAsync())
@@ -102,10 +129,10 @@ public sealed class RunLiveTests
             await db.SaveChangesAsync();
         }
 
-        await page.InvokeAsync(() => page.Instance.OnStatus(new RunStatusChange(runId, RunStatus.Completed, null)));
+        await context.Services.GetRequiredService<RunUpdatePublisher>().StatusAsync(new RunStatusChange(runId, RunStatus.Completed, null), CancellationToken.None);
 
+        page.WaitForAssertion(() => Assert.Empty(page.FindAll("#cancel-run")));
         var markup = page.Markup;
-        Assert.Empty(page.FindAll("#cancel-run"));
         Assert.Contains("data-status=\"Completed\"", markup, StringComparison.Ordinal);
         Assert.Contains("Stopped: reached 2,000 documents", markup, StringComparison.Ordinal);
         Assert.Contains("1,000.0 inserts/s", markup, StringComparison.Ordinal);
@@ -151,15 +178,11 @@ public sealed class RunLiveTests
         var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
         page.WaitForAssertion(() => Assert.Single(module.Interop.Invocations["start"]));
 
-        // The live connection closing after the end is no news: the page has everything.
-        await page.InvokeAsync(() => page.Instance.OnConnectionLost("WebSocket closed with status code: 1006"));
-
         var markup = page.Markup;
         Assert.Empty(page.FindAll("[data-tile='current-rate']"));
         Assert.DoesNotContain("left", page.Find("#run-tiles").TextContent, StringComparison.Ordinal);
         Assert.DoesNotContain("in flight", page.Find("#run-tiles").TextContent, StringComparison.Ordinal);
         Assert.Empty(page.FindAll("#live-error"));
-        Assert.DoesNotContain("connection to BenchWeb was lost", markup, StringComparison.Ordinal);
         Assert.NotEmpty(page.FindAll("[data-tile='average-rate']"));
     }
 
@@ -258,6 +281,18 @@ public sealed class RunLiveTests
         // Where a secret is kept is not a setting: no row names it.
         Assert.Empty(page.FindAll("#run-settings [data-path$='Secret']"));
     }
+
+    // The page, rendered and following its run's feed.
+    private static IRenderedComponent<RunLive> RenderFollowing(BenchWebComponentContext context, long runId)
+    {
+        var feed = context.Services.GetRequiredService<LiveFeed>();
+        var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
+        page.WaitForAssertion(() => Assert.Equal(1, feed.SubscribersOf(LiveTopic.Run(runId))));
+        // Events published from now on queue in the subscription until the page reads them.
+        return page;
+    }
+
+    private static int[] Indices(object? seconds) => [.. Assert.IsAssignableFrom<IEnumerable<RunSecondEntity>>(seconds).Select(s => s.Index)];
 
     private static async Task<long> SeedRunAsync(BenchWebComponentContext context, RunStatus status, int secondsSaved)
     {

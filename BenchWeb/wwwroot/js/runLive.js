@@ -1,8 +1,7 @@
-// Live charts and tiles of one run. The page's component imports this module and calls start(); the module owns
-// the SignalR connection and the Chart.js charts. Each second arrives from the runs hub as it was saved, with the
-// tiles' texts it leads to (formatted by the runner): the module draws the second and sets those texts, so a new
-// second goes to the page without a call back to the server. Chart.js and the SignalR client are served by the
-// app (wwwroot/lib, from npm), so this works offline.
+// The live charts of one run. The page's component imports this module, calls start() with the seconds it has, then
+// add() with each second its live feed brings (the component renders the tiles, keeps the seconds whole and fills any
+// gap): the module only draws the points it is handed. Chart.js is served by the app (wwwroot/lib, from npm), so this
+// works offline.
 
 const SHORTEST_RATE_SECOND = 0.5;
 
@@ -132,36 +131,12 @@ function chart(canvas, title, unit, datasets, plugins = [], scales = {}) {
     });
 }
 
-// RunTileTexts' property names, in the message's camel case, name their elements in kebab case: totalOkDetail goes to
-// data-tile="total-ok-detail".
-const kebab = name => name.replace(/[A-Z]/g, c => `-${c.toLowerCase()}`);
-
-// Blazor keeps a reference to the text node it rendered: change that node rather than replace it, so that the
-// component's next render (when the run's status changes) still finds it.
-function setText(element, text) {
-    const node = element.firstChild;
-    if (node && node.nodeType === Node.TEXT_NODE && node === element.lastChild) {
-        node.nodeValue = text;
-    } else {
-        element.textContent = text;
-    }
-}
-
 class LiveView {
-    constructor(root, options, dotnet) {
+    constructor(root, options) {
         this.root = root;
         this.options = options;
-        this.dotnet = dotnet;
         this.seconds = new Map();
         this.lastIndex = -1;
-        // The newest second the tiles show: those the page rendered, then those whose texts arrived live.
-        this.tilesIndex = options.knownIndex ?? -1;
-        this.joining = false;
-        this.buffer = [];
-        this.filling = false;
-        this.gapSeen = false;
-        this.catchingUp = false;
-        this.catchUpAgain = false;
         this.pending = false;
         this.totalOk = 0;
         this.stopped = false;
@@ -195,147 +170,9 @@ class LiveView {
         window.benchWeb.drawMs ??= [];
     }
 
-    async connect() {
-        const connection = new window.signalR.HubConnectionBuilder()
-            .withUrl(this.options.hubUrl)
-            .withAutomaticReconnect([0, 1000, 2000, 5000, 10000, 30000])
-            .build();
-        this.connection = connection;
-        connection.on('second', (second, tiles) => this.receive(second, tiles));
-        connection.on('status', change => {
-            this.dotnet.invokeMethodAsync('OnStatus', change);
-            this.catchUp();
-        });
-        connection.onreconnected(() => this.join());
-        // Automatic reconnection gave up: say so rather than leave a page that silently stopped moving.
-        connection.onclose(error => {
-            if (!this.stopped) this.dotnet.invokeMethodAsync('OnConnectionLost', error ? String(error) : null);
-        });
-        await connection.start();
-        await this.join();
-    }
-
-    // Joins the run's group, then loads every second saved so far; seconds that arrive meanwhile are held
-    // and merged by index, so nothing is drawn twice or missed.
-    async join() {
-        this.joining = true;
-        this.buffer = [];
-        try {
-            const history = await this.connection.invoke('JoinRun', this.options.runId);
-            this.add(history, false);
-            this.add(this.buffer.map(m => m.second), true);
-            for (const m of this.buffer) this.showTiles(m.second.index, m.tiles);
-        } finally {
-            this.joining = false;
-            this.buffer = [];
-        }
-        this.root.dataset.connected = 'true';
-        // A status change pushed while this page was away (e.g. the run ended during a reconnect) is not sent
-        // again: the page reloads the run's row after every join.
-        if (!this.stopped) await this.dotnet.invokeMethodAsync('OnStatus', { runId: this.options.runId, status: 'Running', message: null });
-    }
-
-    receive(second, tiles) {
-        if (this.joining) {
-            this.buffer.push({ second, tiles });
-        } else {
-            const gap = second.index > this.lastIndex + 1;
-            this.add([second], true);
-            this.showTiles(second.index, tiles);
-            if (gap) this.fillGaps();
-        }
-    }
-
-    // A second arrived past one this page never got (a message lost between servers, a drop the reconnect did not cover):
-    // the missing seconds are asked for (SecondsAfter, which returns at most 600 at once: asked again from there), without
-    // reloading the page.
-    // One fill at a time; a gap seen meanwhile is filled by another pass.
-    async fillGaps() {
-        if (this.filling) {
-            this.gapSeen = true;
-            return;
-        }
-        this.filling = true;
-        try {
-            do {
-                this.gapSeen = false;
-                let missing = this.firstMissing();
-                while (!this.stopped && missing < this.lastIndex) {
-                    const seconds = await this.connection.invoke('SecondsAfter', this.options.runId, missing - 1);
-                    this.add(seconds, false);
-                    const next = this.firstMissing();
-                    // The server has none of them (yet): the next second to arrive tries again.
-                    if (next === missing) break;
-                    missing = next;
-                }
-            } while (this.gapSeen && !this.stopped);
-        } catch (error) {
-            // The next reconnect joins again and gets every second.
-            console.warn('BenchWeb: the missing seconds could not be fetched', error);
-        } finally {
-            this.filling = false;
-        }
-    }
-
-    // The run's status changed: asks for every second saved after the last this page got, and for any gap. A run's last
-    // seconds can be saved as it ends without a push this page received (the agents' seconds merged at the end, a push
-    // lost on a busy server), and an ended run's chart must be whole without a reload.
-    // One catch-up at a time; a status change meanwhile makes it ask once more.
-    async catchUp() {
-        if (this.catchingUp) {
-            this.catchUpAgain = true;
-            return;
-        }
-        this.catchingUp = true;
-        try {
-            do {
-                this.catchUpAgain = false;
-                let seconds;
-                do {
-                    seconds = await this.connection.invoke('SecondsAfter', this.options.runId, this.lastIndex);
-                    this.add(seconds, false);
-                } while (!this.stopped && seconds.length > 0);
-            } while (this.catchUpAgain && !this.stopped);
-        } catch (error) {
-            // The next reconnect joins again and gets every second.
-            if (!this.stopped) console.warn('BenchWeb: the seconds after the last could not be fetched', error);
-        } finally {
-            this.catchingUp = false;
-        }
-        this.fillGaps();
-    }
-
-    // The first index up to the last received that this page has not got.
-    firstMissing() {
-        for (let i = 0; i <= this.lastIndex; i++) {
-            if (!this.seconds.has(i)) return i;
-        }
-        return this.lastIndex + 1;
-    }
-
-    // Sets the tiles' texts that came with a second, unless the tiles already show a later one.
-    showTiles(index, tiles) {
-        if (this.stopped || !tiles || index <= this.tilesIndex) return;
-        this.tilesIndex = index;
-        const page = this.root.ownerDocument;
-        for (const [name, text] of Object.entries(tiles)) {
-            if (typeof text !== 'string') continue;
-            const element = page.querySelector(`[data-tile="${kebab(name)}"]`);
-            if (element) setText(element, text);
-        }
-        page.querySelector('[data-tile="throttled"]')?.closest('.tile').classList.toggle('warn', tiles.throttledWarn);
-        page.querySelector('[data-tile="achieved-rate"]')?.closest('.tile').classList.toggle('warn', tiles.droppedWarn);
-        const progress = page.querySelector('#run-tiles .progress');
-        if (progress && tiles.progressShare != null) {
-            progress.setAttribute('aria-valuenow', String(Math.trunc(tiles.progressShare * 100)));
-            progress.firstElementChild.style.width = `${(tiles.progressShare * 100).toFixed(1)}%`;
-        }
-        const clientBound = page.getElementById('client-bound');
-        if (clientBound) clientBound.hidden = tiles.clientLimit == null;
-        this.root.dataset.tiles = String(index);
-    }
-
-    add(seconds, live) {
+    // Seconds to draw, in any order (one already drawn is skipped); liveIndex names the one that arrived live, whose
+    // push latency is measured.
+    add(seconds, liveIndex) {
         if (this.stopped) return;
         let outOfOrder = false;
         const fresh = [];
@@ -347,7 +184,7 @@ class LiveView {
             if (s.index < this.lastIndex) outOfOrder = true;
             this.lastIndex = Math.max(this.lastIndex, s.index);
             fresh.push(s);
-            if (live) this.drawnLive.push(Date.parse(s.closedAt));
+            if (s.index === liveIndex) this.drawnLive.push(Date.parse(s.closedAt));
         }
         if (fresh.length === 0) return;
         if (outOfOrder) {
@@ -455,19 +292,15 @@ class LiveView {
         this.scheduleDraw();
     }
 
-    async stop() {
+    stop() {
         this.stopped = true;
-        try {
-            await this.connection?.stop();
-        } finally {
-            for (const c of Object.values(this.charts)) c.destroy();
-        }
+        for (const c of Object.values(this.charts)) c.destroy();
     }
 }
 
-export async function start(root, options, dotnet) {
-    const view = new LiveView(root, options, dotnet);
+export function start(root, options, seconds) {
+    const view = new LiveView(root, options);
     window.benchWeb.view = view; // for diagnostics from the browser's console and the browser tests
-    await view.connect();
+    view.add(seconds ?? [], null);
     return view;
 }

@@ -1,6 +1,8 @@
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
 
+namespace Benchmarks;
+
 /// <summary>A target as it is, that also notes when the run's clock started (a <see cref="TimeProvider.System"/> timestamp):
 /// the clock benchmark measures the run's wall-clock length from that instant.</summary>
 internal sealed class ClockWatchTarget(IInsertTarget inner) : IInsertTarget

@@ -1,5 +1,7 @@
 using System.Diagnostics;
 
+namespace Benchmarks;
+
 /// <summary>Processes that each keep a core busy (<c>yes &gt; /dev/null</c>), as a user's other programs would, for as long as
 /// the instance lives. The benchmark stops only the processes it started.</summary>
 internal sealed class CpuHogs : IDisposable

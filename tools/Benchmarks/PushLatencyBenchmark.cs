@@ -6,7 +6,8 @@ using static Benchmarks.Statistics;
 namespace Benchmarks;
 
 /// <summary>6. Push latency: from the engine closing a second to its point on a Chromium page's chart, over a 75 s run
-/// watched from its start (the page records it for every second that arrives live).</summary>
+/// watched from its start by 20 pages at once (each records it for every second that arrives live; <c>BENCH_VIEWERS</c>
+/// sets another number).</summary>
 internal sealed class PushLatencyBenchmark : IBenchmark
 {
     public string Name => "push-latency";
@@ -14,30 +15,43 @@ internal sealed class PushLatencyBenchmark : IBenchmark
     public async Task RunAsync(BenchmarkHost host)
     {
         const int duration = 75;
-        Console.WriteLine($"## Push latency (simulator quick start: 10,000 RU/s, concurrency 32, {duration} s; one Chromium page on the live page from the start)");
+        var viewers = int.TryParse(Environment.GetEnvironmentVariable("BENCH_VIEWERS"), CultureInfo.InvariantCulture, out var asked) && asked > 0 ? asked : 20;
+        Console.WriteLine($"## Push latency (simulator quick start: 10,000 RU/s, concurrency 32, {duration} s; {viewers} Chromium pages on the live page from its start)");
         await using var dashboard = await DashboardProcess.StartAsync();
         using var playwright = await Playwright.CreateAsync();
         await using var browser = await Chromium.LaunchAsync(playwright);
         await using var context = await DashboardPages.NewSignedInContextAsync(browser, dashboard);
         var page = await context.NewPageAsync();
-        await DashboardPages.SaveAndRunNewProfileAsync(page, dashboard.BaseAddress, "push latency", new Dictionary<string, string>
+        var runId = await DashboardPages.SaveAndRunNewProfileAsync(page, dashboard.BaseAddress, "push latency", new Dictionary<string, string>
         {
             ["Load.Concurrency"] = "32",
             ["Stop.DurationSeconds"] = duration.ToString(CultureInfo.InvariantCulture),
         });
+        var pages = new List<IPage> { page };
+        for (var i = 1; i < viewers; i++)
+        {
+            var viewer = await context.NewPageAsync();
+            await DashboardPages.GotoAsync(viewer, new Uri(dashboard.BaseAddress, $"runs/{runId}"));
+            pages.Add(viewer);
+        }
+
         await DashboardPages.WaitForStatusAsync(page, "Completed", TimeSpan.FromSeconds(duration + 120));
-        var latencies = (await page.EvaluateAsync<double[]>("() => window.benchWeb?.pushLatencies ?? []")).Order().ToList();
-        if (latencies.Count == 0)
+        var perPage = new List<int>();
+        var latencies = new List<double>();
+        foreach (var viewer in pages)
         {
-            throw new InvalidOperationException("The page recorded no live second.");
+            var recorded = await viewer.EvaluateAsync<double[]>("() => window.benchWeb?.pushLatencies ?? []");
+            perPage.Add(recorded.Length);
+            latencies.AddRange(recorded);
         }
 
-        // The target is over at least 60 seconds: fewer seconds measured live are no answer.
-        if (latencies.Count < 60)
+        latencies.Sort();
+        // The target is over at least 60 seconds on each page: fewer seconds measured live are no answer.
+        if (perPage.Min() < 60)
         {
-            throw new InvalidOperationException($"Only {latencies.Count} seconds arrived live; the measurement needs at least 60.");
+            throw new InvalidOperationException($"A page had only {perPage.Min()} seconds arrive live; the measurement needs at least 60 on each.");
         }
 
-        Console.WriteLine($"seconds pushed live: {latencies.Count} · p50 {NearestRank(latencies, 0.50):N0} ms · p95 {NearestRank(latencies, 0.95):N0} ms · max {latencies[^1]:N0} ms (target p95 ≤ 1,500 ms over ≥ 60 seconds)");
+        Console.WriteLine($"{viewers} pages, seconds pushed live: {latencies.Count} ({perPage.Min()}–{perPage.Max()} a page) · p50 {NearestRank(latencies, 0.50):N0} ms · p95 {NearestRank(latencies, 0.95):N0} ms · max {latencies[^1]:N0} ms (target p95 ≤ 250 ms)");
     }
 }

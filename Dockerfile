@@ -27,6 +27,8 @@ RUN dotnet restore BenchWeb/BenchWeb.csproj
 COPY BenchWeb/package.json BenchWeb/package-lock.json BenchWeb/
 RUN cd BenchWeb && npm ci --no-audit --no-fund --loglevel=error
 
+# The house rules the build enforces: the code style and the banned wall clock.
+COPY .editorconfig BannedSymbols.txt ./
 COPY BenchEngine/ BenchEngine/
 COPY BenchWeb/ BenchWeb/
 RUN dotnet publish BenchWeb/BenchWeb.csproj -c Release --no-restore -o /app

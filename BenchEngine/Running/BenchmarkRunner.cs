@@ -35,6 +35,9 @@ public sealed class BenchmarkRunner(
     {
     }
 
+    /// <summary>The clock the runner measures with: a host stamps what it records of a run (its end) with the same one.</summary>
+    public TimeProvider Time => time;
+
     /// <summary>The bounds past which a second is the client's, not the service's (<see cref="ClientHealth.Limits"/>).</summary>
     public ClientLimits ClientLimits { get; init; } = ClientLimits.Default;
 

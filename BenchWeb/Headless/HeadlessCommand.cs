@@ -205,10 +205,11 @@ public static class HeadlessCommand
         }
 
         RunResult result;
+        var runner = createRunner(limits);
         var observer = new ConsoleObserver(output);
         try
         {
-            result = await createRunner(limits).RunAsync(plan, TargetContext.FromEnvironment(), observer, cancellationToken);
+            result = await runner.RunAsync(plan, TargetContext.FromEnvironment(), observer, cancellationToken);
         }
         catch (RunPlanValidationException ex)
         {
@@ -223,7 +224,7 @@ public static class HeadlessCommand
         var verdict = result.Status == RunStatus.Completed && plan.Thresholds is { IsEmpty: false } thresholds
             ? ThresholdEvaluator.Evaluate(result.Status, result.Summary, thresholds, baselineThroughput)
             : null;
-        var export = RunTransfer.FromHeadlessRun(plan, result, observer.ProvisionedRequestUnits, verdict, DateTimeOffset.UtcNow);
+        var export = RunTransfer.FromHeadlessRun(plan, result, observer.ProvisionedRequestUnits, verdict, runner.Time.GetUtcNow());
         var written = true;
         try
         {

@@ -144,7 +144,7 @@ internal static class HeadlessSweep
             Sweep = sweep,
             Steps = results,
             Knees = knees,
-            Runs = [.. runs.Select(r => RunTransfer.FromHeadlessRun(r.Result.IsReRun ? r.Step.Plan with { Name = SweepOptions.ReRunName(r.Step.Plan.Name) } : r.Step.Plan, r.Run, r.Run.Summary.ProvisionedRequestUnitsPerSecond, null, DateTimeOffset.UtcNow))],
+            Runs = [.. runs.Select(r => RunTransfer.FromHeadlessRun(r.Result.IsReRun ? r.Step.Plan with { Name = SweepOptions.ReRunName(r.Step.Plan.Name) } : r.Step.Plan, r.Run, r.Run.Summary.ProvisionedRequestUnitsPerSecond, null, runner.Time.GetUtcNow()))],
         };
         try
         {

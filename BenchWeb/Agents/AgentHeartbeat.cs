@@ -1,5 +1,5 @@
+using BenchWeb.Configuration;
 using BenchWeb.Data;
-using BenchWeb.Extensions;
 using BenchWeb.Runs;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
@@ -13,7 +13,7 @@ public sealed partial class AgentHeartbeat(
     IDbContextFactory<BenchDbContext> databases,
     AgentIdentity agent,
     RunOwnership ownership,
-    Hubs.RunUpdatePublisher publisher,
+    Live.RunUpdatePublisher publisher,
     IOptions<BenchWebOptions> options,
     TimeProvider time,
     ILogger<AgentHeartbeat> logger) : BackgroundService

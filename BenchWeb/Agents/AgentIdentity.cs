@@ -1,7 +1,7 @@
 using System.Reflection;
 using System.Security.Cryptography;
+using BenchWeb.Configuration;
 using BenchWeb.Data;
-using BenchWeb.Extensions;
 
 namespace BenchWeb.Agents;
 

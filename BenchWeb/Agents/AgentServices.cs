@@ -1,4 +1,4 @@
-using BenchWeb.Extensions;
+using BenchWeb.Configuration;
 using BenchWeb.Jobs;
 using BenchWeb.Runs;
 

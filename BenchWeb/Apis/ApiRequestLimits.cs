@@ -1,4 +1,4 @@
-using BenchWeb.Extensions;
+using BenchWeb.Configuration;
 using BenchWeb.Uploads;
 using Microsoft.AspNetCore.Http.Metadata;
 using Microsoft.Extensions.Options;

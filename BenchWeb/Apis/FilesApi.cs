@@ -1,6 +1,6 @@
 using System.ComponentModel;
 using BenchEngine.Running;
-using BenchWeb.Extensions;
+using BenchWeb.Configuration;
 using BenchWeb.Security;
 using BenchWeb.Uploads;
 using Microsoft.AspNetCore.Http.HttpResults;

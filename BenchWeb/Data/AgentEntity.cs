@@ -11,7 +11,7 @@ public sealed class AgentEntity
 
     public required string Name { get; set; }
 
-    /// <summary><c>All</c> or <c>Agent</c> (see <see cref="Extensions.AgentRole"/>).</summary>
+    /// <summary><c>All</c> or <c>Agent</c> (see <see cref="Configuration.AgentRole"/>).</summary>
     public required string Role { get; set; }
 
     public int Cores { get; set; }

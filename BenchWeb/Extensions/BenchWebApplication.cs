@@ -1,5 +1,6 @@
 using BenchWeb.Apis;
 using BenchWeb.Components;
+using BenchWeb.Configuration;
 using BenchWeb.Hubs;
 using BenchWeb.Security;
 

@@ -1,4 +1,5 @@
 using System.Security.Cryptography.X509Certificates;
+using BenchWeb.Configuration;
 using Microsoft.AspNetCore.DataProtection;
 
 namespace BenchWeb.Extensions;

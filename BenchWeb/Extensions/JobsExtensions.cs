@@ -1,4 +1,5 @@
 using BenchWeb.Agents;
+using BenchWeb.Configuration;
 using BenchWeb.Jobs;
 using Hangfire;
 using Hangfire.PostgreSql;

@@ -16,7 +16,6 @@ namespace BenchWeb.Extensions;
 public static class SecurityExtensions
 {
     public const string DefaultScheme = "BenchWeb";
-    public const string OpenIdConnectScheme = "oidc";
     public const string SessionCookie = "BenchWeb.Session";
     private const string CheckedAtKey = "benchweb.checked";
     private const string NoRoleFailure = "no-role";
@@ -89,7 +88,7 @@ public static class SecurityExtensions
 
         if (options.SignIn == SignInMode.OpenIdConnect)
         {
-            authentication.AddOpenIdConnect(OpenIdConnectScheme, oidc => ConfigureOpenIdConnect(oidc, options.OpenIdConnect));
+            authentication.AddOpenIdConnect(SignInSources.OpenIdConnectScheme, oidc => ConfigureOpenIdConnect(oidc, options.OpenIdConnect));
         }
 
         services.AddAuthorizationBuilder()

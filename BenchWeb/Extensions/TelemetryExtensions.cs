@@ -1,5 +1,6 @@
 using System.ComponentModel.DataAnnotations;
 using BenchEngine.Metrics;
+using BenchWeb.Configuration;
 using BenchWeb.Runs;
 using OpenTelemetry.Exporter;
 using OpenTelemetry.Metrics;

@@ -4,7 +4,7 @@ using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
-using BenchWeb.Extensions;
+using BenchWeb.Configuration;
 using BenchWeb.Runs;
 using Microsoft.Extensions.Options;
 

@@ -1,4 +1,5 @@
 using BenchWeb.Data;
+using BenchWeb.Live;
 using Microsoft.AspNetCore.SignalR;
 using Microsoft.EntityFrameworkCore;
 

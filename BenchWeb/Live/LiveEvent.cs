@@ -1,5 +1,4 @@
 using BenchWeb.Data;
-using BenchWeb.Hubs;
 
 namespace BenchWeb.Live;
 

@@ -5,7 +5,7 @@ namespace BenchWeb.Live;
 
 /// <summary>The live feed inside this instance: a page that watches something (a run, a sweep, the agents) subscribes to
 /// its topic (<see cref="LiveTopic"/>) and reads its events in order; whoever changes it publishes once (a run's seconds and
-/// status through <see cref="Hubs.RunUpdatePublisher"/>). In shared mode <see cref="RedisLiveRelay"/> carries the events
+/// status through <see cref="Live.RunUpdatePublisher"/>). In shared mode <see cref="RedisLiveRelay"/> carries the events
 /// published on other instances (agents) into this one. No page polls the database.</summary>
 /// <remarks>Publishing never waits for a watcher: each subscription buffers up to <see cref="Capacity"/> events, and one
 /// that falls further behind is told it missed some (<see cref="LiveSubscription.Missed"/>) and reads the run again

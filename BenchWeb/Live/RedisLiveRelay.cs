@@ -1,8 +1,7 @@
 using System.Text.Json;
 using System.Text.Json.Serialization;
+using BenchWeb.Configuration;
 using BenchWeb.Data;
-using BenchWeb.Extensions;
-using BenchWeb.Hubs;
 using StackExchange.Redis;
 
 namespace BenchWeb.Live;

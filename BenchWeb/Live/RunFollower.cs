@@ -1,7 +1,10 @@
 using BenchWeb.Data;
-using BenchWeb.Runs;
 
 namespace BenchWeb.Live;
+
+/// <summary>Reads a run's saved seconds after <paramref name="afterIndex"/> (-1: from the first) and before
+/// <paramref name="beforeIndex"/> (null: to the last), in order, at most <paramref name="take"/>.</summary>
+public delegate Task<IReadOnlyList<RunSecondEntity>> SavedSecondsReader(long runId, int afterIndex, int? beforeIndex, int take, CancellationToken cancellationToken);
 
 /// <summary>A watcher's copy of one run's seconds, kept whole as the feed's events arrive: a second past one it never got
 /// (a message lost between instances, a watcher that fell behind) brings the missing ones from the database first, and a
@@ -13,13 +16,16 @@ public sealed class RunFollower
     public const int ReadAtOnce = 600;
 
     private readonly SortedDictionary<int, RunSecondEntity> _seconds = [];
-    private readonly RunReader _reader;
+    private readonly SavedSecondsReader _read;
     private int _lastIndex = -1;
 
-    public RunFollower(RunReader reader, long runId, IEnumerable<RunSecondEntity> loaded)
+    /// <param name="read">Where missing seconds come from (the run's read side).</param>
+    /// <param name="runId">The run followed.</param>
+    /// <param name="loaded">The seconds the watcher read with the run.</param>
+    public RunFollower(SavedSecondsReader read, long runId, IEnumerable<RunSecondEntity> loaded)
     {
         ArgumentNullException.ThrowIfNull(loaded);
-        _reader = reader;
+        _read = read;
         RunId = runId;
         Keep(loaded, []);
     }
@@ -45,7 +51,7 @@ public sealed class RunFollower
         var fresh = new List<RunSecondEntity>();
         for (var missing = FirstMissing(); missing < second.Index;)
         {
-            var read = await _reader.SecondsAsync(RunId, missing - 1, second.Index, ReadAtOnce, cancellationToken);
+            var read = await _read(RunId, missing - 1, second.Index, ReadAtOnce, cancellationToken);
             Keep(read, fresh);
             var next = FirstMissing();
             // The database has none of them (yet): the next second or status change tries again.
@@ -68,7 +74,7 @@ public sealed class RunFollower
         while (true)
         {
             var missing = FirstMissing();
-            var read = await _reader.SecondsAsync(RunId, missing - 1, null, ReadAtOnce, cancellationToken);
+            var read = await _read(RunId, missing - 1, null, ReadAtOnce, cancellationToken);
             var before = fresh.Count;
             Keep(read, fresh);
             if (read.Count < ReadAtOnce || (fresh.Count == before && FirstMissing() == missing))

@@ -3,7 +3,7 @@ using System.Text.Json;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchWeb.Data;
-using BenchWeb.Hubs;
+using BenchWeb.Live;
 using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Runs;

@@ -2,7 +2,7 @@ using System.Globalization;
 using BenchEngine.Running;
 using BenchWeb.Agents;
 using BenchWeb.Data;
-using BenchWeb.Hubs;
+using BenchWeb.Live;
 using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Runs;

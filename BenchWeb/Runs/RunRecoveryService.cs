@@ -12,7 +12,7 @@ namespace BenchWeb.Runs;
 /// from them (<see cref="PartialSummary"/>).</summary>
 public sealed partial class RunRecoveryService(
     IDbContextFactory<BenchDbContext> databases,
-    Microsoft.Extensions.Options.IOptions<Extensions.BenchWebOptions> options,
+    Microsoft.Extensions.Options.IOptions<Configuration.BenchWebOptions> options,
     TimeProvider time,
     Microsoft.Extensions.Options.IOptions<BenchEngine.Metrics.ClientLimits> clientLimits,
     ILogger<RunRecoveryService> logger) : IHostedService
@@ -26,7 +26,7 @@ public sealed partial class RunRecoveryService(
         var dataSource = db.Database.GetDbConnection().DataSource;
         LogDatabase(logger, dataSource);
 
-        var open = options.Value.Mode == Extensions.DeploymentMode.Shared
+        var open = options.Value.Mode == Configuration.DeploymentMode.Shared
             ? []
             : await db.Runs.Where(r => r.Status == RunStatus.Running || r.Status == RunStatus.Queued).ToListAsync(cancellationToken);
         foreach (var run in open)
@@ -38,7 +38,7 @@ public sealed partial class RunRecoveryService(
         }
 
         // A sweep's job died with the process: its remaining steps are not run (a benchmark is never re-run on its own).
-        var openSweeps = options.Value.Mode == Extensions.DeploymentMode.Shared
+        var openSweeps = options.Value.Mode == Configuration.DeploymentMode.Shared
             ? []
             : await db.Sweeps.Where(s => s.Status == RunStatus.Running || s.Status == RunStatus.Queued).ToListAsync(cancellationToken);
         foreach (var sweep in openSweeps)

@@ -4,8 +4,8 @@ using BenchWeb.Administration;
 using BenchWeb.Agents;
 using BenchWeb.Audit;
 using BenchWeb.Data;
-using BenchWeb.Hubs;
 using BenchWeb.Jobs;
+using BenchWeb.Live;
 using BenchWeb.Secrets;
 using BenchWeb.Security;
 using BenchWeb.Uploads;
@@ -28,7 +28,7 @@ public sealed class RunService(
     AuditLog audit,
     AgentDirectory agents,
     DistributedRuns distributed,
-    Microsoft.Extensions.Options.IOptions<Extensions.BenchWebOptions> options,
+    Microsoft.Extensions.Options.IOptions<Configuration.BenchWebOptions> options,
     TimeProvider time)
 {
     public const string PausedBeforeStart = "cancelled before it started: an administrator paused launching";
@@ -294,7 +294,7 @@ public sealed class RunService(
             return [];
         }
 
-        if (options.Value.Mode != Extensions.DeploymentMode.Shared)
+        if (options.Value.Mode != Configuration.DeploymentMode.Shared)
         {
             throw new RunPlanValidationException([new FieldError("Load.Agents",
                 "Spreading a run over agents needs shared mode (BenchWeb:Mode = Shared, several instances on PostgreSQL and Redis); this installation is one instance: set 1.")]);

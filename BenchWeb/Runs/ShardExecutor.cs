@@ -3,7 +3,7 @@ using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchWeb.Agents;
 using BenchWeb.Data;
-using BenchWeb.Hubs;
+using BenchWeb.Live;
 using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Runs;

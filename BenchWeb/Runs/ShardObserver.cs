@@ -14,7 +14,7 @@ internal sealed partial class ShardObserver(
     RunShardEntity shard,
     IDbContextFactory<BenchDbContext> databases,
     DistributedRuns distributed,
-    Hubs.RunUpdatePublisher publisher,
+    Live.RunUpdatePublisher publisher,
     TimeProvider time,
     CancellationTokenSource stop,
     ILogger logger) : IRunObserver
@@ -95,7 +95,7 @@ internal sealed partial class ShardObserver(
             return;
         }
 
-        await publisher.TryAsync(p => p.ShardSecondAsync(new Hubs.ShardSecond(run.Id, shard.Index, shard.AgentName, index, second.Duration.TotalSeconds, second.Ok,
+        await publisher.TryAsync(p => p.ShardSecondAsync(new Live.ShardSecond(run.Id, shard.Index, shard.AgentName, index, second.Duration.TotalSeconds, second.Ok,
             second.Throttled, second.Errors, second.RequestUnits, second.LatencyP50Ms, second.LatencyP99Ms, second.ClientCpuPercent), CancellationToken.None), run.Id);
         try
         {

@@ -1,8 +1,8 @@
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchWeb.Audit;
+using BenchWeb.Configuration;
 using BenchWeb.Data;
-using BenchWeb.Extensions;
 using BenchWeb.Security;
 using Microsoft.AspNetCore.DataProtection;
 using Microsoft.EntityFrameworkCore;

@@ -1,5 +1,5 @@
+using BenchWeb.Configuration;
 using BenchWeb.Data;
-using BenchWeb.Extensions;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.EntityFrameworkCore;

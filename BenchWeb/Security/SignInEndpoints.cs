@@ -1,5 +1,4 @@
 using BenchWeb.Data;
-using BenchWeb.Extensions;
 using Microsoft.AspNetCore.Authentication;
 using Microsoft.AspNetCore.Authentication.Cookies;
 using Microsoft.AspNetCore.Mvc;
@@ -25,7 +24,7 @@ public static class SignInEndpoints
             .AllowAnonymous().ExcludeFromDescription();
         endpoints.MapGet(ProviderPath, (string? returnUrl, IOptions<SecurityOptions> options) =>
                 options.Value.SignIn == SignInMode.OpenIdConnect
-                    ? Results.Challenge(new AuthenticationProperties { RedirectUri = LocalReturnUrl(returnUrl) }, [SecurityExtensions.OpenIdConnectScheme])
+                    ? Results.Challenge(new AuthenticationProperties { RedirectUri = LocalReturnUrl(returnUrl) }, [SignInSources.OpenIdConnectScheme])
                     : Results.Redirect(SignInPage))
             .AllowAnonymous().ExcludeFromDescription();
         endpoints.MapPost(SignOutPath, async ([FromForm] string? returnUrl, HttpContext http) =>

@@ -19,7 +19,7 @@ public sealed partial class SweepExecutor(
     RunService runs,
     RunExecutor executor,
     BenchWeb.Agents.AgentIdentity agent,
-    Hubs.RunUpdatePublisher publisher,
+    Live.RunUpdatePublisher publisher,
     TimeProvider time,
     ILogger<SweepExecutor> logger)
 {

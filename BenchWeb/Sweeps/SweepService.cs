@@ -19,8 +19,8 @@ public sealed class SweepService(
     RunService runs,
     AuditLog audit,
     BenchWeb.Agents.AgentDirectory directory,
-    Hubs.RunUpdatePublisher publisher,
-    Microsoft.Extensions.Options.IOptions<Extensions.BenchWebOptions> options,
+    Live.RunUpdatePublisher publisher,
+    Microsoft.Extensions.Options.IOptions<Configuration.BenchWebOptions> options,
     TimeProvider time)
 {
     /// <summary>Queues a sweep of <paramref name="basePlan"/>.</summary>
@@ -105,7 +105,7 @@ public sealed class SweepService(
     /// that many agents alive besides the one that will run the sweep itself.</summary>
     private async Task<string?> SpreadStepProblemAsync(int agents, CancellationToken cancellationToken)
     {
-        if (options.Value.Mode != Extensions.DeploymentMode.Shared)
+        if (options.Value.Mode != Configuration.DeploymentMode.Shared)
         {
             return "spreading a step over agents needs shared mode; this installation is one instance: set 1.";
         }

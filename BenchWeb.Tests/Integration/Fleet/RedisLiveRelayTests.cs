@@ -1,6 +1,5 @@
 using BenchEngine.Running;
-using BenchWeb.Extensions;
-using BenchWeb.Hubs;
+using BenchWeb.Configuration;
 using BenchWeb.Live;
 using BenchWeb.Tests.Support;
 using BenchWeb.Tests.Web.Live;

@@ -6,6 +6,7 @@ using BenchEngine.Targets;
 using BenchEngine.Workloads;
 using BenchWeb.Data;
 using BenchWeb.Hubs;
+using BenchWeb.Live;
 using BenchWeb.Tests.Support;
 using Microsoft.AspNetCore.SignalR.Client;
 using Microsoft.Extensions.DependencyInjection;

@@ -1,9 +1,9 @@
 using BenchWeb.Administration;
 using BenchWeb.Audit;
+using BenchWeb.Configuration;
 using BenchWeb.Data;
-using BenchWeb.Extensions;
-using BenchWeb.Hubs;
 using BenchWeb.Jobs;
+using BenchWeb.Live;
 using BenchWeb.Profiles;
 using BenchWeb.Runs;
 using BenchWeb.Secrets;

@@ -1,6 +1,6 @@
 using BenchEngine.Running;
+using BenchWeb.Configuration;
 using BenchWeb.Data;
-using BenchWeb.Extensions;
 using BenchWeb.Runs;
 using BenchWeb.Tests.Support;
 using Microsoft.Extensions.Configuration;

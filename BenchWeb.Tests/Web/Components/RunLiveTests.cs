@@ -3,7 +3,6 @@ using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchWeb.Components.Pages.Runs;
 using BenchWeb.Data;
-using BenchWeb.Hubs;
 using BenchWeb.Live;
 using BenchWeb.Tests.Support;
 using BenchWeb.Tests.Support.Components;

@@ -1,6 +1,6 @@
 using System.Text;
 using BenchEngine.Metrics;
-using BenchWeb.Extensions;
+using BenchWeb.Configuration;
 using BenchWeb.Tests.Support;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Options;

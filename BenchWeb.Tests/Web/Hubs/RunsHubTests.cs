@@ -3,6 +3,7 @@ using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchWeb.Data;
 using BenchWeb.Hubs;
+using BenchWeb.Live;
 using BenchWeb.Runs;
 using BenchWeb.Tests.Support;
 using Microsoft.AspNetCore.SignalR;

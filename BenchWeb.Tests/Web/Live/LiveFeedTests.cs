@@ -1,6 +1,5 @@
 using BenchEngine.Running;
 using BenchWeb.Data;
-using BenchWeb.Hubs;
 using BenchWeb.Live;
 using BenchWeb.Tests.Support;
 

@@ -1,5 +1,5 @@
 using BenchEngine.Targets;
-using BenchWeb.Extensions;
+using BenchWeb.Configuration;
 using BenchWeb.Profiles;
 using BenchWeb.Secrets;
 using BenchWeb.Tests.Support.Components;

@@ -1,7 +1,7 @@
 using BenchEngine.Metrics;
 using Microsoft.Extensions.Options;
 
-namespace BenchWeb.Extensions;
+namespace BenchWeb.Configuration;
 
 /// <summary>The bounds past which a second is the client's, not the service's (section <c>BenchWeb:ClientLimits</c>), bound
 /// straight to the engine's <see cref="ClientLimits"/> so its documented defaults and ranges are the only ones. A bound set to

@@ -1,9 +1,9 @@
 using BenchWeb.Data;
-using BenchWeb.Live;
+using BenchWeb.Hubs;
 using BenchWeb.Runs;
 using Microsoft.AspNetCore.SignalR;
 
-namespace BenchWeb.Hubs;
+namespace BenchWeb.Live;
 
 /// <summary>Sends a run's updates to everyone watching it: first to this instance's live feed (<see cref="LiveFeed"/>, which
 /// the pages follow) and, in shared mode, to the other instances' (<see cref="RedisLiveRelay"/>), then to the hub's
@@ -51,10 +51,10 @@ public sealed partial class RunUpdatePublisher(IHubContext<RunsHub> hub, LiveFee
     }
 
     /// <summary>A sweep moved on (started, a step launched or ended, cancel asked, ended): its page reads it again.</summary>
-    public void SweepChanged(long sweepId) => Feed(new Live.SweepChanged(sweepId));
+    public void SweepChanged(long sweepId) => Feed(new SweepChanged(sweepId));
 
     /// <summary>An agent joined, beat or stopped: the agents' page reads the list again.</summary>
-    public void AgentsChanged() => Feed(new Live.AgentsChanged());
+    public void AgentsChanged() => Feed(new AgentsChanged());
 
     private void Feed(LiveEvent update)
     {

@@ -1,7 +1,7 @@
 using System.ComponentModel.DataAnnotations;
 using BenchEngine.Targets;
 
-namespace BenchWeb.Extensions;
+namespace BenchWeb.Configuration;
 
 /// <summary>An environment variable a dashboard run may read as a secret (<c>BenchWeb:EnvironmentSecrets:&lt;NAME&gt;</c>):
 /// the one target kind and setting it may stand for, and the server it is bound to, as a stored secret is bound to the

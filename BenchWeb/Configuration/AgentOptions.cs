@@ -1,6 +1,6 @@
 using System.ComponentModel.DataAnnotations;
 
-namespace BenchWeb.Extensions;
+namespace BenchWeb.Configuration;
 
 /// <summary>What an instance does in a fleet (section <c>BenchWeb:Agent</c>).</summary>
 public enum AgentRole

@@ -1,6 +1,6 @@
 using System.ComponentModel.DataAnnotations;
 
-namespace BenchWeb.Extensions;
+namespace BenchWeb.Configuration;
 
 /// <summary>How the dashboard is deployed.</summary>
 public enum DeploymentMode

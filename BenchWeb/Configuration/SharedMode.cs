@@ -1,7 +1,7 @@
 using Microsoft.Extensions.Options;
 using Npgsql;
 
-namespace BenchWeb.Extensions;
+namespace BenchWeb.Configuration;
 
 /// <summary>Shared mode's settings, read and checked once at start: the PostgreSQL database every instance keeps its
 /// data and Hangfire's jobs in (connection string <c>BenchDb</c>) and the Redis server of the SignalR backplane

@@ -1,6 +1,6 @@
 using BenchEngine.Running;
 
-namespace BenchWeb.Hubs;
+namespace BenchWeb.Live;
 
 /// <summary>A run changed status (queued, started, ended); watchers reload its row.</summary>
 public sealed record RunStatusChange(long RunId, RunStatus Status, string? Message);

@@ -1,6 +1,6 @@
 using System.ComponentModel.DataAnnotations;
 
-namespace BenchWeb.Extensions;
+namespace BenchWeb.Configuration;
 
 /// <summary>OpenTelemetry export (section <c>BenchWeb:Telemetry</c>), off by default. The rule: telemetry is on when
 /// <see cref="OtlpEndpoint"/> is set, or when <see cref="Enabled"/> is true, and <see cref="Enabled"/> false turns it off

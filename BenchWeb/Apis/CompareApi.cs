@@ -29,9 +29,9 @@ public static class CompareApi
     {
         ArgumentNullException.ThrowIfNull(endpoints);
 
-        endpoints.MapGet(CompareCsvPath, async Task<Results<PushStreamHttpResult, ProblemHttpResult>> (string? runs, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken) =>
+        endpoints.MapGet(CompareCsvPath, async Task<Results<PushStreamHttpResult, ProblemHttpResult>> (string? runs, RunReader reader, CancellationToken cancellationToken) =>
         {
-            var (comparison, problem) = await LoadAsync(databases, runs, MinimumCompared, MaximumCompared, includeSeconds: true, cancellationToken);
+            var (comparison, problem) = await LoadAsync(reader, runs, MinimumCompared, MaximumCompared, includeSeconds: true, cancellationToken);
             if (comparison is null)
             {
                 return problem!;
@@ -47,9 +47,9 @@ public static class CompareApi
         .WithName("GetComparisonCsv")
         .WithSummary("Every second of 2–5 runs as CSV: run, profile, second, elapsed, inserts/s, throttled/s, RU/s, p50, p99.");
 
-        endpoints.MapGet(ResultsCsvPath, async Task<Results<FileContentHttpResult, ProblemHttpResult>> (string? runs, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken) =>
+        endpoints.MapGet(ResultsCsvPath, async Task<Results<FileContentHttpResult, ProblemHttpResult>> (string? runs, RunReader reader, CancellationToken cancellationToken) =>
         {
-            var (comparison, problem) = await LoadAsync(databases, runs, 1, MaximumInResults, includeSeconds: false, cancellationToken);
+            var (comparison, problem) = await LoadAsync(reader, runs, 1, MaximumInResults, includeSeconds: false, cancellationToken);
             if (comparison is null)
             {
                 return problem!;
@@ -66,7 +66,7 @@ public static class CompareApi
     }
 
     private static async Task<(RunComparison? Comparison, ProblemHttpResult? Problem)> LoadAsync(
-        IDbContextFactory<BenchDbContext> databases, string? runs, int minimum, int maximum, bool includeSeconds, CancellationToken cancellationToken)
+        RunReader reader, string? runs, int minimum, int maximum, bool includeSeconds, CancellationToken cancellationToken)
     {
         var selection = RunSelection.Parse(runs, minimum, maximum);
         if (!selection.IsValid)
@@ -74,8 +74,7 @@ public static class CompareApi
             return (null, Problem(StatusCodes.Status400BadRequest, "The run selection is not valid.", selection.Error!));
         }
 
-        await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        var comparison = await RunComparison.LoadAsync(db, selection.Ids, includeSeconds, cancellationToken);
+        var comparison = await reader.CompareAsync(selection.Ids, includeSeconds, cancellationToken);
         return comparison.MissingMessage is { } missing
             ? (null, Problem(StatusCodes.Status404NotFound, "A run does not exist.", missing))
             : (comparison, null);

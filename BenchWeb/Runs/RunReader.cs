@@ -45,4 +45,25 @@ public sealed class RunReader(IDbContextFactory<BenchDbContext> databases)
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         return await RunAgentBreakdown.ForRunAsync(db, runId, cancellationToken);
     }
+
+    /// <summary>The newest runs, at most <paramref name="count"/>.</summary>
+    public async Task<IReadOnlyList<RunEntity>> RecentAsync(int count, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        return await db.Runs.AsNoTracking().OrderByDescending(r => r.Id).Take(count).ToListAsync(cancellationToken);
+    }
+
+    /// <summary>A page of the run history (<see cref="RunHistoryQuery"/>), its dates in the server's time zone.</summary>
+    public async Task<RunHistoryPage> HistoryAsync(RunHistoryFilter filter, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        return await RunHistoryQuery.ExecuteAsync(db, filter, null, cancellationToken);
+    }
+
+    /// <summary>The runs of a comparison (<see cref="RunComparison"/>), with their seconds when asked.</summary>
+    public async Task<RunComparison> CompareAsync(IReadOnlyList<long> ids, bool includeSeconds, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        return await RunComparison.LoadAsync(db, ids, includeSeconds, cancellationToken);
+    }
 }

@@ -33,6 +33,34 @@ public sealed class RunService(
 {
     public const string PausedBeforeStart = "cancelled before it started: an administrator paused launching";
 
+    /// <summary>Saves a run's notes and tags (tags normalized, <see cref="RunTags"/>); the run as saved, or null when it no
+    /// longer exists.</summary>
+    public async Task<RunEntity?> AnnotateAsync(long runId, string? notes, string? tags, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        if (await db.Runs.SingleOrDefaultAsync(r => r.Id == runId, cancellationToken) is not { } run)
+        {
+            return null;
+        }
+
+        run.Notes = notes;
+        run.Tags = RunTags.Normalize(tags);
+        await db.SaveChangesAsync(cancellationToken);
+        return run;
+    }
+
+    /// <summary>Keeps the steady-state window a user chose for a run (null: the detected one again); false when the run
+    /// no longer exists.</summary>
+    public async Task<bool> ChooseWindowAsync(long runId, (int First, int Last)? chosen, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        var updated = await db.Runs.Where(r => r.Id == runId).ExecuteUpdateAsync(
+            s => s.SetProperty(r => r.SteadyStateFirst, chosen == null ? null : chosen.Value.First)
+                .SetProperty(r => r.SteadyStateLast, chosen == null ? null : chosen.Value.Last),
+            cancellationToken);
+        return updated == 1;
+    }
+
     /// <summary>Queues a run of the plan. The plan is checked first (the engine's rules and those of a plan from the web —
     /// its workload file is an uploaded one, never a path —, then the installation's); nothing is queued when it is
     /// invalid or launching is paused.</summary>

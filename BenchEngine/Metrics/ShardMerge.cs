@@ -23,24 +23,25 @@ public static class ShardMerge
             errors[status] = errors.GetValueOrDefault(status) + count;
         }
 
+        var totals = SecondTotals.Sum(seconds);
         var combined = new SecondSnapshot
         {
             Index = index,
             Elapsed = TimeSpan.FromSeconds(index) + seconds.Max(s => s.Duration),
             Duration = seconds.Max(s => s.Duration),
-            Ok = seconds.Sum(s => s.Ok),
-            OkRequests = seconds.Sum(s => s.OkRequests),
-            Throttled = seconds.Sum(s => s.Throttled),
-            Errors = seconds.Sum(s => s.Errors),
+            Ok = totals.Ok,
+            OkRequests = totals.OkRequests,
+            Throttled = totals.Throttled,
+            Errors = totals.Errors,
             ErrorsByStatus = errors,
-            Issued = seconds.Sum(s => s.Issued),
-            Dropped = seconds.Sum(s => s.Dropped),
-            GivenUp = seconds.Sum(s => s.GivenUp),
-            GivenUpRequests = seconds.Sum(s => s.GivenUpRequests),
-            SentLate = seconds.Sum(s => s.SentLate),
-            NotStarted = seconds.Sum(s => s.NotStarted),
-            Abandoned = seconds.Sum(s => s.Abandoned),
-            RequestUnits = seconds.Sum(s => s.RequestUnits),
+            Issued = totals.Issued,
+            Dropped = totals.Dropped,
+            GivenUp = totals.GivenUp,
+            GivenUpRequests = totals.GivenUpRequests,
+            SentLate = totals.SentLate,
+            NotStarted = totals.NotStarted,
+            Abandoned = totals.Abandoned,
+            RequestUnits = totals.RequestUnits,
             Bytes = seconds.Sum(s => s.Bytes),
             InFlight = seconds.Sum(s => s.InFlight),
             ClientCpuPercent = seconds.Max(s => s.ClientCpuPercent),

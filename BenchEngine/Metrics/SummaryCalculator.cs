@@ -36,24 +36,12 @@ public static class SummaryCalculator
         ArgumentNullException.ThrowIfNull(options);
 
         var elapsed = seconds.Count == 0 ? TimeSpan.Zero : seconds[^1].Elapsed;
-        long ok = 0, okRequests = 0, throttled = 0, errors = 0, issued = 0, dropped = 0, givenUp = 0;
-        long sentLate = 0, notStarted = 0, abandoned = 0, givenUpRequests = 0;
-        double ru = 0, maxCpu = 0;
+        var totals = SecondTotals.Zero;
+        double maxCpu = 0;
         var errorsByStatus = new Dictionary<int, long>();
         foreach (var second in seconds)
         {
-            ok += second.Ok;
-            okRequests += second.OkRequests;
-            throttled += second.Throttled;
-            errors += second.Errors;
-            issued += second.Issued;
-            dropped += second.Dropped;
-            givenUp += second.GivenUp;
-            sentLate += second.SentLate;
-            notStarted += second.NotStarted;
-            abandoned += second.Abandoned;
-            givenUpRequests += second.GivenUpRequests;
-            ru += second.RequestUnits;
+            totals += SecondTotals.Of(second);
             maxCpu = Math.Max(maxCpu, second.ClientCpuPercent);
             foreach (var (status, count) in second.ErrorsByStatus)
             {
@@ -67,7 +55,6 @@ public static class SummaryCalculator
         var full = seconds.Where(s => s.IsFull).ToList();
         var perSecond = ServiceSeconds(full).Select(s => (double)s.Ok).ToList();
         var spans = ClientLimitedSpans(seconds);
-        var responses = okRequests + throttled + errors;
 
         // A rate needs at least one full second: a 0.2 s run's RU ÷ 0.2 s is not a rate anyone provisioned.
         var hasRate = elapsed >= SecondSnapshot.FullSecond;
@@ -77,28 +64,28 @@ public static class SummaryCalculator
         return new RunSummary
         {
             Elapsed = elapsed,
-            TotalOk = ok,
-            TotalOkRequests = okRequests,
-            TotalThrottled = throttled,
-            TotalErrors = errors,
+            TotalOk = totals.Ok,
+            TotalOkRequests = totals.OkRequests,
+            TotalThrottled = totals.Throttled,
+            TotalErrors = totals.Errors,
             ErrorsByStatus = errorsByStatus,
-            TotalIssued = issued,
-            TotalDropped = dropped,
-            TotalGivenUp = givenUp,
+            TotalIssued = totals.Issued,
+            TotalDropped = totals.Dropped,
+            TotalGivenUp = totals.GivenUp,
             OfferedRequestsPerSecond = options.OfferedRequestsPerSecond,
-            AchievedRequestsPerSecond = hasRate ? issued / elapsed.TotalSeconds : null,
-            DroppedFraction = issued + dropped == 0 ? 0 : (double)dropped / (issued + dropped),
-            AverageThroughput = elapsed > TimeSpan.Zero ? ok / elapsed.TotalSeconds : 0,
+            AchievedRequestsPerSecond = hasRate ? totals.Issued / elapsed.TotalSeconds : null,
+            DroppedFraction = totals.DroppedFraction,
+            AverageThroughput = totals.Throughput(elapsed.TotalSeconds),
             MeanPerSecondThroughput = perSecond.Count == 0 ? 0 : perSecond.Average(),
             P99PerSecondThroughput = NearestRank(perSecond, 99),
             Top10PercentMeanThroughput = perSecond.Count == 0 ? null : TopMean(perSecond, RunSummary.TopSecondsPercent),
             Latency = Summarise(latency),
             LatencyIsPerBatch = options.LatencyIsPerBatch,
             RequestUnitsReported = reported,
-            TotalRequestUnits = reported ? ru : null,
-            RequestUnitsPerSecond = reported && hasRate ? ru / elapsed.TotalSeconds : null,
-            RequestUnitsPerInsert = reported && ok > 0 ? ru / ok : null,
-            ThrottledFraction = responses == 0 ? 0 : (double)throttled / responses,
+            TotalRequestUnits = reported ? totals.RequestUnits : null,
+            RequestUnitsPerSecond = reported && hasRate ? totals.RequestUnits / elapsed.TotalSeconds : null,
+            RequestUnitsPerInsert = reported ? totals.RequestUnitsPerInsert : null,
+            ThrottledFraction = totals.ThrottledFraction,
             ProvisionedRequestUnitsPerSecond = provisioned,
             ProvisionedAutoscale = provisioned is not null && options.Autoscale,
             EstimatedCostOfRun = costOfRun,
@@ -110,11 +97,11 @@ public static class SummaryCalculator
             ClientLimitedSpans = spans,
             PerSecondLeftOut = full.Count - perSecond.Count,
             WorstClientSecond = WorstClientSecond(seconds, options.ClientLimits),
-            TotalOffered = issued + dropped + notStarted,
-            TotalSentLate = sentLate,
-            TotalNotStarted = notStarted,
-            TotalAbandoned = abandoned,
-            TotalGivenUpRequests = givenUpRequests,
+            TotalOffered = totals.Issued + totals.Dropped + totals.NotStarted,
+            TotalSentLate = totals.SentLate,
+            TotalNotStarted = totals.NotStarted,
+            TotalAbandoned = totals.Abandoned,
+            TotalGivenUpRequests = totals.GivenUpRequests,
             Stages = ForStages(seconds, options.StageSeconds, reported),
         };
     }
@@ -134,8 +121,7 @@ public static class SummaryCalculator
             var last = isLast ? runSeconds - 1 : first + stageSeconds[k] - 1;
             var window = seconds.Where(s => s.Index >= first && s.Index <= last).ToList();
             var duration = TimeSpan.FromTicks(window.Sum(s => s.Duration.Ticks));
-            var responses = window.Sum(s => s.OkRequests + s.Throttled + s.Errors);
-            var ru = window.Sum(s => s.RequestUnits);
+            var totals = SecondTotals.Sum(window);
             var latency = ShardMerge.Merge(window.Select(s => s.LatencyHistogram));
             stages.Add(new StageSummary
             {
@@ -143,25 +129,25 @@ public static class SummaryCalculator
                 FirstSecond = (int)first,
                 LastSecond = (int)last,
                 Duration = duration,
-                Ok = window.Sum(s => s.Ok),
-                OkRequests = window.Sum(s => s.OkRequests),
-                Throttled = window.Sum(s => s.Throttled),
-                Errors = window.Sum(s => s.Errors),
-                Issued = window.Sum(s => s.Issued),
-                Dropped = window.Sum(s => s.Dropped),
-                GivenUpRequests = window.Sum(s => s.GivenUpRequests),
-                Abandoned = window.Sum(s => s.Abandoned),
-                NotStarted = window.Sum(s => s.NotStarted),
-                SentLate = window.Sum(s => s.SentLate),
+                Ok = totals.Ok,
+                OkRequests = totals.OkRequests,
+                Throttled = totals.Throttled,
+                Errors = totals.Errors,
+                Issued = totals.Issued,
+                Dropped = totals.Dropped,
+                GivenUpRequests = totals.GivenUpRequests,
+                Abandoned = totals.Abandoned,
+                NotStarted = totals.NotStarted,
+                SentLate = totals.SentLate,
                 InFlightAtStart = seconds.Where(s => s.Index == first - 1).Select(s => s.InFlight).FirstOrDefault(),
                 InFlightAtEnd = window.Count == 0 ? 0 : window.MaxBy(s => s.Index)!.InFlight,
                 ClientLimitedSeconds = window.Count(s => s.IsClientLimited),
-                Throughput = duration > TimeSpan.Zero ? window.Sum(s => s.Ok) / duration.TotalSeconds : 0,
+                Throughput = totals.Throughput(duration.TotalSeconds),
                 LatencyP50Ms = latency.Count == 0 ? null : latency.MillisecondsAtPercentile(50),
                 LatencyP99Ms = latency.Count == 0 ? null : latency.MillisecondsAtPercentile(99),
-                ThrottledFraction = responses == 0 ? 0 : (double)window.Sum(s => s.Throttled) / responses,
-                TotalRequestUnits = requestUnitsReported ? ru : null,
-                RequestUnitsPerSecond = requestUnitsReported && duration > TimeSpan.Zero ? ru / duration.TotalSeconds : null,
+                ThrottledFraction = totals.ThrottledFraction,
+                TotalRequestUnits = requestUnitsReported ? totals.RequestUnits : null,
+                RequestUnitsPerSecond = requestUnitsReported && duration > TimeSpan.Zero ? totals.RequestUnits / duration.TotalSeconds : null,
                 MeanClientCpuPercent = window.Count == 0 ? 0 : window.Average(s => s.ClientCpuPercent),
                 MaxClientCpuPercent = window.Count == 0 ? 0 : window.Max(s => s.ClientCpuPercent),
             });
@@ -221,7 +207,8 @@ public static class SummaryCalculator
         var inside = seconds.Where(s => s.Index >= first && s.Index <= last).ToList();
         var window = ServiceSeconds(inside);
         var duration = window.Sum(s => s.Duration.TotalSeconds);
-        // Summed as doubles, as the figures are: counts of stored seconds (an imported run's included) cannot overflow them.
+        // Summed as doubles, as the figures are, not as SecondTotals' longs: counts of stored seconds (an imported run's
+        // included) cannot overflow them.
         var responses = window.Sum(s => (double)s.OkRequests + s.Throttled + s.Errors);
         return new SteadyStateWindow
         {

@@ -444,12 +444,10 @@ public sealed class BenchmarkRunner(
                 return;
             }
 
-            var window = _seconds.Skip(_seconds.Count - rule.WindowSeconds).ToList();
-            var responses = window.Sum(s => s.OkRequests + s.Throttled + s.Errors);
-            var dueRequests = window.Sum(s => s.Issued + s.Dropped);
-            var throttled = responses == 0 ? 0 : window.Sum(s => s.Throttled) / (double)responses;
-            var errors = responses == 0 ? 0 : window.Sum(s => s.Errors) / (double)responses;
-            var dropped = dueRequests == 0 ? 0 : window.Sum(s => s.Dropped) / (double)dueRequests;
+            var window = SecondTotals.Sum(_seconds.Skip(_seconds.Count - rule.WindowSeconds));
+            var throttled = window.ThrottledFraction;
+            var errors = window.ErrorFraction;
+            var dropped = window.DroppedFraction;
             if (rule.ThrottledFractionAbove is { } maxThrottled && throttled > maxThrottled)
             {
                 Stop(Invariant($"auto-stop: {throttled:P1} of responses throttled over the last {rule.WindowSeconds} s (limit {maxThrottled:P1})"), RunStatus.Stopped);
@@ -476,11 +474,10 @@ public sealed class BenchmarkRunner(
                 return;
             }
 
-            var window = _seconds.Skip(_seconds.Count - ErrorWindowSeconds).ToList();
-            var ok = window.Sum(s => s.OkRequests);
-            var errors = window.Sum(s => s.Errors);
-            var responses = ok + errors + window.Sum(s => s.Throttled);
-            var share = responses == 0 ? 0 : errors / (double)responses;
+            var window = SecondTotals.Sum(_seconds.Skip(_seconds.Count - ErrorWindowSeconds));
+            var ok = window.OkRequests;
+            var errors = window.Errors;
+            var share = window.ErrorFraction;
             if (errors == 0 || (ok > 0 && share <= 0.5))
             {
                 return;

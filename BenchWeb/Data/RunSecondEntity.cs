@@ -110,6 +110,21 @@ public sealed class RunSecondEntity
         AvailableMemoryMb = AvailableMemoryMb,
     };
 
+    /// <summary>This second's counts and request units, to add to others'.</summary>
+    public SecondTotals ToTotals() => new(
+        Ok: Ok,
+        OkRequests: OkRequests,
+        Throttled: Throttled,
+        Errors: Errors,
+        Issued: Issued,
+        Dropped: Dropped,
+        GivenUp: GivenUp,
+        GivenUpRequests: GivenUpRequests,
+        SentLate: SentLate,
+        NotStarted: NotStarted,
+        Abandoned: Abandoned,
+        RequestUnits: RequestUnits);
+
     /// <summary>When the engine closed this second (wall clock); lets the push latency be measured.</summary>
     public DateTimeOffset ClosedAt { get; set; }
 

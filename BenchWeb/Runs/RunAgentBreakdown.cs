@@ -43,19 +43,19 @@ public static class RunAgentBreakdown
         {
             var own = seconds[shard.Index].ToList();
             var elapsed = own.Sum(s => s.Duration.TotalSeconds);
-            var ok = own.Sum(s => s.Ok);
+            var totals = SecondTotals.Sum(own);
             double? p99 = shard.LatencyHistogram is { Length: > 0 } histogram ? LatencyDistribution.Decode(histogram).MillisecondsAtPercentile(99) : null;
             return new RunAgentRow(
                 shard.Index + 1,
                 shard.AgentName,
                 shard.Status,
                 shard.OffsetSeconds,
-                ok,
-                own.Sum(s => s.Throttled),
-                own.Sum(s => s.Errors),
-                own.Sum(s => s.RequestUnits),
+                totals.Ok,
+                totals.Throttled,
+                totals.Errors,
+                totals.RequestUnits,
                 own.Count,
-                elapsed > 0 ? ok / elapsed : 0,
+                totals.Throughput(elapsed),
                 p99,
                 own.Count == 0 ? 0 : own.Max(s => s.ClientCpuPercent),
                 shard.FailureReason);

@@ -63,24 +63,25 @@ public sealed class RunLiveState
 
     public double Elapsed => Latest?.ElapsedSeconds ?? 0;
 
-    public long TotalOk { get; private set; }
+    /// <summary>The seconds received, added up.</summary>
+    public SecondTotals Totals { get; private set; }
 
-    public long TotalThrottled { get; private set; }
+    public long TotalOk => Totals.Ok;
 
-    public long TotalErrors { get; private set; }
+    public long TotalThrottled => Totals.Throttled;
+
+    public long TotalErrors => Totals.Errors;
 
     /// <summary>Requests sent.</summary>
-    public long TotalIssued { get; private set; }
+    public long TotalIssued => Totals.Issued;
 
     /// <summary>Open loop: requests due but not sent.</summary>
-    public long TotalDropped { get; private set; }
+    public long TotalDropped => Totals.Dropped;
 
     /// <summary>Documents given up after their throttle retries ran out.</summary>
-    public long TotalGivenUp { get; private set; }
+    public long TotalGivenUp => Totals.GivenUp;
 
-    public double TotalRequestUnits { get; private set; }
-
-    private long TotalResponses { get; set; }
+    public double TotalRequestUnits => Totals.RequestUnits;
 
     /// <summary>Adds seconds; one it has already is not counted again.</summary>
     public void Add(IEnumerable<RunSecondEntity> seconds)
@@ -90,14 +91,7 @@ public sealed class RunLiveState
         {
             if (_seconds.TryAdd(second.Index, second))
             {
-                TotalOk += second.Ok;
-                TotalThrottled += second.Throttled;
-                TotalErrors += second.Errors;
-                TotalIssued += second.Issued;
-                TotalDropped += second.Dropped;
-                TotalGivenUp += second.GivenUp;
-                TotalRequestUnits += second.RequestUnits;
-                TotalResponses += second.OkRequests + second.Throttled + second.Errors;
+                Totals += second.ToTotals();
             }
         }
     }
@@ -107,7 +101,7 @@ public sealed class RunLiveState
 
     /// <summary>Whether the seconds count the requests sent: every response follows a sent request, so responses beside
     /// none sent are seconds saved before BenchWeb counted them (their sent and unsent figures are unknown, not 0).</summary>
-    public bool SendingRecorded => TotalIssued > 0 || TotalResponses == 0;
+    public bool SendingRecorded => TotalIssued > 0 || Totals.Responses == 0;
 
     /// <summary>Open loop: requests sent per second over the run so far (beside the offered rate).</summary>
     public double AchievedRate => Elapsed >= SecondSnapshot.FullSecond.TotalSeconds ? TotalIssued / Elapsed : 0;
@@ -116,12 +110,12 @@ public sealed class RunLiveState
     public double DroppedFraction => TotalIssued + TotalDropped > 0 ? TotalDropped / (double)(TotalIssued + TotalDropped) : 0;
 
     /// <summary>Inserts/s over the run so far (ok ÷ elapsed, the summary's definition).</summary>
-    public double AverageRate => Elapsed > 0 ? TotalOk / Elapsed : 0;
+    public double AverageRate => Totals.Throughput(Elapsed);
 
-    public double ThrottledFraction => TotalResponses > 0 ? TotalThrottled / (double)TotalResponses : 0;
+    public double ThrottledFraction => Totals.Responses > 0 ? TotalThrottled / (double)Totals.Responses : 0;
 
     /// <summary>Null when the target reports no request units ("n/a") or nothing landed yet.</summary>
-    public double? RequestUnitsPerInsert => RequestUnitsReported && TotalOk > 0 ? TotalRequestUnits / TotalOk : null;
+    public double? RequestUnitsPerInsert => RequestUnitsReported ? Totals.RequestUnitsPerInsert : null;
 
     /// <summary>Documents the run is done with: landed, or failed (a failed request counts its whole batch).
     /// Throttled requests are retried, so they are not done until they land or fail.</summary>

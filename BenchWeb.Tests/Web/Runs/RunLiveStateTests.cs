@@ -1,3 +1,4 @@
+using BenchEngine.Metrics;
 using BenchWeb.Data;
 using BenchWeb.Runs;
 using BenchWeb.Tests.Support;
@@ -67,6 +68,22 @@ public sealed class RunLiveStateTests
         Assert.Equal(500, state.DocumentsDone);
         Assert.Equal(0.5, state.Progress);
         Assert.Equal(TimeSpan.FromSeconds(1), state.EstimatedTimeLeft);
+    }
+
+    [Fact]
+    public void Totals_AreTheSecondsAddedUp_AsTheEngineAddsThem()
+    {
+        var seconds = new[]
+        {
+            new SecondSnapshot { Index = 0, Duration = TimeSpan.FromSeconds(1), Ok = 400, OkRequests = 4, Throttled = 1, Errors = 2, Issued = 8, Dropped = 3, GivenUp = 5, GivenUpRequests = 6, SentLate = 7, NotStarted = 9, Abandoned = 10, RequestUnits = 0.1 },
+            new SecondSnapshot { Index = 1, Duration = TimeSpan.FromSeconds(1), Ok = 300, OkRequests = 3, Throttled = 11, Errors = 12, Issued = 13, Dropped = 14, GivenUp = 15, GivenUpRequests = 16, SentLate = 17, NotStarted = 18, Abandoned = 19, RequestUnits = 0.2 },
+        };
+        var state = new RunLiveState(documentLimit: null, durationSeconds: 10, provisionedRequestUnits: null);
+
+        state.Add(seconds.Select(s => RunSecondEntity.From(1, s, DateTimeOffset.UnixEpoch)));
+
+        Assert.Equal(SecondTotals.Sum(seconds), state.Totals);
+        Assert.Equal(SecondTotals.Sum(seconds).ThrottledFraction, state.ThrottledFraction);
     }
 
     private static RunSecondEntity Second(int index, long ok, double duration, long errors = 0, double requestUnits = 0) => new()

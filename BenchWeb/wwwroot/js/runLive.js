@@ -166,6 +166,8 @@ class LiveView {
         // Seconds drawn after arriving live: how long from the engine closing a second to its point.
         window.benchWeb ??= {};
         window.benchWeb.pushLatencies ??= [];
+        // The same, to its arrival in the page (before its frame is drawn): what the server and the connection take.
+        window.benchWeb.receiveLatencies ??= [];
         // How long each redraw of all charts takes: what keeps an hour-long run (3,600 points a series) smooth.
         window.benchWeb.drawMs ??= [];
     }
@@ -184,7 +186,10 @@ class LiveView {
             if (s.index < this.lastIndex) outOfOrder = true;
             this.lastIndex = Math.max(this.lastIndex, s.index);
             fresh.push(s);
-            if (s.index === liveIndex) this.drawnLive.push(Date.parse(s.closedAt));
+            if (s.index === liveIndex) {
+                this.drawnLive.push(Date.parse(s.closedAt));
+                window.benchWeb.receiveLatencies.push(Date.now() - Date.parse(s.closedAt));
+            }
         }
         if (fresh.length === 0) return;
         if (outOfOrder) {

@@ -45,4 +45,17 @@ export BENCHWEB_POSTGRES_BIN="${BENCHWEB_POSTGRES_BIN:-$(ls -d /usr/lib/postgres
 export BENCHWEB_SERVERS_DIR="$PWD/$servers"
 # Tests talk to loopback only; without this the Cosmos SDK probes the Azure VM metadata address (169.254.169.254).
 export COSMOS_DISABLE_IMDS_ACCESS=true
-dotnet test BenchWeb.sln --configuration Release --logger "console;verbosity=normal" "$@"
+# The whole output is kept in TestResults/test.log; when a test fails, its name and message are repeated at the end,
+# where a CI log's tail shows them.
+mkdir -p TestResults
+set +e
+dotnet test BenchWeb.sln --configuration Release --logger "console;verbosity=normal" "$@" 2>&1 | tee TestResults/test.log
+rc=${PIPESTATUS[0]}
+set -e
+if [ "$rc" -ne 0 ]; then
+  echo
+  echo "=== What failed (the whole output is in TestResults/test.log) ==="
+  awk '/^ *Failed [A-Za-z]/ { show = 1; lines = 0 } /^ *(Passed|Skipped) [A-Za-z]/ { show = 0 }
+       show && lines < 40 { print; lines++ }' TestResults/test.log
+fi
+exit "$rc"

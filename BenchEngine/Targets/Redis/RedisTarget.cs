@@ -139,7 +139,7 @@ internal sealed class RedisTarget : IInsertTarget
         {
             // No connection to send on: the client refuses the whole pipeline (it groups the SETs by connection first) and
             // fails at once rather than queue it, so nothing was sent.
-            return OperationOutcome.Failed(0, 0, Describe(ex));
+            return OperationOutcome.Failed(0, 0, Describe(ex)) with { Diagnostics = ex };
         }
 
         var all = Task.WhenAll(writes);
@@ -173,7 +173,7 @@ internal sealed class RedisTarget : IInsertTarget
         }
         catch (RedisException ex)
         {
-            return OperationOutcome.Failed(0, 0, Describe(ex));
+            return OperationOutcome.Failed(0, 0, Describe(ex)) with { Diagnostics = ex };
         }
 
         try
@@ -192,6 +192,39 @@ internal sealed class RedisTarget : IInsertTarget
         {
             return Tally([write], [size]);
         }
+    }
+
+    /// <summary>
+    /// A slow SET as the client can tell it without profiling: the command, the engine's latency and attempts, the server and
+    /// the failure, with the connection's queues when the second closed. StackExchange.Redis's command profiling
+    /// (<c>IProfiledCommand</c>) is not used: it records every command of a profiled session (an object per SET), which would
+    /// cost every request of the run, and what it times — enqueued, sent, answered — the latency here already spans.
+    /// Server-side times are Redis's own <c>SLOWLOG</c>, which this does not read.
+    /// </summary>
+    public RequestDescription DescribeRequest(in SlowRequestFacts request)
+    {
+        var where = $"{_options.Host}:{_options.Port}";
+        var failure = request.Outcome.Diagnostics is Exception exception ? $"{exception.GetType().Name}: {Describe(exception)}" : null;
+        var queues = "unknown (not connected)";
+        if (_connection is { } connection)
+        {
+            var interactive = connection.GetCounters().Interactive;
+            queues = System.FormattableString.Invariant(
+                $"{interactive.PendingUnsentItems} waiting to be sent, {interactive.SentItemsAwaitingResponse} sent and awaiting their answer, {interactive.ResponsesAwaitingAsyncCompletion} answered and awaiting completion");
+        }
+
+        var summary = $"{request.OutcomeText} · {request.LatencyText} · SET to {where} · {request.AttemptsText}";
+        var text = $"""
+            outcome: {request.OutcomeText}
+            latency: {request.LatencyText} (from the intended start)
+            attempts: {request.AttemptsText}
+            command: SET, one per document (a batch is one pipeline); keys that landed: {request.Outcome.Documents}
+            server: {where}, {(_options.UseTls ? "TLS" : "no TLS")}, database {_options.Database}
+            {(failure is null ? "failure: none" : "failure: " + failure)}
+            the connection's queues when the second closed (not when the request was sent): {queues}
+            profiling: off (StackExchange.Redis profiles every command of a session, which would cost every request; the latency above spans what it times). Server-side times: Redis's SLOWLOG, not read here.
+            """;
+        return new RequestDescription(summary, text);
     }
 
     public async Task<long> CountAsync(CancellationToken cancellationToken)
@@ -261,7 +294,8 @@ internal sealed class RedisTarget : IInsertTarget
         var (status, error) = failure is null
             ? (KeyExists, ErrorText.Status(KeyExists, "KeyExists"))
             : (failure is RedisServerException ? ServerError : 0, Describe(failure));
-        return OperationOutcome.PartlyFailed(status, landed, bytes, writes.Count == 1 ? error : $"{error} ({writes.Count - landed:N0} of {writes.Count:N0} keys did not land)");
+        return OperationOutcome.PartlyFailed(status, landed, bytes, writes.Count == 1 ? error : $"{error} ({writes.Count - landed:N0} of {writes.Count:N0} keys did not land)")
+            with { Diagnostics = failure };
     }
 
     /// <summary>A failure in words that never quote the server: its error code alone ("500 OOM"), or what kind of failure

@@ -6,7 +6,7 @@ namespace BenchWeb.Runs;
 
 /// <summary>
 /// A plan's settings as the profile editor lays them out: which section each belongs to (target, workload, load,
-/// client settings, stop, pass/fail) and whether it applies to the run at all. A form keeps what its user typed before
+/// client settings, stop, pass/fail, diagnostics) and whether it applies to the run at all. A form keeps what its user typed before
 /// switching target, shape or load model; those values are in the snapshot but nothing read them, so neither the run
 /// page nor a comparison shows them.
 /// </summary>
@@ -18,10 +18,11 @@ public static class PlanSettings
     public const string Client = "Client settings";
     public const string Stop = "Stop";
     public const string PassFail = "Pass/fail";
+    public const string Diagnostics = "Diagnostics";
     public const string Environment = "Client environment";
 
     /// <summary>The sections in the editor's order, then the client environment.</summary>
-    public static IReadOnlyList<string> SectionOrder { get; } = [Target, Workload, Load, Client, Stop, PassFail, Environment];
+    public static IReadOnlyList<string> SectionOrder { get; } = [Target, Workload, Load, Client, Stop, PassFail, Diagnostics, Environment];
 
     // The settings of the client (SDK connection, retries) that the plan keeps under the target or the load: the targets'
     // fields say which of theirs are.
@@ -49,6 +50,7 @@ public static class PlanSettings
             "load" => Load,
             "stop" => Stop,
             "thresholds" => PassFail,
+            "diagnostics" => Diagnostics,
             "environment" => Environment,
             _ => Target,
         };

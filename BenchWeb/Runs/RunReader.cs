@@ -39,6 +39,13 @@ public sealed class RunReader(IDbContextFactory<BenchDbContext> databases)
         return await seconds.OrderBy(s => s.Index).Take(take).ToListAsync(cancellationToken);
     }
 
+    /// <summary>The run's slowest requests with their diagnostics, in the order of their seconds (<see cref="RunDiagnostics"/>).</summary>
+    public async Task<IReadOnlyList<BenchEngine.Diagnostics.SlowRequest>> SlowRequestsAsync(long runId, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        return await RunDiagnostics.OfRunAsync(db, runId, null, cancellationToken);
+    }
+
     /// <summary>A run spread over agents: each agent's part (<see cref="RunAgentBreakdown"/>).</summary>
     public async Task<IReadOnlyList<RunAgentRow>> AgentsAsync(long runId, CancellationToken cancellationToken)
     {

@@ -116,6 +116,13 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         Assert.Equal((int)HttpStatusCode.NotFound, answer!.Status);
         await Expect(Page.Locator("h1")).ToHaveTextAsync("Run #987654 does not exist");
         await Expect(Page.Locator("#run-not-found a[href='runs']")).ToBeVisibleAsync();
+
+        // Any other address: a titled page that says so and leads back.
+        answer = await Page.GotoAsync(App("no-such-page/here").ToString());
+        Assert.Equal((int)HttpStatusCode.NotFound, answer!.Status);
+        await Expect(Page).ToHaveTitleAsync("Page not found · BenchWeb");
+        await Expect(Page.Locator("h1")).ToHaveTextAsync("Page not found");
+        await Expect(Page.Locator("#page-not-found a[href='']")).ToHaveTextAsync("Home");
         AssertNoBrowserErrors(ignoreNotFound: true);
     });
 
@@ -171,6 +178,32 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         await Expect(Page.Locator("[aria-invalid='true']")).ToHaveCountAsync(1);
         await Expect(Page.Locator("#run-length")).ToContainTextAsync("Takes");
         await ScreenshotAsync("glance-profile-edit");
+        AssertNoBrowserErrors();
+    });
+
+    [Fact]
+    public Task AdminSettings_ShowTheKillSwitchReasonAndEndpointPlaceholdersWhole_OnALaptopScreen() => WithDiagnosticsAsync("glance-admin-settings", async () =>
+    {
+        await DashboardPages.GotoAsync(Page, App("admin/settings"));
+        await Expect(Page.Locator("#kill-switch-reason")).ToBeVisibleAsync();
+        await Expect(Page.Locator("#check-endpoint")).ToBeVisibleAsync();
+
+        // Each placeholder, measured in its input's own font, fits inside the input's text box.
+        var cut = await Page.EvaluateAsync<string[]>(
+            """
+            () => ['kill-switch-reason', 'check-endpoint'].map(id => {
+              const input = document.getElementById(id);
+              const style = getComputedStyle(input);
+              const context = document.createElement('canvas').getContext('2d');
+              context.font = style.font;
+              const needed = context.measureText(input.placeholder).width;
+              const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+              return needed <= room ? '' : `${id}: ${Math.round(needed)} px of placeholder in ${Math.round(room)} px`;
+            }).filter(text => text)
+            """);
+        Assert.True(cut.Length == 0, "Placeholders cut: " + string.Join("; ", cut));
+        Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), "The page scrolls sideways.");
+        await ScreenshotAsync("glance-admin-settings");
         AssertNoBrowserErrors();
     });
 

@@ -6,6 +6,7 @@ using BenchWeb.Audit;
 using BenchWeb.Data;
 using BenchWeb.Jobs;
 using BenchWeb.Live;
+using BenchWeb.Profiles;
 using BenchWeb.Secrets;
 using BenchWeb.Security;
 using BenchWeb.Uploads;
@@ -348,21 +349,22 @@ public sealed class RunService(
 
     private static string Describe(RunPlan plan, long? profileId, string? presetId, double? durationCap, long? documentCap)
     {
-        var caps = new List<string>();
+        var module = plan.Target.Kind.Module;
+        // The plan's own stop rule first; an installation's cap, applied where the plan set no bound, after it as what it is.
+        var stop = new List<string> { $"stop rule: {PlanText.Stop(plan)}" };
         if (durationCap is { } seconds)
         {
-            caps.Add($"stops at the installation's maximum duration, {seconds:N0} s");
+            stop.Add(FormattableString.Invariant($"the installation caps it at {seconds:N0} s"));
         }
 
         if (documentCap is { } documents)
         {
-            caps.Add($"stops at the installation's maximum of {documents:N0} documents");
+            stop.Add($"the installation caps it at {PlanText.Count(documents, module.Unit)}");
         }
 
-        var module = plan.Target.Kind.Module;
         var secret = string.Concat(module.Fields.Where(f => f.Input == TargetInput.Secret)
             .Select(f => $"; {f.Label.ToLowerInvariant()} “{TargetSettings.Text(plan.Target, f.Path)}”"));
-        return $"{Origin(profileId, presetId, plan.Name)}; {plan.Target.Kind}{secret}{(caps.Count == 0 ? "" : "; " + string.Join("; ", caps))}";
+        return $"{Origin(profileId, presetId, plan.Name)}; {plan.Target.Kind}{secret}; {string.Join("; ", stop)}";
     }
 
     /// <summary>Why a launch was refused, as the audit log records it: each refused field and its reason, or the pause.</summary>

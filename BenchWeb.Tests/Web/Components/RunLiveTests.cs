@@ -133,7 +133,7 @@ public sealed class RunLiveTests
         page.WaitForAssertion(() => Assert.Empty(page.FindAll("#cancel-run")));
         var markup = page.Markup;
         Assert.Contains("data-status=\"Completed\"", markup, StringComparison.Ordinal);
-        Assert.Contains("Stopped: reached 2,000 documents", markup, StringComparison.Ordinal);
+        Assert.Contains("Ended: reached 2,000 documents", markup, StringComparison.Ordinal);
         Assert.Contains("1,000.0 inserts/s", markup, StringComparison.Ordinal);
     }
 

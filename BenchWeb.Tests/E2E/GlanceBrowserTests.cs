@@ -214,7 +214,7 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         await Expect(Page.Locator("[id='Target.Redis.Host']")).ToBeVisibleAsync();
         await Expect(Page.Locator("[id='Target.Kind']")).ToHaveValueAsync("Redis");
         // The preset leaves the host empty: the rule asks for the cache beside that input once anything changes.
-        await DashboardPages.FillAsync(Page, "Target.Redis.Host", "");
+        await DashboardPages.FillAsync(Page, "Name", "Redis at a glance");
         await Expect(Page.Locator(".validation-message[data-field='Target.Redis.Host']")).ToContainTextAsync("host");
         Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), "The editor scrolls sideways.");
         await ScreenshotAsync("glance-profile-redis");

@@ -36,13 +36,15 @@ public static partial class DashboardPages
         return page.Locator("main[data-interactive='true']").WaitForAsync();
     }
 
-    /// <summary>Types a value and commits it, as leaving the field does (the form binds on change).</summary>
+    /// <summary>Types a value and commits it by leaving the field, as a user does (the form binds on change): one change
+    /// event, the browser's own. A change dispatched by hand as well would be followed by the browser's when the next click
+    /// takes the focus, naming a handler the first one's render may have replaced.</summary>
     public static async Task FillAsync(IPage page, string path, string value)
     {
         ArgumentNullException.ThrowIfNull(page);
         var input = page.Locator(Field(path));
         await input.FillAsync(value);
-        await input.DispatchEventAsync("change");
+        await input.BlurAsync();
     }
 
     public static async Task SelectAsync(IPage page, string path, string value)

@@ -1,3 +1,4 @@
+using BenchEngine.Running;
 using BenchWeb.Data;
 using Microsoft.EntityFrameworkCore;
 
@@ -46,6 +47,19 @@ public sealed class RunReader(IDbContextFactory<BenchDbContext> databases)
         return await RunAgentBreakdown.ForRunAsync(db, runId, cancellationToken);
     }
 
+    /// <summary>Where a queued run stands: its place among the runs queued before it, and the runs executing now, which it
+    /// waits for (at most <paramref name="listed"/> of them named).</summary>
+    public async Task<RunQueuePlace> QueuePlaceAsync(long runId, int listed, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        var ahead = await db.Runs.CountAsync(r => r.Status == RunStatus.Queued && r.Id < runId, cancellationToken);
+        var running = db.Runs.AsNoTracking().Where(r => r.Status == RunStatus.Running);
+        return new RunQueuePlace(
+            ahead + 1,
+            await running.CountAsync(cancellationToken),
+            await running.OrderBy(r => r.Id).Take(listed).Select(r => new RunQueueAhead(r.Id, r.ProfileName)).ToListAsync(cancellationToken));
+    }
+
     /// <summary>The newest runs, at most <paramref name="count"/>.</summary>
     public async Task<IReadOnlyList<RunEntity>> RecentAsync(int count, CancellationToken cancellationToken)
     {
@@ -67,3 +81,9 @@ public sealed class RunReader(IDbContextFactory<BenchDbContext> databases)
         return await RunComparison.LoadAsync(db, ids, includeSeconds, cancellationToken);
     }
 }
+
+/// <summary>A queued run's place: 1 when it is next; how many runs execute now, and the first of them.</summary>
+public sealed record RunQueuePlace(int Position, int RunningCount, IReadOnlyList<RunQueueAhead> Running);
+
+/// <summary>A run a queued one waits for.</summary>
+public sealed record RunQueueAhead(long Id, string Name);

@@ -152,6 +152,36 @@ public sealed class RunLiveTests
     }
 
     [Fact]
+    public async Task Queued_SaysItsPlaceAndTheRunItWaitsFor_AndShowsNoFigures_UntilItStarts()
+    {
+        await using var context = new BenchWebComponentContext();
+        var executing = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 2);
+        var before = await SeedRunAsync(context, RunStatus.Queued, secondsSaved: 0);
+        var runId = await SeedRunAsync(context, RunStatus.Queued, secondsSaved: 0);
+        RunChartModule.SetUp(context);
+        var page = RenderFollowing(context, runId);
+
+        var notice = page.Find("#run-queued");
+        Assert.Equal("2", notice.GetAttribute("data-position"));
+        Assert.Contains("2nd in line (1 queued before it)", notice.TextContent, StringComparison.Ordinal);
+        Assert.Equal($"runs/{executing}", notice.QuerySelector("a")!.GetAttribute("href"));
+        Assert.Contains("executes one run at a time", notice.TextContent, StringComparison.Ordinal);
+        // No tiles, cost, progress or empty charts for a run that has measured nothing yet.
+        Assert.NotNull(page.Find("#run-measured").GetAttribute("hidden"));
+
+        // The run ahead ends and this one starts: its status change brings the figures in, and the notice goes.
+        await using (var db = await context.Databases.CreateDbContextAsync())
+        {
+            await db.Runs.Where(r => r.Id == executing || r.Id == before).ExecuteUpdateAsync(s => s.SetProperty(r => r.Status, RunStatus.Completed));
+            await db.Runs.Where(r => r.Id == runId).ExecuteUpdateAsync(s => s.SetProperty(r => r.Status, RunStatus.Running).SetProperty(r => r.StartedAt, Start));
+        }
+
+        await context.Services.GetRequiredService<RunUpdatePublisher>().StatusAsync(new RunStatusChange(runId, RunStatus.Running, null), CancellationToken.None);
+        page.WaitForAssertion(() => Assert.Empty(page.FindAll("#run-queued")));
+        Assert.Null(page.Find("#run-measured").GetAttribute("hidden"));
+    }
+
+    [Fact]
     public async Task Live_UnplannedInterop_FailsTheComponentInStrictMode()
     {
         await using var context = new BenchWebComponentContext();

@@ -138,6 +138,10 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         await Expect(Page.Locator("#run-summary")).ToBeVisibleAsync();
         await Expect(Page.Locator("[data-tile='current-rate']")).ToHaveCountAsync(0);
         await Expect(Page.Locator("#run-settings")).ToContainTextAsync("Load");
+        // One time axis for every chart of the run (30 seconds seeded), a colour per series, latency on a log axis.
+        await Expect(Page.Locator("#run-charts")).ToHaveAttributeAsync("data-points", "30");
+        Assert.Equal(["0-30"], (await DashboardPages.RunChartRangesAsync(Page)).Distinct());
+        Assert.Empty(await DashboardPages.ChartProblemsAsync(Page));
         await ScreenshotAsync("glance-run-finished");
 
         // A run a crash left open, closed at the next start-up with the summary of the seconds it kept.
@@ -165,6 +169,9 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         await Expect(Page.Locator("#config-diff")).ToContainTextAsync("Blob Storage");
         await Expect(Page.Locator("#config-diff")).ToContainTextAsync("Azure Cache for Redis");
         Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), "The comparison scrolls sideways.");
+        // p50 as well as p99 overlaid, each run its own colour.
+        await Expect(Page.Locator("canvas[data-chart='latency-p50']")).ToBeVisibleAsync();
+        Assert.Empty(await DashboardPages.ChartProblemsAsync(Page));
         await ScreenshotAsync("glance-compare");
 
         await DashboardPages.GotoAsync(Page, App("profiles"));

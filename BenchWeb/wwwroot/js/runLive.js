@@ -5,12 +5,14 @@
 
 const SHORTEST_RATE_SECOND = 0.5;
 
+import { colour, latencyAxis, legend, title as titleStyle } from './palette.js';
+
+// Series colours: the first series of a chart is colour(0), the second colour(1), and so on (palette.js); guides
+// (average, provisioned, a bound) are dashed in a colour no other series of their chart has.
 const palette = {
-    inserts: '#1f6feb', average: '#0b2e66', throttled: '#cf222e', ru: '#8250df', provisioned: '#6e7781',
-    p50: '#1a7f37', p99: '#bc4c00', cpu: '#57606a', limit: '#cf222e',
-    window: '#1a7f37', windowFill: 'rgba(26, 127, 55, 0.10)',
+    window: '#009E73', windowFill: 'rgba(0, 158, 115, 0.10)',
     stageFills: ['rgba(110, 119, 129, 0.07)', 'rgba(110, 119, 129, 0.15)'], stageText: '#57606a',
-    host: '#0969da', lag: '#bc4c00', gc: '#8250df', limitedFill: 'rgba(207, 34, 46, 0.12)',
+    limit: '#D55E00', limitedFill: 'rgba(213, 94, 0, 0.12)',
 };
 
 // Each dataset draws from its own `source` array: once a series is long, Chart.js's decimation plugin replaces
@@ -119,8 +121,8 @@ function chart(canvas, title, unit, datasets, plugins = [], scales = {}) {
             interaction: { mode: 'nearest', axis: 'x', intersect: false },
             plugins: {
                 decimation: { enabled: true, algorithm: 'min-max' },
-                title: { display: true, text: title, align: 'start', font: { weight: '600' } },
-                legend: { position: 'bottom', labels: { boxWidth: 12 } },
+                title: { ...titleStyle, text: title },
+                legend,
             },
             scales: {
                 x: { type: 'linear', min: 0, title: { display: true, text: 'seconds' }, ticks: { precision: 0 } },
@@ -145,16 +147,17 @@ class LiveView {
         this.healthPoints = 0;
         const canvas = name => root.querySelector(`canvas[data-chart="${name}"]`);
         this.charts = {
-            inserts: chart(canvas('inserts'), 'Inserts per second', 'inserts/s', [line('inserts/s', palette.inserts), guide('average', palette.average)], [windowBand]),
-            throttled: chart(canvas('throttled'), 'Throttled per second (429 / 503)', 'responses/s', [line('throttled/s', palette.throttled)]),
-            ru: chart(canvas('ru'), options.requestUnitsReported === false ? 'Request units per second: n/a (the target has no request units)' : 'Request units per second', 'RU/s', [line('RU/s', palette.ru), guide('provisioned', palette.provisioned)]),
-            latency: chart(canvas('latency'), 'Latency', 'ms', [line('p50', palette.p50), line('p99', palette.p99)]),
-            cpu: chart(canvas('cpu'), 'Client CPU', '%', [line('CPU %', palette.cpu), guide(options.processCpuBound == null ? 'no CPU bound' : `client-limited from ${options.processCpuBound} %`, palette.limit)]),
+            inserts: chart(canvas('inserts'), 'Inserts per second', 'inserts/s', [line('inserts/s', colour(0)), guide('average', colour(6))], [windowBand]),
+            throttled: chart(canvas('throttled'), 'Throttled per second (429 / 503)', 'responses/s', [line('throttled/s', colour(1))]),
+            ru: chart(canvas('ru'), options.requestUnitsReported === false ? 'Request units per second: n/a (the target has no request units)' : 'Request units per second', 'RU/s', [line('RU/s', colour(0)), guide('provisioned', colour(6))]),
+            // On a log axis, so that a p50 of a few milliseconds is not flattened onto zero by a p99 of hundreds.
+            latency: chart(canvas('latency'), 'Latency', 'ms', [line('p50', colour(0)), line('p99', colour(1))], [], { y: latencyAxis() }),
+            cpu: chart(canvas('cpu'), 'Client CPU', '%', [line('CPU %', colour(0)), guide(options.processCpuBound == null ? 'no CPU bound' : `client-limited from ${options.processCpuBound} %`, colour(1))]),
             health: chart(canvas('health'), 'Client health', 'CPU %', [
-                line('host CPU %', palette.host),
-                line('this process CPU %', palette.cpu),
-                line('scheduling lag p99 (ms)', palette.lag, { yAxisID: 'ms' }),
-                line('GC pause (ms)', palette.gc, { yAxisID: 'ms' }),
+                line('host CPU %', colour(0)),
+                line('this process CPU %', colour(1)),
+                line('scheduling lag p99 (ms)', colour(2), { yAxisID: 'ms' }),
+                line('GC pause (ms)', colour(3), { yAxisID: 'ms' }),
             ], [limitedBands], {
                 y: { min: 0, max: 100, title: { display: true, text: 'CPU %' } },
                 ms: { type: 'linear', axis: 'y', position: 'right', beginAtZero: true, title: { display: true, text: 'ms' }, grid: { drawOnChartArea: false } },

@@ -188,6 +188,40 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         AssertNoBrowserErrors();
     });
 
+    [Theory]
+    [InlineData(LaptopWidth, LaptopHeight)]
+    [InlineData(1_920, 1_080)]
+    public Task DataPages_KeepEveryDateOnOneLine_AndUseTheScreensWidth(int width, int height) => WithDiagnosticsAsync($"glance-data-pages-{width}", async () =>
+    {
+        await SeedOneRunOfEachTargetAsync();
+        await Page.SetViewportSizeAsync(width, height);
+        foreach (var path in new[] { "", "sweeps", "admin/audit", "agents" })
+        {
+            await DashboardPages.GotoAsync(Page, App(path));
+            await Expect(Page.Locator("main h1")).ToBeVisibleAsync();
+            // Every cell whose text is a date and time ("2026-11-26 09:00…") lays it out on one line.
+            var wrapped = await Page.EvaluateAsync<string[]>(
+                """
+                () => [...document.querySelectorAll('main td, main time')].filter(cell => /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(cell.textContent.trim())).filter(cell => {
+                  const range = document.createRange();
+                  range.selectNodeContents(cell);
+                  const tops = [...range.getClientRects()].filter(r => r.width > 0).map(r => r.top);
+                  const style = getComputedStyle(cell);
+                  const lineHeight = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.2;
+                  return Math.max(...tops) - Math.min(...tops) > lineHeight * 0.8;
+                }).map(cell => cell.textContent.trim())
+                """);
+            Assert.True(wrapped.Length == 0, $"/{path} at {width} px: dates wrapped over two lines: {string.Join("; ", wrapped)}");
+            Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), $"/{path} scrolls sideways at {width} px.");
+            // A data page is not held in a 960 px column: its main area takes most of a laptop's width.
+            var mainWidth = await Page.EvaluateAsync<double>("() => document.querySelector('main').getBoundingClientRect().width");
+            Assert.True(mainWidth >= Math.Min(width, 1_760) * 0.9, $"/{path} at {width} px: the page is {mainWidth:N0} px wide.");
+            await ScreenshotAsync($"glance-{(path.Length == 0 ? "home" : path.Replace('/', '-'))}-{width}");
+        }
+
+        AssertNoBrowserErrors();
+    });
+
     [Fact]
     public Task AdminSettings_ShowTheKillSwitchReasonAndEndpointPlaceholdersWhole_OnALaptopScreen() => WithDiagnosticsAsync("glance-admin-settings", async () =>
     {

@@ -20,6 +20,20 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
     private const int LaptopWidth = 1_366;
     private const int LaptopHeight = 768;
 
+    // Whether an element lays its text out over more than one line: text on a second line starts a line-height below the
+    // first; a badge beside it sits a few pixels off.
+    private const string WrapsOverLines =
+        """
+        cell => {
+          const range = document.createRange();
+          range.selectNodeContents(cell);
+          const tops = [...range.getClientRects()].filter(r => r.width > 0).map(r => r.top);
+          const style = getComputedStyle(cell);
+          const lineHeight = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.2;
+          return Math.max(...tops) - Math.min(...tops) > lineHeight * 0.8;
+        }
+        """;
+
     private WatchedPage? _watched;
 
     private IPage Page => _watched?.Page ?? throw new InvalidOperationException("No page yet.");
@@ -78,17 +92,9 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
               const headers = [...table.querySelectorAll('thead th')].map(th => th.textContent.trim());
               const columns = ['Target', 'Queued', 'Duration', 'Avg inserts/s', 'P99 latency', 'Throttled']
                 .map(name => headers.findIndex(h => h.startsWith(name)));
-              return [...table.querySelectorAll('tbody tr')].flatMap(row => columns.map(c => row.children[c])).filter(cell => {
-                // Text on a second line starts a line-height below the first; a badge beside it sits a few pixels off.
-                const range = document.createRange();
-                range.selectNodeContents(cell);
-                const tops = [...range.getClientRects()].filter(r => r.width > 0).map(r => r.top);
-                const style = getComputedStyle(cell);
-                const lineHeight = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.2;
-                return Math.max(...tops) - Math.min(...tops) > lineHeight * 0.8;
-              }).map(cell => cell.textContent.trim());
+              return [...table.querySelectorAll('tbody tr')].flatMap(row => columns.map(c => row.children[c])).filter(wraps).map(cell => cell.textContent.trim());
             }
-            """);
+            """.Replace("wraps)", WrapsOverLines + ")", StringComparison.Ordinal));
         Assert.True(wrapped.Length == 0, $"Cells wrapped over two lines: {string.Join("; ", wrapped)}");
         Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), "The run list scrolls sideways.");
         var tableRight = await Page.EvaluateAsync<double>("() => document.querySelector('table.run-history').getBoundingClientRect().right");
@@ -202,15 +208,9 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
             // Every cell whose text is a date and time ("2026-11-26 09:00…") lays it out on one line.
             var wrapped = await Page.EvaluateAsync<string[]>(
                 """
-                () => [...document.querySelectorAll('main td, main time')].filter(cell => /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(cell.textContent.trim())).filter(cell => {
-                  const range = document.createRange();
-                  range.selectNodeContents(cell);
-                  const tops = [...range.getClientRects()].filter(r => r.width > 0).map(r => r.top);
-                  const style = getComputedStyle(cell);
-                  const lineHeight = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.2;
-                  return Math.max(...tops) - Math.min(...tops) > lineHeight * 0.8;
-                }).map(cell => cell.textContent.trim())
-                """);
+                () => [...document.querySelectorAll('main td, main time')].filter(cell => /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(cell.textContent.trim()))
+                  .filter(wraps).map(cell => cell.textContent.trim())
+                """.Replace("wraps)", WrapsOverLines + ")", StringComparison.Ordinal));
             Assert.True(wrapped.Length == 0, $"/{path} at {width} px: dates wrapped over two lines: {string.Join("; ", wrapped)}");
             Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), $"/{path} scrolls sideways at {width} px.");
             // A data page is not held in a 960 px column: its main area takes most of a laptop's width.

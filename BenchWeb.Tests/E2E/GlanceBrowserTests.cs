@@ -176,6 +176,7 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         await Expect(Page.Locator("#config-diff")).ToContainTextAsync("Azure Cache for Redis");
         Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), "The comparison scrolls sideways.");
         // p50 as well as p99 overlaid, each run its own colour.
+        await Expect(Page.Locator("#compare-charts")).ToHaveAttributeAsync("data-series", "3");
         await Expect(Page.Locator("canvas[data-chart='latency-p50']")).ToBeVisibleAsync();
         Assert.Empty(await DashboardPages.ChartProblemsAsync(Page));
         await ScreenshotAsync("glance-compare");

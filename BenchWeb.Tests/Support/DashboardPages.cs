@@ -79,7 +79,7 @@ public static partial class DashboardPages
         ArgumentNullException.ThrowIfNull(page);
         return await page.EvaluateAsync<string[]>(
             """
-            () => Object.values(window.Chart.instances).flatMap(chart => {
+            () => Object.values(window.Chart.instances).length === 0 ? ['no chart is drawn'] : Object.values(window.Chart.instances).flatMap(chart => {
               const name = chart.options.plugins.title.text;
               const colours = chart.data.datasets.map(d => String(d.borderColor).toLowerCase());
               const repeated = colours.filter((c, i) => colours.indexOf(c) !== i);

@@ -17,7 +17,7 @@
       LLL: 'D MMMM YYYY HH:mm',
       lll: 'D MMM YYYY HH:mm',
       LLLL: 'dddd D MMMM YYYY HH:mm',
-      llll: 'ddd D MMM YYYY HH:mm:ss',
+      llll: 'YYYY-MM-DD HH:mm:ss',
     },
   });
 })();

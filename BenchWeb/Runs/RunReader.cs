@@ -47,17 +47,19 @@ public sealed class RunReader(IDbContextFactory<BenchDbContext> databases)
         return await RunAgentBreakdown.ForRunAsync(db, runId, cancellationToken);
     }
 
-    /// <summary>Where a queued run stands: its place among the runs queued before it, and the runs executing now, which it
-    /// waits for (at most <paramref name="listed"/> of them named).</summary>
+    /// <summary>Where a queued run stands: its place among the runs and sweeps queued before it, and what executes now, which
+    /// it waits for (at most <paramref name="listed"/> runs named). A sweep holds a worker for all its steps, between them
+    /// too.</summary>
     public async Task<RunQueuePlace> QueuePlaceAsync(long runId, int listed, CancellationToken cancellationToken)
     {
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        var ahead = await db.Runs.CountAsync(r => r.Status == RunStatus.Queued && r.Id < runId, cancellationToken);
-        var running = db.Runs.AsNoTracking().Where(r => r.Status == RunStatus.Running);
-        return new RunQueuePlace(
-            ahead + 1,
-            await running.CountAsync(cancellationToken),
-            await running.OrderBy(r => r.Id).Take(listed).Select(r => new RunQueueAhead(r.Id, r.ProfileName)).ToListAsync(cancellationToken));
+        var queuedAt = await db.Runs.Where(r => r.Id == runId).Select(r => r.QueuedAt).SingleAsync(cancellationToken);
+        var runsAhead = await db.Runs.CountAsync(r => r.Status == RunStatus.Queued && r.Id < runId && r.SweepId == null, cancellationToken);
+        var sweepsAhead = await db.Sweeps.CountAsync(s => s.Status == RunStatus.Queued && s.QueuedAt < queuedAt, cancellationToken);
+        var running = await db.Runs.AsNoTracking().Where(r => r.Status == RunStatus.Running).OrderBy(r => r.Id).Take(listed + 1)
+            .Select(r => new RunQueueAhead(r.Id, r.ProfileName)).ToListAsync(cancellationToken);
+        var sweeps = await db.Sweeps.AsNoTracking().Where(s => s.Status == RunStatus.Running).OrderBy(s => s.Id).Select(s => s.Id).ToListAsync(cancellationToken);
+        return new RunQueuePlace(runsAhead + sweepsAhead + 1, [.. running.Take(listed)], running.Count > listed, sweeps);
     }
 
     /// <summary>The newest runs, at most <paramref name="count"/>.</summary>
@@ -82,8 +84,9 @@ public sealed class RunReader(IDbContextFactory<BenchDbContext> databases)
     }
 }
 
-/// <summary>A queued run's place: 1 when it is next; how many runs execute now, and the first of them.</summary>
-public sealed record RunQueuePlace(int Position, int RunningCount, IReadOnlyList<RunQueueAhead> Running);
+/// <summary>A queued run's place: 1 when it is next; the runs executing now (the first of them, and whether there are
+/// more), and the sweeps executing now (each holds a worker between its steps too).</summary>
+public sealed record RunQueuePlace(int Position, IReadOnlyList<RunQueueAhead> Running, bool MoreRunning, IReadOnlyList<long> Sweeps);
 
 /// <summary>A run a queued one waits for.</summary>
 public sealed record RunQueueAhead(long Id, string Name);

@@ -5,7 +5,7 @@
 
 const SHORTEST_RATE_SECOND = 0.5;
 
-import { colour, latencyAxis, legend, title as titleStyle } from './palette.js';
+import { colour, latencyAxis, legend, logValue, title as titleStyle } from './palette.js';
 
 // Series colours: the first series of a chart is colour(0), the second colour(1), and so on (palette.js); guides
 // (average, provisioned, a bound) are dashed in a colour no other series of their chart has.
@@ -217,8 +217,8 @@ class LiveView {
         // No request units (Table Storage) is no point, not 0; a second in which nothing succeeded has no latency: a gap
         // in the line (null), never a dive to 0 ms.
         this.charts.ru.data.datasets[0].source.push({ x, y: this.options.requestUnitsReported === false ? null : s.requestUnits / duration });
-        this.charts.latency.data.datasets[0].source.push({ x, y: s.latencyP50Ms ?? null });
-        this.charts.latency.data.datasets[1].source.push({ x, y: s.latencyP99Ms ?? null });
+        this.charts.latency.data.datasets[0].source.push({ x, y: logValue(s.latencyP50Ms) });
+        this.charts.latency.data.datasets[1].source.push({ x, y: logValue(s.latencyP99Ms) });
         this.charts.cpu.data.datasets[0].source.push({ x, y: s.clientCpuPercent });
         // A second without client health is no point on the health chart (a gap), never 0 %.
         const health = this.charts.health.data.datasets;

@@ -53,7 +53,8 @@ public sealed class RunReader(IDbContextFactory<BenchDbContext> databases)
     public async Task<RunQueuePlace> QueuePlaceAsync(long runId, int listed, CancellationToken cancellationToken)
     {
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        var queuedAt = await db.Runs.Where(r => r.Id == runId).Select(r => r.QueuedAt).SingleAsync(cancellationToken);
+        // A run deleted meanwhile is behind nothing.
+        var queuedAt = await db.Runs.Where(r => r.Id == runId).Select(r => (DateTimeOffset?)r.QueuedAt).FirstOrDefaultAsync(cancellationToken) ?? DateTimeOffset.MinValue;
         var runsAhead = await db.Runs.CountAsync(r => r.Status == RunStatus.Queued && r.Id < runId && r.SweepId == null, cancellationToken);
         var sweepsAhead = await db.Sweeps.CountAsync(s => s.Status == RunStatus.Queued && s.QueuedAt < queuedAt, cancellationToken);
         var running = await db.Runs.AsNoTracking().Where(r => r.Status == RunStatus.Running).OrderBy(r => r.Id).Take(listed + 1)

@@ -156,6 +156,33 @@ public sealed class RunMetadataApiTests
         Assert.Equal(2, (await GetJsonAsync(targetHttp, "api/runs"))["total"]!.GetValue<int>());
     }
 
+    [Fact]
+    public async Task OpenApiDocument_DescribesMetadataAsAnObjectOfBoundedText()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = await host.CreateClientAsync(BenchWebRoles.Viewer);
+
+        var document = await GetJsonAsync(http, "openapi/v1.json");
+
+        var schemas = document["components"]!["schemas"]!;
+        foreach (var holder in new[] { "StartRunRequest", "RunDetails", "RunListItem", "RunExport" })
+        {
+            var metadata = schemas[holder]!["properties"]!["metadata"]!;
+            if (metadata["$ref"] is { } reference)
+            {
+                metadata = schemas[reference.GetValue<string>().Split('/')[^1]]!;
+            }
+
+            Assert.True(metadata["type"]!.GetValue<string>() == "object", $"{holder}.metadata: {metadata.ToJsonString()}");
+            Assert.Equal(20, metadata["maxProperties"]!.GetValue<int>());
+            Assert.Equal("string", metadata["additionalProperties"]!["type"]!.GetValue<string>());
+            Assert.Equal(200, metadata["additionalProperties"]!["maxLength"]!.GetValue<int>());
+            Assert.Equal(50, metadata["propertyNames"]!["maxLength"]!.GetValue<int>());
+        }
+
+        Assert.Contains("meta=key=value", document["paths"]!["/api/runs"]!["get"]!["description"]!.GetValue<string>(), StringComparison.Ordinal);
+    }
+
     private static async Task<long> ImportAsync(HttpClient http, JsonObject document)
     {
         using var response = await http.PostAsync("api/runs/import", new StringContent(document.ToJsonString(), Encoding.UTF8, "application/json"));

@@ -2,6 +2,7 @@ using System.Text.Json.Serialization;
 using BenchEngine.Running;
 using BenchWeb.Administration;
 using BenchWeb.Agents;
+using BenchWeb.Apis;
 using BenchWeb.Audit;
 using BenchWeb.Configuration;
 using BenchWeb.Data;
@@ -79,7 +80,7 @@ public static class ServiceCollectionExtensions
         services.AddSingleton<Sweeps.SweepExecutor>();
         services.AddSingleton<ProfileService>();
         services.AddSingleton<RunTransfer>();
-        services.AddOpenApi();
+        services.AddOpenApi(openApi => openApi.AddSchemaTransformer<RunMetadataSchemaTransformer>());
         services.AddProblemDetails();
         services.ConfigureHttpJsonOptions(json => json.SerializerOptions.Converters.Add(new JsonStringEnumConverter()));
 

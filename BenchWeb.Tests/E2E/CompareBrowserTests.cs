@@ -47,9 +47,10 @@ public sealed class CompareBrowserTests(DashboardBrowserFixture fixture) : IAsyn
             await Page.WaitForURLAsync(new Regex("/compare\\?runs="));
             await DashboardPages.WaitForInteractiveAsync(Page);
 
+            // Inserts, throttled, RU/s, latency p50 and latency p99.
             var charts = Page.Locator("#compare-charts");
             await Expect(charts).ToHaveAttributeAsync("data-series", "2");
-            await Expect(charts.Locator("canvas")).ToHaveCountAsync(4);
+            await Expect(charts.Locator("canvas")).ToHaveCountAsync(5);
             Assert.True(int.Parse(await charts.GetAttributeAsync("data-points") ?? "0", CultureInfo.InvariantCulture) >= 6, "Fewer points than the runs had seconds.");
             Assert.True(await Page.EvaluateAsync<bool>("() => [...document.querySelectorAll('#compare-charts canvas')].every(c => window.Chart.getChart(c)?.data.datasets.length === 2)"));
 

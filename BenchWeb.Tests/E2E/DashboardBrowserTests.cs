@@ -96,8 +96,16 @@ public sealed partial class DashboardBrowserTests(DashboardBrowserFixture fixtur
         // The run went through Hangfire: the navigation's Jobs link opens its dashboard, which lists the run's job.
         await Page.GetByRole(AriaRole.Link, new() { Name = "Jobs", Exact = true }).ClickAsync();
         await Expect(Page).ToHaveURLAsync(new Regex("/hangfire/?$"));
+        // The dashboard loaded (its title is Hangfire's page name and ours) before the next address: a navigation still
+        // under way when the next begins aborts it.
+        await Expect(Page).ToHaveTitleAsync(new Regex("BenchWeb · jobs"));
+        await Page.WaitForLoadStateAsync(LoadState.Load);
         await Page.GotoAsync(App("hangfire/jobs/succeeded").ToString());
         await Expect(Page.GetByRole(AriaRole.Table)).ToContainTextAsync($"Benchmark run {runId}");
+        // Its times on a 24-hour clock, year first, as on every other page (moment's English default is 12-hour US).
+        var jobTimes = await Page.EvaluateAsync<string[]>("() => [...document.querySelectorAll('[data-moment]')].map(e => e.getAttribute('data-original-title') || e.getAttribute('title') || '')");
+        Assert.NotEmpty(jobTimes);
+        Assert.All(jobTimes, time => Assert.Matches(@"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$", time));
         await Page.ScreenshotAsync(new PageScreenshotOptions { Path = Path.Combine(ScreenshotDirectory, "hangfire.png"), FullPage = true });
     });
 

@@ -20,6 +20,20 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
     private const int LaptopWidth = 1_366;
     private const int LaptopHeight = 768;
 
+    // Whether an element lays its text out over more than one line: text on a second line starts a line-height below the
+    // first; a badge beside it sits a few pixels off.
+    private const string WrapsOverLines =
+        """
+        cell => {
+          const range = document.createRange();
+          range.selectNodeContents(cell);
+          const tops = [...range.getClientRects()].filter(r => r.width > 0).map(r => r.top);
+          const style = getComputedStyle(cell);
+          const lineHeight = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.2;
+          return Math.max(...tops) - Math.min(...tops) > lineHeight * 0.8;
+        }
+        """;
+
     private WatchedPage? _watched;
 
     private IPage Page => _watched?.Page ?? throw new InvalidOperationException("No page yet.");
@@ -78,17 +92,9 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
               const headers = [...table.querySelectorAll('thead th')].map(th => th.textContent.trim());
               const columns = ['Target', 'Queued', 'Duration', 'Avg inserts/s', 'P99 latency', 'Throttled']
                 .map(name => headers.findIndex(h => h.startsWith(name)));
-              return [...table.querySelectorAll('tbody tr')].flatMap(row => columns.map(c => row.children[c])).filter(cell => {
-                // Text on a second line starts a line-height below the first; a badge beside it sits a few pixels off.
-                const range = document.createRange();
-                range.selectNodeContents(cell);
-                const tops = [...range.getClientRects()].filter(r => r.width > 0).map(r => r.top);
-                const style = getComputedStyle(cell);
-                const lineHeight = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.2;
-                return Math.max(...tops) - Math.min(...tops) > lineHeight * 0.8;
-              }).map(cell => cell.textContent.trim());
+              return [...table.querySelectorAll('tbody tr')].flatMap(row => columns.map(c => row.children[c])).filter(wraps).map(cell => cell.textContent.trim());
             }
-            """);
+            """.Replace("wraps)", WrapsOverLines + ")", StringComparison.Ordinal));
         Assert.True(wrapped.Length == 0, $"Cells wrapped over two lines: {string.Join("; ", wrapped)}");
         Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), "The run list scrolls sideways.");
         var tableRight = await Page.EvaluateAsync<double>("() => document.querySelector('table.run-history').getBoundingClientRect().right");
@@ -116,6 +122,13 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         Assert.Equal((int)HttpStatusCode.NotFound, answer!.Status);
         await Expect(Page.Locator("h1")).ToHaveTextAsync("Run #987654 does not exist");
         await Expect(Page.Locator("#run-not-found a[href='runs']")).ToBeVisibleAsync();
+
+        // Any other address: a titled page that says so and leads back.
+        answer = await Page.GotoAsync(App("no-such-page/here").ToString());
+        Assert.Equal((int)HttpStatusCode.NotFound, answer!.Status);
+        await Expect(Page).ToHaveTitleAsync("Page not found · BenchWeb");
+        await Expect(Page.Locator("h1")).ToHaveTextAsync("Page not found");
+        await Expect(Page.Locator("#page-not-found a[href='']")).ToHaveTextAsync("Home");
         AssertNoBrowserErrors(ignoreNotFound: true);
     });
 
@@ -131,6 +144,10 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         await Expect(Page.Locator("#run-summary")).ToBeVisibleAsync();
         await Expect(Page.Locator("[data-tile='current-rate']")).ToHaveCountAsync(0);
         await Expect(Page.Locator("#run-settings")).ToContainTextAsync("Load");
+        // One time axis for every chart of the run (30 seconds seeded), a colour per series, latency on a log axis.
+        await Expect(Page.Locator("#run-charts")).ToHaveAttributeAsync("data-points", "30");
+        Assert.Equal(["0-30"], (await DashboardPages.RunChartRangesAsync(Page)).Distinct());
+        Assert.Empty(await DashboardPages.ChartProblemsAsync(Page));
         await ScreenshotAsync("glance-run-finished");
 
         // A run a crash left open, closed at the next start-up with the summary of the seconds it kept.
@@ -158,6 +175,10 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         await Expect(Page.Locator("#config-diff")).ToContainTextAsync("Blob Storage");
         await Expect(Page.Locator("#config-diff")).ToContainTextAsync("Azure Cache for Redis");
         Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), "The comparison scrolls sideways.");
+        // p50 as well as p99 overlaid, each run its own colour.
+        await Expect(Page.Locator("#compare-charts")).ToHaveAttributeAsync("data-series", "3");
+        await Expect(Page.Locator("canvas[data-chart='latency-p50']")).ToBeVisibleAsync();
+        Assert.Empty(await DashboardPages.ChartProblemsAsync(Page));
         await ScreenshotAsync("glance-compare");
 
         await DashboardPages.GotoAsync(Page, App("profiles"));
@@ -174,6 +195,60 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         AssertNoBrowserErrors();
     });
 
+    [Theory]
+    [InlineData(LaptopWidth, LaptopHeight)]
+    [InlineData(1_920, 1_080)]
+    public Task DataPages_KeepEveryDateOnOneLine_AndUseTheScreensWidth(int width, int height) => WithDiagnosticsAsync($"glance-data-pages-{width}", async () =>
+    {
+        await SeedOneRunOfEachTargetAsync();
+        await Page.SetViewportSizeAsync(width, height);
+        foreach (var path in new[] { "", "sweeps", "admin/audit", "agents" })
+        {
+            await DashboardPages.GotoAsync(Page, App(path));
+            await Expect(Page.Locator("main h1")).ToBeVisibleAsync();
+            // Every cell whose text is a date and time ("2026-11-26 09:00…") lays it out on one line.
+            var wrapped = await Page.EvaluateAsync<string[]>(
+                """
+                () => [...document.querySelectorAll('main td, main time')].filter(cell => /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(cell.textContent.trim()))
+                  .filter(wraps).map(cell => cell.textContent.trim())
+                """.Replace("wraps)", WrapsOverLines + ")", StringComparison.Ordinal));
+            Assert.True(wrapped.Length == 0, $"/{path} at {width} px: dates wrapped over two lines: {string.Join("; ", wrapped)}");
+            Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), $"/{path} scrolls sideways at {width} px.");
+            // A data page is not held in a 960 px column: its main area takes most of a laptop's width.
+            var mainWidth = await Page.EvaluateAsync<double>("() => document.querySelector('main').getBoundingClientRect().width");
+            Assert.True(mainWidth >= Math.Min(width, 1_760) * 0.9, $"/{path} at {width} px: the page is {mainWidth:N0} px wide.");
+            await ScreenshotAsync($"glance-{(path.Length == 0 ? "home" : path.Replace('/', '-'))}-{width}");
+        }
+
+        AssertNoBrowserErrors();
+    });
+
+    [Fact]
+    public Task AdminSettings_ShowTheKillSwitchReasonAndEndpointPlaceholdersWhole_OnALaptopScreen() => WithDiagnosticsAsync("glance-admin-settings", async () =>
+    {
+        await DashboardPages.GotoAsync(Page, App("admin/settings"));
+        await Expect(Page.Locator("#kill-switch-reason")).ToBeVisibleAsync();
+        await Expect(Page.Locator("#check-endpoint")).ToBeVisibleAsync();
+
+        // Each placeholder, measured in its input's own font, fits inside the input's text box.
+        var cut = await Page.EvaluateAsync<string[]>(
+            """
+            () => ['kill-switch-reason', 'check-endpoint'].map(id => {
+              const input = document.getElementById(id);
+              const style = getComputedStyle(input);
+              const context = document.createElement('canvas').getContext('2d');
+              context.font = style.font;
+              const needed = context.measureText(input.placeholder).width;
+              const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+              return needed <= room ? '' : `${id}: ${Math.round(needed)} px of placeholder in ${Math.round(room)} px`;
+            }).filter(text => text)
+            """);
+        Assert.True(cut.Length == 0, "Placeholders cut: " + string.Join("; ", cut));
+        Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), "The page scrolls sideways.");
+        await ScreenshotAsync("glance-admin-settings");
+        AssertNoBrowserErrors();
+    });
+
     [Fact]
     public Task ProfileEditor_DrawsEachTargetsSectionFromItsModule_OnALaptopScreen() => WithDiagnosticsAsync("glance-target-sections", async () =>
     {
@@ -181,7 +256,7 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         await Expect(Page.Locator("[id='Target.Redis.Host']")).ToBeVisibleAsync();
         await Expect(Page.Locator("[id='Target.Kind']")).ToHaveValueAsync("Redis");
         // The preset leaves the host empty: the rule asks for the cache beside that input once anything changes.
-        await DashboardPages.FillAsync(Page, "Target.Redis.Host", "");
+        await DashboardPages.FillAsync(Page, "Name", "Redis at a glance");
         await Expect(Page.Locator(".validation-message[data-field='Target.Redis.Host']")).ToContainTextAsync("host");
         Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), "The editor scrolls sideways.");
         await ScreenshotAsync("glance-profile-redis");

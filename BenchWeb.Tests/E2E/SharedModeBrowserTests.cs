@@ -54,7 +54,8 @@ public sealed class SharedModeBrowserTests
             await DashboardPages.WaitForStatusAsync(page, "Completed", TimeSpan.FromSeconds(60));
             var rows = page.Locator("#run-agents-table tbody tr");
             await Expect(rows).ToHaveCountAsync(2);
-            await Expect(rows.Locator("td:nth-child(2)")).ToHaveTextAsync(["agent-a", "agent-b"]);
+            // Each agent by its name and the start of its id (two machines may share a name).
+            await Expect(rows.Locator("td:nth-child(2)")).ToHaveTextAsync([new Regex("^agent-a [0-9a-f]{8}$"), new Regex("^agent-b [0-9a-f]{8}$")]);
             var run = await http.GetFromJsonAsync<JsonElement>($"api/runs/{runId}");
             var total = run.GetProperty("summary").GetProperty("totalOk").GetInt64();
             await Expect(page.Locator("#run-agents-ok")).ToHaveTextAsync(total.ToString("N0", System.Globalization.CultureInfo.CurrentCulture));
@@ -68,6 +69,8 @@ public sealed class SharedModeBrowserTests
             await DashboardPages.GotoAsync(page, new Uri(first.BaseAddress, "agents"));
             await Expect(page.Locator("#agents tbody tr")).ToHaveCountAsync(2);
             await Expect(page.Locator("#agents tbody tr.agent-alive")).ToHaveCountAsync(2);
+            var ids = await page.Locator("#agents tbody tr .agent-id").AllInnerTextsAsync();
+            Assert.Equal(2, ids.Distinct().Count(id => System.Text.RegularExpressions.Regex.IsMatch(id, "^[0-9a-f]{8}$")));
             await Screenshot(page, "agents.png");
 
             // Nothing wider than the window at 1,366 px.

@@ -65,6 +65,8 @@ public sealed class SweepBrowserTests(DashboardBrowserFixture fixture) : IAsyncL
             await Expect(Page.Locator("#sweep-steps tbody tr.recommended")).ToHaveCountAsync(1);
             await Expect(Page.Locator("#sweep-knees .reason")).ToHaveCountAsync(1);
             await Expect(Page.Locator("#sweep-charts")).ToHaveAttributeAsync("data-points", "6");
+            // Every line its own colour (p50 and p99, throttled and CPU were once one blue told apart by dashes only).
+            Assert.Empty(await DashboardPages.ChartProblemsAsync(Page));
 
             // 2 000 RU/s at about 6 RU an insert and 10 ms: the service saturates near (2,000 / 6) × 0.010 ≈ 3 workers. On a
             // machine so busy that the client was the limit of the steps before it (their p99 and throughput the client's,

@@ -55,7 +55,10 @@ public sealed class AuditApiTests
         AssertRunner(launched);
         Assert.Equal(CosmosHost, launched["endpoint"]!.GetValue<string>());
         Assert.Contains($"of profile #{profileId} “Acme account”", launched["details"]!.GetValue<string>(), StringComparison.Ordinal);
-        AssertRunner(Single(entries, AuditActions.RunLaunched, $"run #{blocker}"));
+        var blockerLaunched = Single(entries, AuditActions.RunLaunched, $"run #{blocker}");
+        AssertRunner(blockerLaunched);
+        // Its stop rule is the plan's 60 s; the installation's document cap (the plan set no count) is said as a cap.
+        Assert.Matches("; stop rule: 60 s; the installation caps it at [0-9,]+ documents$", blockerLaunched["details"]!.GetValue<string>());
         var cancelled = Single(entries, AuditActions.RunCancelled, $"run #{cosmosRun}");
         AssertRunner(cancelled);
         Assert.Equal(CosmosHost, cancelled["endpoint"]!.GetValue<string>());

@@ -32,23 +32,24 @@ public class SlowRequestDiagnosticsCosmosTests(CosmosApiServer server)
     };
 
     [Fact]
-    public async Task RunAsync_KeepsTheSdkDiagnosticsOfExactlyTheHeldWrites_WhenTheThresholdIsBelowTheHold()
+    public async Task RunAsync_KeepsTheSdkDiagnosticsOfEveryHeldWrite_AndOfNothingFasterThanTheThreshold()
     {
-        // One document write in 100 is held 1.2 s; the threshold (800 ms) keeps those and no other. The gap is wide on purpose:
-        // on a busy shared machine an ordinary loopback write can take 150–300 ms, and such a write is rightly kept by a
-        // threshold that low.
+        // One document write in 100 is held 200 ms; the threshold (150 ms) keeps each of those. An ordinary loopback write takes
+        // a few milliseconds on an idle machine, so there the held ones are all that is kept; on a starved one an ordinary write
+        // can itself take longer than 150 ms and is then rightly kept too, so the test asks only that every other entry really
+        // was slower than the threshold.
         var writes = 0;
         await using var proxy = await CosmosFaultProxy.StartDelayingAsync(
             server.Endpoint,
             request => request.Method == "POST" && request.Path.Value!.EndsWith("/docs", StringComparison.Ordinal) && Interlocked.Increment(ref writes) % 100 == 0,
-            TimeSpan.FromMilliseconds(1_200));
+            TimeSpan.FromMilliseconds(200));
         var plan = new RunPlan
         {
             Name = "held writes",
             Target = Through(proxy),
             Load = new LoadOptions { Concurrency = 2 },
             Stop = new StopOptions { TotalDocuments = 500 },
-            Diagnostics = new DiagnosticsOptions { ThresholdMs = 800, SlowestPerSecond = 0 },
+            Diagnostics = new DiagnosticsOptions { ThresholdMs = 150, SlowestPerSecond = 0 },
         };
 
         var result = await new BenchmarkRunner().RunAsync(plan, Context);
@@ -58,9 +59,9 @@ public class SlowRequestDiagnosticsCosmosTests(CosmosApiServer server)
         Assert.Equal(5, held.Count);
         Assert.All(held, id => Assert.False(string.IsNullOrEmpty(id), "the server sent no activity id"));
         var kept = result.SlowRequests;
-        var extra = kept.Where(k => !held.Any(id => k.Text.Contains(id, StringComparison.OrdinalIgnoreCase))).ToList();
-        Assert.True(kept.Count == held.Count,
-            $"{kept.Count} kept for {held.Count} held: {string.Join(" | ", kept.Select(k => k.Summary))}\nextra: {string.Join("\n\n", extra.Select(k => k.Text))}");
+        var others = kept.Where(k => !held.Any(id => k.Text.Contains(id, StringComparison.OrdinalIgnoreCase))).ToList();
+        Assert.Equal(held.Count, kept.Count - others.Count);
+        Assert.All(others, k => Assert.True(k.LatencyMs >= plan.Diagnostics.ThresholdMs!.Value, $"kept at {k.LatencyMs} ms, under the threshold: {k.Summary}"));
         foreach (var id in held)
         {
             // The SDK's own text names the activity id the server answered with: each held write is kept once, with its diagnostics.

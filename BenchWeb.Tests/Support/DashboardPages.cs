@@ -36,13 +36,15 @@ public static partial class DashboardPages
         return page.Locator("main[data-interactive='true']").WaitForAsync();
     }
 
-    /// <summary>Types a value and commits it, as leaving the field does (the form binds on change).</summary>
+    /// <summary>Types a value and commits it by leaving the field, as a user does (the form binds on change): one change
+    /// event, the browser's own. A change dispatched by hand as well would be followed by the browser's when the next click
+    /// takes the focus, naming a handler the first one's render may have replaced.</summary>
     public static async Task FillAsync(IPage page, string path, string value)
     {
         ArgumentNullException.ThrowIfNull(page);
         var input = page.Locator(Field(path));
         await input.FillAsync(value);
-        await input.DispatchEventAsync("change");
+        await input.BlurAsync();
     }
 
     public static async Task SelectAsync(IPage page, string path, string value)
@@ -68,6 +70,31 @@ public static partial class DashboardPages
         await page.Locator("#save-and-run").ClickAsync();
         await page.WaitForURLAsync(RunPageUrl());
         return long.Parse(RunPageUrl().Match(page.Url).Groups[1].Value, CultureInfo.InvariantCulture);
+    }
+
+    /// <summary>What is wrong with the charts drawn on the page (Chart.js's own list of them): a colour two series of one
+    /// chart share, a latency axis that is not logarithmic. Empty when nothing is.</summary>
+    public static async Task<string[]> ChartProblemsAsync(IPage page)
+    {
+        ArgumentNullException.ThrowIfNull(page);
+        return await page.EvaluateAsync<string[]>(
+            """
+            () => Object.values(window.Chart.instances).length === 0 ? ['no chart is drawn'] : Object.values(window.Chart.instances).flatMap(chart => {
+              const name = chart.options.plugins.title.text;
+              const colours = chart.data.datasets.map(d => String(d.borderColor).toLowerCase());
+              const repeated = colours.filter((c, i) => colours.indexOf(c) !== i);
+              const problems = repeated.map(c => `${name}: two series in ${c}`);
+              if (/latency/i.test(name) && chart.options.scales.y.type !== 'logarithmic') problems.push(`${name}: latency on a ${chart.options.scales.y.type} axis`);
+              return problems;
+            })
+            """);
+    }
+
+    /// <summary>The x range of each chart of a run's page, as "min-max".</summary>
+    public static async Task<string[]> RunChartRangesAsync(IPage page)
+    {
+        ArgumentNullException.ThrowIfNull(page);
+        return await page.EvaluateAsync<string[]>("() => Object.values(window.benchWeb.view.charts).map(c => `${c.scales.x.min}-${c.scales.x.max}`)");
     }
 
     /// <summary>The run's status badge on its live page.</summary>

@@ -5,7 +5,7 @@ using BenchWeb.Security;
 namespace BenchWeb.Administration;
 
 /// <summary>What a launch must meet besides the engine's own rules: the installation's limits and its endpoint
-/// allow-list. Checked by <see cref="Runs.RunService.StartAsync"/> (every way of launching goes through it) and shown by
+/// allow-list. Checked by <see cref="Runs.RunService"/> (every way of launching goes through it) and shown by
 /// the profile editor as the user types.</summary>
 public sealed record LaunchRules(InstallationLimits Limits, IReadOnlyList<string> EndpointPatterns, bool AllowLoopbackEndpoints)
 {

@@ -3,6 +3,7 @@ using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchWeb.Data;
+using BenchWeb.Provenance;
 using BenchWeb.Profiles;
 using BenchWeb.Runs;
 
@@ -57,6 +58,9 @@ public sealed record RunDetails
 
     public IReadOnlyList<string> Tags { get; init; } = [];
 
+    /// <summary>Where the run came from (commit, branch, build, pipeline…); empty when nothing was said.</summary>
+    public RunMetadata Metadata { get; init; } = RunMetadata.Empty;
+
     public int? SteadyStateFirst { get; init; }
 
     public int? SteadyStateLast { get; init; }
@@ -97,6 +101,7 @@ public sealed record RunDetails
         SecondsRecorded = secondsRecorded,
         Notes = run.Notes,
         Tags = RunTags.Parse(run.Tags),
+        Metadata = RunMetadata.FromStored(run.MetadataJson),
         SteadyStateFirst = run.SteadyStateFirst,
         SteadyStateLast = run.SteadyStateLast,
         ImportedAt = run.ImportedAt,

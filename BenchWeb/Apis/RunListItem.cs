@@ -1,6 +1,7 @@
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchWeb.Data;
+using BenchWeb.Provenance;
 using BenchWeb.Runs;
 
 namespace BenchWeb.Apis;
@@ -39,6 +40,9 @@ public sealed record RunListItem
 
     public IReadOnlyList<string> Tags { get; init; } = [];
 
+    /// <summary>Where the run came from (commit, branch, build, pipeline…); empty when nothing was said.</summary>
+    public RunMetadata Metadata { get; init; } = RunMetadata.Empty;
+
     public DateTimeOffset? ImportedAt { get; init; }
 
     internal static RunListItem From(RunEntity run) => new()
@@ -57,6 +61,7 @@ public sealed record RunListItem
         ThrottledFraction = run.ThrottledFraction,
         Verdict = run.Verdict,
         Tags = RunTags.Parse(run.Tags),
+        Metadata = RunMetadata.FromStored(run.MetadataJson),
         ImportedAt = run.ImportedAt,
     };
 }

@@ -5,6 +5,7 @@ using BenchEngine.Diagnostics;
 using BenchEngine.Running;
 using BenchWeb.Administration;
 using BenchWeb.Data;
+using BenchWeb.Provenance;
 using BenchWeb.Runs;
 using BenchWeb.Security;
 using Microsoft.AspNetCore.Http.HttpResults;
@@ -31,7 +32,8 @@ public static class RunsApi
             .WithName("ListRuns")
             .WithSummary("List runs, newest first")
             .WithDescription($"A page of runs with their headline figures and the total count. page starts at 1; pageSize is 1–{MaxPageSize} (default {DefaultPageSize}); "
-                + "status filters by Queued, Running, Completed, Stopped, Cancelled, Failed or Interrupted.");
+                + "status filters by Queued, Running, Completed, Stopped, Cancelled, Failed or Interrupted; "
+                + "meta=key=value keeps the runs whose metadata has exactly that pair (e.g. meta=commit=1a2b3c4).");
 
         group.MapGet("/{id:long}", GetAsync)
             .WithName("GetRun")
@@ -47,7 +49,9 @@ public static class RunsApi
             .ProducesProblem(StatusCodes.Status409Conflict)
             .WithName("StartRun")
             .WithSummary("Start a run")
-            .WithDescription("Queues a run of a saved profile ({\"profileId\": 3}) or of a plan given inline ({\"plan\": {…}}). Answers 202 with the run's address; "
+            .WithDescription("Queues a run of a saved profile ({\"profileId\": 3}) or of a plan given inline ({\"plan\": {…}}), optionally with where it comes from "
+                + "({\"metadata\": {\"commit\": \"1a2b3c4\", \"branch\": \"main\", \"build\": \"812\", \"pipeline\": \"https://…\"}}: at most 20 pairs, keys of 1–50 characters, "
+                + "values of at most 200, no control characters; each problem named by its key, e.g. \"Metadata.commit\"). Answers 202 with the run's address; "
                 + "invalid plan settings, and settings over the installation's limits or off its endpoint allow-list, come back as a validation problem keyed by field path, "
                 + "e.g. \"Load.Concurrency\". 409 while an administrator has paused launching (the problem's detail says who, since when and why).");
 
@@ -98,6 +102,7 @@ public static class RunsApi
         [Description("Page number, from 1 (default 1).")] string? page,
         [Description("Runs per page, 1–200 (default 20).")] string? pageSize,
         [Description("Only runs with this status: Queued, Running, Completed, Stopped, Cancelled, Failed or Interrupted.")] string? status,
+        [Description("Only runs whose metadata has this pair, written key=value (e.g. commit=1a2b3c4); key and value match exactly.")] string? meta,
         IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
     {
         var errors = new List<FieldError>();
@@ -116,6 +121,19 @@ public static class RunsApi
             }
         }
 
+        string? metaFilter = null;
+        if (!string.IsNullOrWhiteSpace(meta))
+        {
+            if (RunMetadata.TryParsePair(meta, out var pair) is { } problem)
+            {
+                errors.Add(new("meta", problem));
+            }
+            else
+            {
+                metaFilter = RunMetadata.StoredPair(pair.Key, pair.Value);
+            }
+        }
+
         if (errors.Count > 0)
         {
             return ApiJson.Invalid(errors);
@@ -126,6 +144,12 @@ public static class RunsApi
         if (statusFilter is { } wanted)
         {
             query = query.Where(r => r.Status == wanted);
+        }
+
+        // The stored object holds a pair in one form only (see RunMetadata.StoredPair): one substring test, in SQL.
+        if (metaFilter is not null)
+        {
+            query = query.Where(r => r.MetadataJson != null && r.MetadataJson.Contains(metaFilter));
         }
 
         var total = await query.CountAsync(cancellationToken);
@@ -157,7 +181,7 @@ public static class RunsApi
 
         try
         {
-            var runId = await runs.StartAsync(plan!, profile?.Id, profile?.PresetId, request.HttpContext.Actor(), cancellationToken);
+            var runId = await runs.StartAsync(plan!, profile?.Id, profile?.PresetId, body.Metadata ?? RunMetadata.Empty, request.HttpContext.Actor(), cancellationToken);
             return TypedResults.Accepted($"{Path}/{runId}", await FindAsync(databases, runId, cancellationToken));
         }
         catch (RunPlanValidationException ex)

@@ -38,4 +38,12 @@ public sealed class AgentEntity
     public string Queue => QueueOf(Id);
 
     public static string QueueOf(string agentId) => "agent-" + agentId;
+
+    /// <summary>The first characters of an agent's id, shown beside its name: two machines may share a name (every App
+    /// Service instance, or two VMs called "vm"); the log says the same id when the agent registers.</summary>
+    public static string ShortId(string agentId)
+    {
+        ArgumentNullException.ThrowIfNull(agentId);
+        return agentId[..Math.Min(8, agentId.Length)];
+    }
 }

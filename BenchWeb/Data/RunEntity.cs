@@ -92,6 +92,10 @@ public sealed class RunEntity
     /// <summary>Tags, normalised to lower case and stored as <c>,a,b,</c> so a tag filter is one LIKE.</summary>
     public string? Tags { get; set; }
 
+    /// <summary>Where the run came from (commit, branch, build, pipeline run…) as one compact JSON object of text values,
+    /// written in one form only, so that a filter on one pair is one substring test; null for none.</summary>
+    public string? MetadataJson { get; set; }
+
     /// <summary>A steady-state window chosen by the user (first and last second), instead of the detected one.</summary>
     public int? SteadyStateFirst { get; set; }
 

@@ -19,6 +19,9 @@ public static class JobsExtensions
 {
     public const string DashboardPath = "/hangfire";
 
+    // Embedded in this assembly (Jobs/DashboardClock.js), appended to the dashboard's scripts.
+    private const string DashboardClockScript = "BenchWeb.Jobs.DashboardClock.js";
+
     private static readonly Lock GlobalFiltersGate = new();
     private static bool _globalFiltersSet;
 
@@ -40,7 +43,9 @@ public static class JobsExtensions
             .UseLogProvider(new HangfireLogProvider(sp.GetRequiredService<ILoggerFactory>()))
             .SetDataCompatibilityLevel(CompatibilityLevel.Version_180)
             .UseSimpleAssemblyNameTypeSerializer()
-            .UseRecommendedSerializerSettings());
+            .UseRecommendedSerializerSettings()
+            // The dashboard's times on a 24-hour clock, as on every other page.
+            .UseDashboardJavaScript(typeof(JobsExtensions).Assembly, DashboardClockScript));
         services.AddTransient<RunBenchmarkJob>();
         services.AddTransient<RunSweepJob>();
         services.AddSingleton<IRunJobClient, HangfireRunJobClient>();

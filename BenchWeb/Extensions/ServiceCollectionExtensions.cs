@@ -2,6 +2,7 @@ using System.Text.Json.Serialization;
 using BenchEngine.Running;
 using BenchWeb.Administration;
 using BenchWeb.Agents;
+using BenchWeb.Apis;
 using BenchWeb.Audit;
 using BenchWeb.Configuration;
 using BenchWeb.Data;
@@ -12,6 +13,7 @@ using BenchWeb.Secrets;
 using BenchWeb.Uploads;
 using Microsoft.AspNetCore.DataProtection;
 using Microsoft.EntityFrameworkCore;
+using Microsoft.EntityFrameworkCore.Diagnostics;
 using Microsoft.Extensions.Options;
 
 namespace BenchWeb.Extensions;
@@ -44,7 +46,11 @@ public static class ServiceCollectionExtensions
             var connectionString = builder.Configuration.GetConnectionString(SharedMode.DatabaseConnectionName) is { Length: > 0 } configured
                 ? configured
                 : $"Data Source={Path.Combine(dataDirectory, "benchweb.db")}";
-            services.AddDbContextFactory<BenchDbContext>(db => db.UseSqlite(connectionString));
+            // SQLite changes a column by rebuilding its table, with foreign keys off around it: EF warns, on every first
+            // start, that the rebuild cannot run in a transaction. That is how SQLite migrates, not a fault: it is logged at
+            // Debug, where it does not read as one.
+            services.AddDbContextFactory<BenchDbContext>(db => db.UseSqlite(connectionString).ConfigureWarnings(warnings =>
+                warnings.Log((RelationalEventId.NonTransactionalMigrationOperationWarning, LogLevel.Debug))));
         }
 
         services.AddBenchWebDataProtection(options, dataDirectory, shared is not null);
@@ -74,7 +80,7 @@ public static class ServiceCollectionExtensions
         services.AddSingleton<Sweeps.SweepExecutor>();
         services.AddSingleton<ProfileService>();
         services.AddSingleton<RunTransfer>();
-        services.AddOpenApi();
+        services.AddOpenApi(openApi => openApi.AddSchemaTransformer<RunMetadataSchemaTransformer>());
         services.AddProblemDetails();
         services.ConfigureHttpJsonOptions(json => json.SerializerOptions.Converters.Add(new JsonStringEnumConverter()));
 

@@ -5,13 +5,14 @@ using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
 using BenchWeb.Configuration;
+using BenchWeb.Provenance;
 using BenchWeb.Runs;
 using Microsoft.Extensions.Options;
 
 namespace BenchWeb.Headless;
 
 /// <summary>
-/// <c>BenchWeb run profile.json [--sweep sweep.json] [--summary out.json] [--baseline earlier.json]</c>: runs a profile without the
+/// <c>BenchWeb run profile.json [--sweep sweep.json] [--summary out.json] [--baseline earlier.json] [--meta key=value]…</c>: runs a profile without the
 /// dashboard (CI pipelines, benchmarks), prints one line per second, writes the result as a run export (the JSON a
 /// dashboard exports and imports, see <see cref="RunExport"/>), and exits
 /// 0 when it completed (its stop rule was met) and met its thresholds,
@@ -26,6 +27,9 @@ namespace BenchWeb.Headless;
 /// code is the one above for the recommended step (<see cref="HeadlessSweep"/>).
 /// It never ends in an unhandled exception. Secrets come from environment variables named in the profile (e.g.
 /// <c>COSMOS_KEY</c>).
+/// The result file says where the run came from (<see cref="RunMetadata"/>): the commit, branch, build and pipeline run of the
+/// CI job it runs in, read from that system's own variables (<see cref="PipelineEnvironment"/>), and the <c>--meta</c> pairs,
+/// which win over what was read.
 /// </summary>
 public static class HeadlessCommand
 {
@@ -43,7 +47,10 @@ public static class HeadlessCommand
     /// day of seconds at this size.</summary>
     public const long MaxBaselineBytes = 64L * 1024 * 1024;
 
-    private const string Usage = "Usage: BenchWeb run <profile.json> [--sweep <sweep.json>] [--summary <result.json>] [--baseline <earlier-result.json>]";
+    private const string Usage = "Usage: BenchWeb run <profile.json> [--sweep <sweep.json>] [--summary <result.json>] [--baseline <earlier-result.json>] [--meta <key=value>]...";
+
+    /// <summary>The option that adds a metadata pair, and the field its problems are named by.</summary>
+    private const string MetaOption = "--meta";
 
     /// <summary>How a baseline (<c>--baseline</c>) is read: as a run export, leniently, so that a result file written by an
     /// earlier version (the engine's own result, with the same <c>summary</c>) still serves.</summary>
@@ -60,8 +67,22 @@ public static class HeadlessCommand
     /// environment, as the dashboard reads them.</param>
     /// <param name="createRunner">The engine for the configured bounds; null: the engine as the dashboard runs it.</param>
     /// <param name="cancellationToken">Cancels the run (Ctrl+C).</param>
+    internal static Task<int> RunAsync(
+        IReadOnlyList<string> args, TextWriter output, TextWriter error, IConfiguration? configuration, Func<ClientLimits, BenchmarkRunner>? createRunner, CancellationToken cancellationToken) =>
+        RunAsync(args, output, error, configuration, createRunner, environment: null, cancellationToken);
+
+    /// <summary>The command with its settings, its engine and its environment given (tests); see the public overload.</summary>
+    /// <param name="args">The command's arguments, after <c>run</c>.</param>
+    /// <param name="output">Where the seconds and the summary go.</param>
+    /// <param name="error">Where problems go.</param>
+    /// <param name="configuration">The settings; null: the app's <c>appsettings.json</c> and the environment.</param>
+    /// <param name="createRunner">The engine for the configured bounds; null: the engine as the dashboard runs it.</param>
+    /// <param name="environment">The environment variables the pipeline's metadata is read from (only the CI systems' own,
+    /// see <see cref="PipelineEnvironment"/>); null: this process's.</param>
+    /// <param name="cancellationToken">Cancels the run (Ctrl+C).</param>
     internal static async Task<int> RunAsync(
-        IReadOnlyList<string> args, TextWriter output, TextWriter error, IConfiguration? configuration, Func<ClientLimits, BenchmarkRunner>? createRunner, CancellationToken cancellationToken)
+        IReadOnlyList<string> args, TextWriter output, TextWriter error, IConfiguration? configuration, Func<ClientLimits, BenchmarkRunner>? createRunner,
+        Func<string, string?>? environment, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(args);
         ArgumentNullException.ThrowIfNull(output);
@@ -72,7 +93,8 @@ public static class HeadlessCommand
         error = new PrintableWriter(error);
         try
         {
-            return await RunCheckedAsync(args, output, error, configuration, createRunner ?? (static limits => new BenchmarkRunner { ClientLimits = limits }), cancellationToken);
+            return await RunCheckedAsync(args, output, error, configuration, createRunner ?? (static limits => new BenchmarkRunner { ClientLimits = limits }),
+                environment ?? Environment.GetEnvironmentVariable, cancellationToken);
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
@@ -88,12 +110,15 @@ public static class HeadlessCommand
     }
 
     private static async Task<int> RunCheckedAsync(
-        IReadOnlyList<string> args, TextWriter output, TextWriter error, IConfiguration? configuration, Func<ClientLimits, BenchmarkRunner> createRunner, CancellationToken cancellationToken)
+        IReadOnlyList<string> args, TextWriter output, TextWriter error, IConfiguration? configuration, Func<ClientLimits, BenchmarkRunner> createRunner,
+        Func<string, string?> environment, CancellationToken cancellationToken)
     {
         if (args.Count == 0 || args[0] is "-h" or "--help")
         {
             await output.WriteLineAsync(Usage);
             await output.WriteLineAsync("Exit codes: 0 completed (thresholds met), 1 failed, 2 invalid input, 3 a threshold missed, 4 stopped by an auto-stop rule, 130 cancelled.");
+            await output.WriteLineAsync($"{MetaOption} key=value (repeatable) says where the run came from in the result file; in a GitHub Actions, Azure Pipelines or GitLab job, "
+                + "its commit, branch, build and pipeline link are read from the job's variables, and a --meta pair wins over them.");
             return args.Count == 0 ? ExitInvalidInput : ExitCompleted;
         }
 
@@ -101,8 +126,27 @@ public static class HeadlessCommand
         var summaryPath = Path.ChangeExtension(profilePath, ".summary.json");
         string? baselinePath = null;
         string? sweepPath = null;
+        var explicitPairs = new List<KeyValuePair<string, string>>();
         for (var i = 1; i < args.Count; i++)
         {
+            if (args[i] == MetaOption)
+            {
+                if (i + 1 >= args.Count)
+                {
+                    await error.WriteLineAsync($"{MetaOption} needs a key=value after it, e.g. {MetaOption} commit=1a2b3c4; nothing was run.");
+                    return ExitInvalidInput;
+                }
+
+                if (RunMetadata.TryParsePair(args[++i], out var pair) is { } problem)
+                {
+                    await error.WriteLineAsync($"{MetaOption} '{args[i]}': {problem} Nothing was run.");
+                    return ExitInvalidInput;
+                }
+
+                explicitPairs.Add(pair);
+                continue;
+            }
+
             if (args[i] == "--summary" && i + 1 < args.Count)
             {
                 summaryPath = args[++i];
@@ -120,6 +164,30 @@ public static class HeadlessCommand
                 await error.WriteLineAsync($"Unknown option '{args[i]}'. {Usage}");
                 return ExitInvalidInput;
             }
+        }
+
+        // The pairs given win over the pipeline's; each is checked as given, then the whole set for its size.
+        var given = new RunMetadata(explicitPairs);
+        var pipeline = PipelineEnvironment.Detect(environment);
+        var metadata = pipeline.Metadata.With(given);
+        var problems = given.Validate(MetaOption);
+        var readNote = "";
+        if (problems.Count == 0)
+        {
+            // Each pair is fine as given: only the two sets together can be too many.
+            problems = metadata.Validate(MetaOption);
+            readNote = pipeline.Metadata.IsEmpty ? "" : $" ({pipeline.Metadata.Count} of them read from the pipeline's variables)";
+        }
+
+        if (problems.Count > 0)
+        {
+            await error.WriteLineAsync("The run's metadata is invalid; nothing was run:");
+            foreach (var fieldError in problems)
+            {
+                await error.WriteLineAsync($"  {fieldError.Field}: {fieldError.Message}{(fieldError.Field == MetaOption ? readNote : "")}");
+            }
+
+            return ExitInvalidInput;
         }
 
         if (Path.GetDirectoryName(Path.GetFullPath(summaryPath)) is { } summaryFolder && !Directory.Exists(summaryFolder))
@@ -199,9 +267,20 @@ public static class HeadlessCommand
             return ExitInvalidInput;
         }
 
+        // The log of the pipeline says what the result file will: where the run came from, and what was read but not kept.
+        if (!metadata.IsEmpty)
+        {
+            await output.WriteLineAsync($"Metadata: {string.Join(" · ", metadata.Pairs.Select(p => $"{p.Key}={p.Value}"))}");
+        }
+
+        foreach (var skipped in pipeline.Skipped)
+        {
+            await error.WriteLineAsync($"Not kept from the pipeline's variables: {skipped}");
+        }
+
         if (sweepPath is not null)
         {
-            return await HeadlessSweep.RunAsync(createRunner(limits), plan, sweepPath, summaryPath, baselineThroughput, output, error, cancellationToken);
+            return await HeadlessSweep.RunAsync(createRunner(limits), plan, sweepPath, summaryPath, baselineThroughput, metadata, output, error, cancellationToken);
         }
 
         RunResult result;
@@ -224,7 +303,7 @@ public static class HeadlessCommand
         var verdict = result.Status == RunStatus.Completed && plan.Thresholds is { IsEmpty: false } thresholds
             ? ThresholdEvaluator.Evaluate(result.Status, result.Summary, thresholds, baselineThroughput)
             : null;
-        var export = RunTransfer.FromHeadlessRun(plan, result, observer.ProvisionedRequestUnits, verdict, runner.Time.GetUtcNow());
+        var export = RunTransfer.FromHeadlessRun(plan, result, observer.ProvisionedRequestUnits, verdict, runner.Time.GetUtcNow(), metadata);
         var written = true;
         try
         {

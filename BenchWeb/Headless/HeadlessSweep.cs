@@ -4,6 +4,7 @@ using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Sweeps;
 using BenchEngine.Targets;
+using BenchWeb.Provenance;
 using BenchWeb.Runs;
 
 namespace BenchWeb.Headless;
@@ -15,8 +16,10 @@ namespace BenchWeb.Headless;
 internal static class HeadlessSweep
 {
     /// <summary>Runs the sweep of <paramref name="sweepPath"/> over <paramref name="basePlan"/> with <paramref name="runner"/>
-    /// (the engine with the configured client limits: every step is judged by them) and returns the exit code.</summary>
-    public static async Task<int> RunAsync(BenchmarkRunner runner, RunPlan basePlan, string sweepPath, string summaryPath, double? baselineThroughput, TextWriter output, TextWriter error, CancellationToken cancellationToken)
+    /// (the engine with the configured client limits: every step is judged by them) and returns the exit code. Each step's
+    /// run export carries <paramref name="metadata"/>: the steps of one sweep come from the same place.</summary>
+    public static async Task<int> RunAsync(
+        BenchmarkRunner runner, RunPlan basePlan, string sweepPath, string summaryPath, double? baselineThroughput, RunMetadata metadata, TextWriter output, TextWriter error, CancellationToken cancellationToken)
     {
         SweepOptions sweep;
         try
@@ -144,7 +147,7 @@ internal static class HeadlessSweep
             Sweep = sweep,
             Steps = results,
             Knees = knees,
-            Runs = [.. runs.Select(r => RunTransfer.FromHeadlessRun(r.Result.IsReRun ? r.Step.Plan with { Name = SweepOptions.ReRunName(r.Step.Plan.Name) } : r.Step.Plan, r.Run, r.Run.Summary.ProvisionedRequestUnitsPerSecond, null, runner.Time.GetUtcNow()))],
+            Runs = [.. runs.Select(r => RunTransfer.FromHeadlessRun(r.Result.IsReRun ? r.Step.Plan with { Name = SweepOptions.ReRunName(r.Step.Plan.Name) } : r.Step.Plan, r.Run, r.Run.Summary.ProvisionedRequestUnitsPerSecond, null, runner.Time.GetUtcNow(), metadata))],
         };
         try
         {

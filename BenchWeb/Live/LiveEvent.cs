@@ -9,12 +9,18 @@ public abstract record LiveEvent
 {
     /// <summary>Who follows it: <see cref="LiveTopic.Run"/>, <see cref="LiveTopic.Sweep"/> or <see cref="LiveTopic.Agents"/>.</summary>
     public abstract string Topic { get; }
+
+    /// <summary>A second topic it is handed to as well: <see cref="LiveTopic.Queue"/> for what moves the queue.</summary>
+    public virtual string? AlsoTopic => null;
 }
 
 /// <summary>The topics of the live feed.</summary>
 public static class LiveTopic
 {
     public const string Agents = "agents";
+
+    /// <summary>Every run's and sweep's status changes: what moves a queued run up the line.</summary>
+    public const string Queue = "queue";
 
     public static string Run(long runId) => $"run:{runId}";
 
@@ -31,6 +37,15 @@ public sealed record SecondSaved(RunSecondEntity Second) : LiveEvent
 public sealed record StatusChanged(RunStatusChange Change) : LiveEvent
 {
     public override string Topic => LiveTopic.Run(Change.RunId);
+
+    public override string? AlsoTopic => LiveTopic.Queue;
+}
+
+/// <summary>Slow requests one shard of the run kept (0 for a run on one agent), as saved, and the numbers of those it let go
+/// to make room for slower ones: the run page's panel follows them without reading the database.</summary>
+public sealed record SlowRequestsSaved(long RunId, int Shard, IReadOnlyList<RunDiagnosticEntity> Added, IReadOnlyList<int> Removed) : LiveEvent
+{
+    public override string Topic => LiveTopic.Run(RunId);
 }
 
 /// <summary>One agent's second of a run spread over agents.</summary>
@@ -43,6 +58,8 @@ public sealed record ShardSecondSaved(ShardSecond Second) : LiveEvent
 public sealed record SweepChanged(long SweepId) : LiveEvent
 {
     public override string Topic => LiveTopic.Sweep(SweepId);
+
+    public override string? AlsoTopic => LiveTopic.Queue;
 }
 
 /// <summary>An agent joined, beat or left: the agents' list is read again.</summary>

@@ -29,7 +29,16 @@ public sealed class LiveFeed
     public void Publish(LiveEvent update)
     {
         ArgumentNullException.ThrowIfNull(update);
-        if (_subscribers.TryGetValue(update.Topic, out var list))
+        Offer(update.Topic, update);
+        if (update.AlsoTopic is { } also)
+        {
+            Offer(also, update);
+        }
+    }
+
+    private void Offer(string topic, LiveEvent update)
+    {
+        if (_subscribers.TryGetValue(topic, out var list))
         {
             foreach (var subscription in list.Items)
             {

@@ -9,4 +9,5 @@ public sealed record ComparisonSeries(
     IReadOnlyList<double> Inserts,
     IReadOnlyList<double> Throttled,
     IReadOnlyList<double?> RequestUnits,
+    IReadOnlyList<double?> LatencyP50,
     IReadOnlyList<double?> LatencyP99);

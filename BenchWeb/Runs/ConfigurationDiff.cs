@@ -5,6 +5,7 @@ using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchWeb.Data;
 using BenchWeb.Profiles;
+using BenchWeb.Provenance;
 
 namespace BenchWeb.Runs;
 
@@ -13,6 +14,7 @@ namespace BenchWeb.Runs;
 /// environment are flattened into path → display value (<c>load.concurrency</c> → <c>20</c>,
 /// <c>environment.processorCount</c> → <c>2</c>); only paths whose values are not the same for every run are kept.
 /// Runs of different profiles on different machines are the normal case, so a value one run lacks shows as "—".
+/// Where each run came from (its metadata: <c>metadata.commit</c> → <c>1a2b3c4</c>) is compared too, in a section of its own.
 /// </summary>
 public sealed class ConfigurationDiff
 {
@@ -20,6 +22,8 @@ public sealed class ConfigurationDiff
     public const string Missing = "—";
 
     private const string EnvironmentPrefix = "environment";
+
+    private const string MetadataPrefix = "metadata.";
 
     // Names people use for the settings whose property names say less than they should.
     private static readonly Dictionary<string, string> Labels = new(StringComparer.Ordinal)
@@ -65,7 +69,10 @@ public sealed class ConfigurationDiff
     public static ConfigurationDiff Compare(IReadOnlyList<RunEntity> runs)
     {
         ArgumentNullException.ThrowIfNull(runs);
-        return new ConfigurationDiff(RowsOf(runs.Select(r => r.PlanJson).ToList(), runs.Select(r => r.EnvironmentJson).ToList(), differingOnly: true));
+        var metadata = runs.Select(r => FlattenMetadata(r.MetadataJson)).ToList();
+        return new ConfigurationDiff([.. RowsOf(runs.Select(r => r.PlanJson).ToList(), runs.Select(r => r.EnvironmentJson).ToList(), differingOnly: true)
+            .Concat(RowsOf(metadata, differingOnly: true))
+            .OrderBy(r => PlanSettings.Order(r.Group))]);
     }
 
     /// <summary>The settings and environment values of the runs that apply to them, every one or only those that differ.</summary>
@@ -74,6 +81,18 @@ public sealed class ConfigurationDiff
         var settings = plans.Select(FlattenPlan).ToList();
         var clients = environments.Select(FlattenEnvironment).ToList();
         return [.. RowsOf(settings, differingOnly).Concat(RowsOf(clients, differingOnly)).OrderBy(r => PlanSettings.Order(r.Group))];
+    }
+
+    // A run's metadata as metadata.key → value, in its own order; an empty value shows as "(empty)", not as missing.
+    private static Dictionary<string, string> FlattenMetadata(string? stored)
+    {
+        var values = new Dictionary<string, string>(StringComparer.Ordinal);
+        foreach (var (key, value) in RunMetadata.FromStored(stored).Pairs)
+        {
+            values.TryAdd(MetadataPrefix + key, value.Length == 0 ? "(empty)" : value);
+        }
+
+        return values;
     }
 
     /// <summary>A run's settings and environment as path → display value (what <see cref="Compare"/> compares).</summary>
@@ -314,6 +333,12 @@ public sealed class ConfigurationDiff
 
     private static string LabelOf(string path)
     {
+        // A metadata key is free text: it is its own label, as its run page shows it.
+        if (path.StartsWith(MetadataPrefix, StringComparison.Ordinal))
+        {
+            return path[MetadataPrefix.Length..];
+        }
+
         if (Labels.TryGetValue(path, out var label))
         {
             return label;

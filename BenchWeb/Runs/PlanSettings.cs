@@ -21,8 +21,11 @@ public static class PlanSettings
     public const string Diagnostics = "Diagnostics";
     public const string Environment = "Client environment";
 
-    /// <summary>The sections in the editor's order, then the client environment.</summary>
-    public static IReadOnlyList<string> SectionOrder { get; } = [Target, Workload, Load, Client, Stop, PassFail, Diagnostics, Environment];
+    /// <summary>Where a run came from (its metadata: commit, branch, build…): compared with the settings, set by no editor.</summary>
+    public const string Metadata = "Run metadata";
+
+    /// <summary>The sections in the editor's order, then the client environment and the run's metadata.</summary>
+    public static IReadOnlyList<string> SectionOrder { get; } = [Target, Workload, Load, Client, Stop, PassFail, Diagnostics, Environment, Metadata];
 
     // The settings of the client (SDK connection, retries) that the plan keeps under the target or the load: the targets'
     // fields say which of theirs are.
@@ -52,6 +55,7 @@ public static class PlanSettings
             "thresholds" => PassFail,
             "diagnostics" => Diagnostics,
             "environment" => Environment,
+            "metadata" => Metadata,
             _ => Target,
         };
     }

@@ -30,6 +30,9 @@ public sealed record ResultsRow
     /// <summary>Provisioned RU/s.</summary>
     public double? RequestUnits { get; init; }
 
+    /// <summary>Where the run came from, as <c>commit=1a2b; branch=main</c>; empty when nothing was said.</summary>
+    public string Metadata { get; init; } = "";
+
     /// <summary>The run was cancelled, interrupted or failed: its figures cover the seconds it kept.</summary>
     public bool IsPartial { get; init; }
 

@@ -3,6 +3,7 @@ using System.Text;
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchWeb.Profiles;
+using BenchWeb.Provenance;
 using CsvHelper;
 
 namespace BenchWeb.Runs;
@@ -24,9 +25,10 @@ public sealed class ResultsTableBuilder
     /// <summary>What the latency columns cover, said under the Markdown table and beside the HTML one.</summary>
     public const string LatencyNote = "Latency over successful operations; failed and throttled attempts excluded. n/a: the target has no request units; unknown: its provisioned throughput could not be read.";
 
-    /// <summary>The CSV's columns: as <see cref="Headers"/>, with the run split into its id and profile for tools, and
-    /// whether its figures are partial (the run was cancelled, interrupted or failed).</summary>
-    public static readonly IReadOnlyList<string> CsvHeaders = ["Run id", "Profile", .. Headers.Skip(1), "Partial"];
+    /// <summary>The CSV's columns: as <see cref="Headers"/>, with the run split into its id and profile for tools,
+    /// whether its figures are partial (the run was cancelled, interrupted or failed) and where the run came from (its
+    /// metadata as <c>commit=1a2b; branch=main</c>).</summary>
+    public static readonly IReadOnlyList<string> CsvHeaders = ["Run id", "Profile", .. Headers.Skip(1), "Partial", "Metadata"];
 
     /// <summary>The figures' columns (after the run and its settings, before the client's), as the page shows them beside a
     /// compact settings column; the page says the client's figures in a line under each run (<see cref="ClientLine"/>).</summary>
@@ -216,6 +218,7 @@ public sealed class ResultsTableBuilder
             EstimatedCostPerMonth = summary?.EstimatedCostPerMonth,
             ClientLimitedSeconds = summary is null ? null : (int?)RunComparison.ClientLimitedSeconds(summary),
             WorstClientSecond = ClientSecondText.Describe(summary?.WorstClientSecond),
+            Metadata = RunMetadata.FromStored(run.Run.MetadataJson).ToString(),
         };
     }
 
@@ -266,6 +269,7 @@ public sealed class ResultsTableBuilder
         if (!forMarkdown)
         {
             yield return row.IsPartial ? "yes" : "no";
+            yield return row.Metadata;
         }
     }
 

@@ -22,7 +22,11 @@ public sealed record RunAgentRow(
     double Throughput,
     double? P99LatencyMs,
     double MaxClientCpuPercent,
-    string? Reason);
+    string? Reason)
+{
+    /// <summary>The agent's id (random per process start): what tells apart two agents of the same name.</summary>
+    public string? AgentId { get; init; }
+}
 
 /// <summary>The per-agent rows of a run spread over agents, from its shards and their saved seconds. Their sums are the
 /// run's: the run's seconds are made from the same rows.</summary>
@@ -58,7 +62,8 @@ public static class RunAgentBreakdown
                 totals.Throughput(elapsed),
                 p99,
                 own.Count == 0 ? 0 : own.Max(s => s.ClientCpuPercent),
-                shard.FailureReason);
+                shard.FailureReason)
+            { AgentId = shard.AgentId };
         })];
     }
 }

@@ -67,6 +67,7 @@ public sealed class RunComparison
             seconds.Select(s => Rate(s.Ok, s) ?? 0).ToList(),
             seconds.Select(s => Rate(s.Throttled, s) ?? 0).ToList(),
             seconds.Select(s => run.RequestUnitsReported ? Rate(s.RequestUnits, s) ?? 0 : (double?)null).ToList(),
+            seconds.Select(s => s.LatencyP50Ms).ToList(),
             seconds.Select(s => s.LatencyP99Ms).ToList());
     }).ToList();
 

@@ -17,6 +17,12 @@ public static class RunDiagnostics
     /// slowest first within a second.</summary>
     public static async Task<List<SlowRequest>> OfRunAsync(BenchDbContext db, long runId, int? second, CancellationToken cancellationToken)
     {
+        return (await EntriesOfRunAsync(db, runId, second, cancellationToken)).ConvertAll(e => e.ToSlowRequest());
+    }
+
+    /// <summary>The same, as saved (with the shard and number a later change names them by).</summary>
+    public static async Task<List<RunDiagnosticEntity>> EntriesOfRunAsync(BenchDbContext db, long runId, int? second, CancellationToken cancellationToken)
+    {
         ArgumentNullException.ThrowIfNull(db);
         var query = db.RunDiagnostics.AsNoTracking().Where(d => d.RunId == runId);
         if (second is { } only)
@@ -24,8 +30,37 @@ public static class RunDiagnostics
             query = query.Where(d => d.Second == only);
         }
 
-        var entries = await query.OrderBy(d => d.Second).ThenByDescending(d => d.LatencyMs).ThenBy(d => d.Id).ToListAsync(cancellationToken);
-        return entries.ConvertAll(e => e.ToSlowRequest());
+        var entries = await query.ToListAsync(cancellationToken);
+        entries.Sort(InShownOrder);
+        return entries;
+    }
+
+    /// <summary>The order entries are shown in: by second, slowest first within a second.</summary>
+    public static int InShownOrder(RunDiagnosticEntity a, RunDiagnosticEntity b)
+    {
+        ArgumentNullException.ThrowIfNull(a);
+        ArgumentNullException.ThrowIfNull(b);
+        var bySecond = a.Second.CompareTo(b.Second);
+        if (bySecond != 0)
+        {
+            return bySecond;
+        }
+
+        var byLatency = b.LatencyMs.CompareTo(a.LatencyMs);
+        return byLatency != 0 ? byLatency : a.Id.CompareTo(b.Id);
+    }
+
+    /// <summary>A run's kept entries after a shard's change (<see cref="Live.SlowRequestsSaved"/>): those it let go out, those
+    /// it kept in (once, however often the change arrives), in the shown order.</summary>
+    public static List<RunDiagnosticEntity> Apply(IEnumerable<RunDiagnosticEntity> entries, int shard, IReadOnlyCollection<RunDiagnosticEntity> added, IReadOnlyCollection<int> removed)
+    {
+        ArgumentNullException.ThrowIfNull(entries);
+        ArgumentNullException.ThrowIfNull(added);
+        ArgumentNullException.ThrowIfNull(removed);
+        var replaced = added.Select(a => a.Number).Concat(removed).ToHashSet();
+        List<RunDiagnosticEntity> after = [.. entries.Where(e => e.Shard != shard || !replaced.Contains(e.Number)), .. added];
+        after.Sort(InShownOrder);
+        return after;
     }
 
     /// <summary>Adds to <paramref name="errors"/> what is wrong with an imported document's slow requests, each naming its

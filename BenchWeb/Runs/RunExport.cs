@@ -3,6 +3,7 @@ using BenchEngine.Diagnostics;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
+using BenchWeb.Provenance;
 
 namespace BenchWeb.Runs;
 
@@ -57,6 +58,10 @@ public sealed record RunExport
     public string? Notes { get; init; }
 
     public IReadOnlyList<string> Tags { get; init; } = [];
+
+    /// <summary>Where the run came from (commit, branch, build, pipeline run…): an object of text values, empty when
+    /// nothing was said. Documents written before it existed have none and still import.</summary>
+    public RunMetadata Metadata { get; init; } = RunMetadata.Empty;
 
     /// <summary>The steady-state window chosen by a user, when one was.</summary>
     public int? SteadyStateFirst { get; init; }

@@ -30,6 +30,10 @@ public sealed record RunHistoryFilter
     /// <summary>Text in the notes (case-insensitive).</summary>
     public string? Notes { get; init; }
 
+    /// <summary>One metadata pair as <c>key=value</c> (<c>commit=1a2b3c4</c>): runs whose metadata has exactly that pair.
+    /// Text that is not <c>key=value</c> is no filter.</summary>
+    public string? Meta { get; init; }
+
     public RunHistorySort Sort { get; init; } = RunHistorySort.Id;
 
     public bool Descending { get; init; } = true;

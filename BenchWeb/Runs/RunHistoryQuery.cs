@@ -1,5 +1,6 @@
 using System.Linq.Expressions;
 using BenchWeb.Data;
+using BenchWeb.Provenance;
 using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Runs;
@@ -101,6 +102,13 @@ public static class RunHistoryQuery
 #pragma warning disable CA1304, CA1311 // Translated to SQL's lower(): no culture applies.
             runs = runs.Where(r => r.Notes != null && EF.Functions.Like(r.Notes.ToLower(), pattern, LikeEscape));
 #pragma warning restore CA1304, CA1311
+        }
+
+        // The stored object holds a pair in one form only (RunMetadata.StoredPair): the key and value match exactly.
+        if (RunMetadata.TryParsePair(filter.Meta, out var pair) is null)
+        {
+            var stored = RunMetadata.StoredPair(pair.Key, pair.Value);
+            runs = runs.Where(r => r.MetadataJson != null && r.MetadataJson.Contains(stored));
         }
 
         return runs;

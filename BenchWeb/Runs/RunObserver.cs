@@ -100,8 +100,10 @@ internal sealed partial class RunObserver(
                 await db.RunDiagnostics.Where(d => d.RunId == runId && d.Shard == 0 && removed.Contains(d.Number)).ExecuteDeleteAsync(CancellationToken.None);
             }
 
-            db.RunDiagnostics.AddRange(change.Added.Select(a => RunDiagnosticEntity.From(runId, 0, a.Number, a.Request)));
+            List<RunDiagnosticEntity> added = [.. change.Added.Select(a => RunDiagnosticEntity.From(runId, 0, a.Number, a.Request))];
+            db.RunDiagnostics.AddRange(added);
             await db.SaveChangesAsync(CancellationToken.None);
+            publisher.SlowRequestsSaved(runId, 0, added, change.Removed);
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {

@@ -1,3 +1,4 @@
+using BenchEngine.Running;
 using BenchWeb.Data;
 using Microsoft.EntityFrameworkCore;
 
@@ -39,11 +40,12 @@ public sealed class RunReader(IDbContextFactory<BenchDbContext> databases)
         return await seconds.OrderBy(s => s.Index).Take(take).ToListAsync(cancellationToken);
     }
 
-    /// <summary>The run's slowest requests with their diagnostics, in the order of their seconds (<see cref="RunDiagnostics"/>).</summary>
-    public async Task<IReadOnlyList<BenchEngine.Diagnostics.SlowRequest>> SlowRequestsAsync(long runId, CancellationToken cancellationToken)
+    /// <summary>The run's slowest requests with their diagnostics, as saved, in the order of their seconds
+    /// (<see cref="RunDiagnostics"/>).</summary>
+    public async Task<List<RunDiagnosticEntity>> SlowRequestsAsync(long runId, CancellationToken cancellationToken)
     {
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        return await RunDiagnostics.OfRunAsync(db, runId, null, cancellationToken);
+        return await RunDiagnostics.EntriesOfRunAsync(db, runId, null, cancellationToken);
     }
 
     /// <summary>A run spread over agents: each agent's part (<see cref="RunAgentBreakdown"/>).</summary>
@@ -51,6 +53,22 @@ public sealed class RunReader(IDbContextFactory<BenchDbContext> databases)
     {
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         return await RunAgentBreakdown.ForRunAsync(db, runId, cancellationToken);
+    }
+
+    /// <summary>Where a queued run stands: its place among the runs and sweeps queued before it, and what executes now, which
+    /// it waits for (at most <paramref name="listed"/> runs named). A sweep holds a worker for all its steps, between them
+    /// too.</summary>
+    public async Task<RunQueuePlace> QueuePlaceAsync(long runId, int listed, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        // A run deleted meanwhile is behind nothing.
+        var queuedAt = await db.Runs.Where(r => r.Id == runId).Select(r => (DateTimeOffset?)r.QueuedAt).FirstOrDefaultAsync(cancellationToken) ?? DateTimeOffset.MinValue;
+        var runsAhead = await db.Runs.CountAsync(r => r.Status == RunStatus.Queued && r.Id < runId && r.SweepId == null, cancellationToken);
+        var sweepsAhead = await db.Sweeps.CountAsync(s => s.Status == RunStatus.Queued && s.QueuedAt < queuedAt, cancellationToken);
+        var running = await db.Runs.AsNoTracking().Where(r => r.Status == RunStatus.Running).OrderBy(r => r.Id).Take(listed + 1)
+            .Select(r => new RunQueueAhead(r.Id, r.ProfileName)).ToListAsync(cancellationToken);
+        var sweeps = await db.Sweeps.AsNoTracking().Where(s => s.Status == RunStatus.Running).OrderBy(s => s.Id).Select(s => s.Id).ToListAsync(cancellationToken);
+        return new RunQueuePlace(runsAhead + sweepsAhead + 1, [.. running.Take(listed)], running.Count > listed, sweeps);
     }
 
     /// <summary>The newest runs, at most <paramref name="count"/>.</summary>
@@ -74,3 +92,10 @@ public sealed class RunReader(IDbContextFactory<BenchDbContext> databases)
         return await RunComparison.LoadAsync(db, ids, includeSeconds, cancellationToken);
     }
 }
+
+/// <summary>A queued run's place: 1 when it is next; the runs executing now (the first of them, and whether there are
+/// more), and the sweeps executing now (each holds a worker between its steps too).</summary>
+public sealed record RunQueuePlace(int Position, IReadOnlyList<RunQueueAhead> Running, bool MoreRunning, IReadOnlyList<long> Sweeps);
+
+/// <summary>A run a queued one waits for.</summary>
+public sealed record RunQueueAhead(long Id, string Name);

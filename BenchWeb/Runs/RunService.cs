@@ -6,6 +6,8 @@ using BenchWeb.Audit;
 using BenchWeb.Data;
 using BenchWeb.Jobs;
 using BenchWeb.Live;
+using BenchWeb.Profiles;
+using BenchWeb.Provenance;
 using BenchWeb.Secrets;
 using BenchWeb.Security;
 using BenchWeb.Uploads;
@@ -67,7 +69,16 @@ public sealed class RunService(
     /// <exception cref="RunPlanValidationException">The plan has invalid settings, or settings the installation refuses.</exception>
     /// <exception cref="LaunchesPausedException">An administrator has paused launching.</exception>
     public Task<long> StartAsync(RunPlan plan, long? profileId, string? presetId, Actor actor, CancellationToken cancellationToken) =>
-        LaunchAsync(plan, profileId, presetId, actor, null, cancellationToken);
+        LaunchAsync(plan, profileId, presetId, RunMetadata.Empty, actor, null, cancellationToken);
+
+    /// <summary>Queues a run of the plan that keeps where it came from (<paramref name="metadata"/>: a pipeline's commit,
+    /// branch, build…); see the overload without it. Metadata out of bounds is refused like an invalid setting, each
+    /// problem on its field (<c>Metadata.commit</c>), and nothing is queued.</summary>
+    /// <exception cref="RunPlanValidationException">The plan has invalid settings, or settings the installation refuses, or the
+    /// metadata is out of bounds.</exception>
+    /// <exception cref="LaunchesPausedException">An administrator has paused launching.</exception>
+    public Task<long> StartAsync(RunPlan plan, long? profileId, string? presetId, RunMetadata metadata, Actor actor, CancellationToken cancellationToken) =>
+        LaunchAsync(plan, profileId, presetId, metadata, actor, null, cancellationToken);
 
     /// <summary>Checks a plan the way a launch does (the kill switch, uploads, secrets, the installation's rules) without
     /// launching it: a sweep checks every step before it starts.</summary>
@@ -81,7 +92,7 @@ public sealed class RunService(
     /// <remarks>A step spread over agents (a sweep of the number of agents) is queued to its agents like any such run, on
     /// agents other than <paramref name="sweepAgent"/>, whose one worker runs the sweep itself.</remarks>
     internal Task<long> QueueSweepStepAsync(RunPlan plan, long? profileId, long sweepId, int step, Actor actor, string sweepAgent, CancellationToken cancellationToken) =>
-        LaunchAsync(plan, profileId, null, actor, (sweepId, step, sweepAgent), cancellationToken);
+        LaunchAsync(plan, profileId, null, RunMetadata.Empty, actor, (sweepId, step, sweepAgent), cancellationToken);
 
     private async Task<(IReadOnlyDictionary<string, Uri> SecretEndpoints, LaunchRules Rules)> CheckAsync(RunPlan plan, long? profileId, CancellationToken cancellationToken)
     {
@@ -109,14 +120,21 @@ public sealed class RunService(
         return (secretEndpoints, rules);
     }
 
-    private async Task<long> LaunchAsync(RunPlan plan, long? profileId, string? presetId, Actor actor, (long Id, int Step, string Agent)? sweep, CancellationToken cancellationToken)
+    private async Task<long> LaunchAsync(
+        RunPlan plan, long? profileId, string? presetId, RunMetadata metadata, Actor actor, (long Id, int Step, string Agent)? sweep, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(plan);
+        ArgumentNullException.ThrowIfNull(metadata);
         ArgumentNullException.ThrowIfNull(actor);
         IReadOnlyDictionary<string, Uri> secretEndpoints;
         LaunchRules rules;
         try
         {
+            if (metadata.Validate() is { Count: > 0 } metadataErrors)
+            {
+                throw new RunPlanValidationException(metadataErrors);
+            }
+
             (secretEndpoints, rules) = await CheckAsync(plan, profileId, cancellationToken);
         }
         catch (Exception ex) when (ex is RunPlanValidationException or LaunchesPausedException)
@@ -143,6 +161,7 @@ public sealed class RunService(
             DocumentCap = documentCap,
             SweepId = sweep?.Id,
             SweepStep = sweep?.Step,
+            MetadataJson = metadata.ToStored(),
         };
         if (spreadOver.Count > 1)
         {
@@ -348,21 +367,22 @@ public sealed class RunService(
 
     private static string Describe(RunPlan plan, long? profileId, string? presetId, double? durationCap, long? documentCap)
     {
-        var caps = new List<string>();
+        var module = plan.Target.Kind.Module;
+        // The plan's own stop rule first; an installation's cap, applied where the plan set no bound, after it as what it is.
+        var stop = new List<string> { $"stop rule: {PlanText.Stop(plan)}" };
         if (durationCap is { } seconds)
         {
-            caps.Add($"stops at the installation's maximum duration, {seconds:N0} s");
+            stop.Add(FormattableString.Invariant($"the installation caps it at {seconds:N0} s"));
         }
 
         if (documentCap is { } documents)
         {
-            caps.Add($"stops at the installation's maximum of {documents:N0} documents");
+            stop.Add($"the installation caps it at {PlanText.Count(documents, module.Unit)}");
         }
 
-        var module = plan.Target.Kind.Module;
         var secret = string.Concat(module.Fields.Where(f => f.Input == TargetInput.Secret)
             .Select(f => $"; {f.Label.ToLowerInvariant()} “{TargetSettings.Text(plan.Target, f.Path)}”"));
-        return $"{Origin(profileId, presetId, plan.Name)}; {plan.Target.Kind}{secret}{(caps.Count == 0 ? "" : "; " + string.Join("; ", caps))}";
+        return $"{Origin(profileId, presetId, plan.Name)}; {plan.Target.Kind}{secret}; {string.Join("; ", stop)}";
     }
 
     /// <summary>Why a launch was refused, as the audit log records it: each refused field and its reason, or the pause.</summary>

@@ -6,6 +6,7 @@ using BenchEngine.Targets;
 using BenchWeb.Audit;
 using BenchWeb.Data;
 using BenchWeb.Profiles;
+using BenchWeb.Provenance;
 using BenchWeb.Security;
 using BenchWeb.Uploads;
 using CsvHelper;
@@ -67,6 +68,7 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
             AbandonedRequests = run.AbandonedRequests,
             Notes = run.Notes,
             Tags = RunTags.Parse(run.Tags),
+            Metadata = RunMetadata.FromStored(run.MetadataJson),
             SteadyStateFirst = run.SteadyStateFirst,
             SteadyStateLast = run.SteadyStateLast,
             ImportedFrom = run.ImportedFrom,
@@ -87,10 +89,12 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
     /// <param name="provisionedRequestUnits">The target's provisioned throughput, as the run's start reported it.</param>
     /// <param name="verdict">The thresholds' verdict, when they were judged.</param>
     /// <param name="endedAt">When the run ended; also the document's time of writing.</param>
-    public static RunExport FromHeadlessRun(RunPlan plan, RunResult result, double? provisionedRequestUnits, Verdict? verdict, DateTimeOffset endedAt)
+    /// <param name="metadata">Where the run came from: the pipeline's variables and the command's <c>--meta</c> pairs.</param>
+    public static RunExport FromHeadlessRun(RunPlan plan, RunResult result, double? provisionedRequestUnits, Verdict? verdict, DateTimeOffset endedAt, RunMetadata metadata)
     {
         ArgumentNullException.ThrowIfNull(plan);
         ArgumentNullException.ThrowIfNull(result);
+        ArgumentNullException.ThrowIfNull(metadata);
         return new RunExport
         {
             ExportedAt = endedAt,
@@ -109,6 +113,7 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
             FailureReason = result.FailureReason,
             FirstError = result.FirstError,
             AbandonedRequests = result.AbandonedRequests,
+            Metadata = metadata,
             Plan = plan,
             Environment = result.Environment,
             Summary = result.Summary,
@@ -407,6 +412,9 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
         Plain(document.Notes, nameof(RunExport.Notes), allowLineBreaks: true);
         Plain(document.Tags is { } typed ? string.Join(",", typed) : null, nameof(RunExport.Tags));
 
+        // The metadata is held to the bounds of a launch's: it is shown, filtered on and exported the same way.
+        errors.AddRange((document.Metadata ?? RunMetadata.Empty).Validate(nameof(RunExport.Metadata)));
+
         if (document.SteadyStateFirst is { } first && document.SteadyStateLast is { } last && (first < 0 || last >= seconds.Count || first > last))
         {
             errors.Add(new(nameof(RunExport.SteadyStateFirst), $"The steady-state window {first}–{last} is not within the run's {seconds.Count} seconds."));
@@ -487,6 +495,7 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
             VerdictJson = Write(document.Verdict),
             Notes = document.Notes,
             Tags = RunTags.Normalize(string.Join(',', document.Tags ?? [])),
+            MetadataJson = document.Metadata?.ToStored(),
             SteadyStateFirst = document.SteadyStateFirst,
             SteadyStateLast = document.SteadyStateLast,
             ImportedAt = time.GetUtcNow(),

@@ -125,8 +125,10 @@ internal sealed partial class ShardObserver(
                 await db.RunDiagnostics.Where(d => d.RunId == run.Id && d.Shard == shard.Index && removed.Contains(d.Number)).ExecuteDeleteAsync(CancellationToken.None);
             }
 
-            db.RunDiagnostics.AddRange(change.Added.Select(a => RunDiagnosticEntity.From(run.Id, shard.Index, a.Number, WithAgent(a.Request), _offset ?? 0)));
+            List<RunDiagnosticEntity> added = [.. change.Added.Select(a => RunDiagnosticEntity.From(run.Id, shard.Index, a.Number, WithAgent(a.Request), _offset ?? 0))];
+            db.RunDiagnostics.AddRange(added);
             await db.SaveChangesAsync(CancellationToken.None);
+            publisher.SlowRequestsSaved(run.Id, shard.Index, added, change.Removed);
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {

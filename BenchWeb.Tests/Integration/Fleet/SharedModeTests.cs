@@ -291,7 +291,9 @@ public sealed class SharedModeTests(AzuriteServer azurite, ITestOutputHelper out
             Target = new TargetOptions { Kind = TargetKind.Simulated, Simulator = new SimulatorOptions { ProvisionedRequestUnits = 100_000, MedianLatencyMs = 20 } },
             Workload = new WorkloadOptions { Shape = DocumentShape.SmallDto },
             Load = new LoadOptions { Concurrency = 8 },
-            Stop = new StopOptions { DurationSeconds = 3 },
+            // Long enough that two agents overlap even when a busy machine has one take its shard seconds late (a late
+            // shard joins at the second the run is in and stops at the common end: a 3 s step once measured nothing).
+            Stop = new StopOptions { DurationSeconds = 8 },
         };
         var body = JsonSerializer.Serialize(new { plan, sweep = new { setting = "Load.Agents", values = new[] { "1", "2" } } }, RunPlan.JsonOptions);
         using var launched = await http.PostAsync("api/sweeps", new StringContent(body, System.Text.Encoding.UTF8, "application/json"));

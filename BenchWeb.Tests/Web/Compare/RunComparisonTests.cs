@@ -162,6 +162,7 @@ public sealed class RunComparisonTests
         Assert.Equal([5d, 5, 10], series[0].Throttled);
         Assert.Equal([6_000d, 6_000, 6_000], series[0].RequestUnits);
         Assert.Equal([20d, 20, 20, 20], series[1].LatencyP99);
+        Assert.Equal([5d, 5, 5, 5], series[1].LatencyP50);
         Assert.Equal($"#{fast} fast", series[1].Label);
     }
 

@@ -133,7 +133,7 @@ public sealed class RunLiveTests
         page.WaitForAssertion(() => Assert.Empty(page.FindAll("#cancel-run")));
         var markup = page.Markup;
         Assert.Contains("data-status=\"Completed\"", markup, StringComparison.Ordinal);
-        Assert.Contains("Stopped: reached 2,000 documents", markup, StringComparison.Ordinal);
+        Assert.Contains("Ended: reached 2,000 documents", markup, StringComparison.Ordinal);
         Assert.Contains("1,000.0 inserts/s", markup, StringComparison.Ordinal);
     }
 
@@ -150,6 +150,53 @@ public sealed class RunLiveTests
 
         Assert.Contains("data-status=\"Cancelled\"", page.Markup, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public async Task Queued_SaysItsPlaceAndTheRunItWaitsFor_AndShowsNoFigures_UntilItStarts()
+    {
+        await using var context = new BenchWebComponentContext();
+        var executing = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 2);
+        var before = await SeedRunAsync(context, RunStatus.Queued, secondsSaved: 0);
+        var runId = await SeedRunAsync(context, RunStatus.Queued, secondsSaved: 0);
+        RunChartModule.SetUp(context);
+        var page = RenderFollowing(context, runId);
+
+        var notice = page.Find("#run-queued");
+        Assert.Equal("2", notice.GetAttribute("data-position"));
+        Assert.Equal("Queued, 2nd in line (1 queued before it).", notice.QuerySelector("p")!.TextContent);
+        Assert.Equal($"It waits for what executes now: run #{executing} Live test.", Normalized(page.Find("#run-queued-waits").TextContent));
+        Assert.Equal($"runs/{executing}", page.Find("#run-queued-waits a").GetAttribute("href"));
+        Assert.StartsWith("This installation executes one run at a time", page.Find("#run-queued p.muted").TextContent, StringComparison.Ordinal);
+        // No tiles, cost, progress or empty charts for a run that has measured nothing yet.
+        Assert.NotNull(page.Find("#run-measured").GetAttribute("hidden"));
+
+        // The run ahead ends and the one queued before this starts: another run's status change moves this one up.
+        var publisher = context.Services.GetRequiredService<RunUpdatePublisher>();
+        await using (var db = await context.Databases.CreateDbContextAsync())
+        {
+            await db.Runs.Where(r => r.Id == executing).ExecuteUpdateAsync(s => s.SetProperty(r => r.Status, RunStatus.Completed));
+            await db.Runs.Where(r => r.Id == before).ExecuteUpdateAsync(s => s.SetProperty(r => r.Status, RunStatus.Running));
+        }
+
+        await publisher.StatusAsync(new RunStatusChange(before, RunStatus.Running, null), CancellationToken.None);
+        page.WaitForAssertion(() => Assert.Equal("1", page.Find("#run-queued").GetAttribute("data-position")));
+        Assert.Equal($"runs/{before}", page.Find("#run-queued-waits a").GetAttribute("href"));
+
+        // That one ends and this one starts: its own status change brings the figures in, and the notice goes.
+        await using (var db = await context.Databases.CreateDbContextAsync())
+        {
+            await db.Runs.Where(r => r.Id == before).ExecuteUpdateAsync(s => s.SetProperty(r => r.Status, RunStatus.Completed));
+            await db.Runs.Where(r => r.Id == runId).ExecuteUpdateAsync(s => s.SetProperty(r => r.Status, RunStatus.Running).SetProperty(r => r.StartedAt, Start));
+        }
+
+        await publisher.StatusAsync(new RunStatusChange(runId, RunStatus.Running, null), CancellationToken.None);
+        page.WaitForAssertion(() => Assert.Empty(page.FindAll("#run-queued")));
+        Assert.Null(page.Find("#run-measured").GetAttribute("hidden"));
+        // It left the queue's topic with the queue.
+        Assert.Equal(0, context.Services.GetRequiredService<LiveFeed>().SubscribersOf(LiveTopic.Queue));
+    }
+
+    private static string Normalized(string text) => System.Text.RegularExpressions.Regex.Replace(text, @"\s+", " ").Trim();
 
     [Fact]
     public async Task Live_UnplannedInterop_FailsTheComponentInStrictMode()

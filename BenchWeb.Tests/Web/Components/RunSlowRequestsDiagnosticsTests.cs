@@ -5,6 +5,7 @@ using BenchWeb.Data;
 using BenchWeb.Tests.Support;
 using BenchWeb.Tests.Support.Components;
 using Bunit;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace BenchWeb.Tests.Web.Components;
 
@@ -93,5 +94,39 @@ public sealed class RunSlowRequestsDiagnosticsTests
         Assert.Equal(["3", "7"], page.FindAll("#slow-requests li.slow-request").Select(e => e.GetAttribute("data-second")));
         var points = System.Text.Json.JsonSerializer.Serialize(view.Interop.Invocations["setSlowRequests"][^1].Arguments[0]);
         Assert.Equal("""[{"second":3,"latencyMs":212.46},{"second":7,"latencyMs":1500}]""", points);
+    }
+
+    [Fact]
+    public async Task RunPage_FollowsTheLiveFeedsSlowRequests_WithoutReadingThemAgain()
+    {
+        await using var context = new BenchWebComponentContext();
+        var runId = await SeededRuns.AddAsync(context.Databases, SeededRuns.Plan(TargetKind.Simulated, "Slow"), SeededRuns.Seconds(10, 100, 5));
+        await using (var db = await context.Databases.CreateDbContextAsync())
+        {
+            db.RunDiagnostics.AddRange(RunDiagnosticEntity.From(runId, 0, 0, Failed), RunDiagnosticEntity.From(runId, 0, 1, Slow));
+            await db.SaveChangesAsync();
+        }
+
+        var (_, view) = RunChartModule.SetUp(context);
+        var feed = context.Services.GetRequiredService<BenchWeb.Live.LiveFeed>();
+        var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
+        page.WaitForAssertion(() => Assert.Equal(1, feed.SubscribersOf(BenchWeb.Live.LiveTopic.Run(runId))));
+        page.WaitForAssertion(() => Assert.NotEmpty(view.Interop.Invocations["setSlowRequests"]));
+
+        // The shard lets its entry 1 (second 3) go and keeps a slower one of second 5; another shard keeps one of second 5 too.
+        // Neither is in the database: what the page shows came through the feed.
+        var slower = RunDiagnosticEntity.From(runId, 0, 2, Slow with { Second = 5, LatencyMs = 900 });
+        var otherShard = RunDiagnosticEntity.From(runId, 1, 1, Slow with { Second = 5, LatencyMs = 300 });
+        feed.Publish(new BenchWeb.Live.SlowRequestsSaved(runId, 0, [slower], [1]));
+        feed.Publish(new BenchWeb.Live.SlowRequestsSaved(runId, 1, [otherShard], []));
+        // The same change again (as after catching up) adds nothing twice.
+        feed.Publish(new BenchWeb.Live.SlowRequestsSaved(runId, 1, [otherShard], []));
+
+        page.WaitForAssertion(() => Assert.Equal(
+            ["5:900.0 ms", "5:300.0 ms", "7:1,500.0 ms"],
+            page.FindAll("#slow-requests li.slow-request").Select(e => $"{e.GetAttribute("data-second")}:{e.QuerySelector(".slow-latency")!.TextContent}")));
+        page.WaitForAssertion(() => Assert.Equal(
+            """[{"second":5,"latencyMs":900},{"second":5,"latencyMs":300},{"second":7,"latencyMs":1500}]""",
+            System.Text.Json.JsonSerializer.Serialize(view.Interop.Invocations["setSlowRequests"][^1].Arguments[0])));
     }
 }

@@ -429,6 +429,9 @@ namespace BenchWeb.Data.Migrations
                     b.Property<string>("JobId")
                         .HasColumnType("TEXT");
 
+                    b.Property<string>("MetadataJson")
+                        .HasColumnType("TEXT");
+
                     b.Property<string>("Notes")
                         .HasColumnType("TEXT");
 

@@ -2,14 +2,16 @@
 // and calls draw() with one series per run; each series' time is seconds since that run's own start, so all
 // runs begin at t = 0. Chart.js is loaded by the app's page (window.Chart, served from wwwroot/lib).
 
-// One colour per run, in the comparison's order (the first is the baseline).
-const palette = ['#1f6feb', '#cf222e', '#1a7f37', '#8250df', '#bc4c00'];
+import { colour, latencyAxis, legend, logValue, title } from './palette.js';
+
+// One colour per run, in the comparison's order (the first is the baseline): colour(i) for the i-th run.
 
 const figures = [
     { chart: 'inserts', title: 'Inserts per second', unit: 'inserts/s', values: s => s.inserts },
     { chart: 'throttled', title: 'Throttled per second (429 / 503)', unit: 'responses/s', values: s => s.throttled },
     { chart: 'ru', title: 'Request units per second', unit: 'RU/s', values: s => s.requestUnits },
-    { chart: 'latency', title: 'Latency p99', unit: 'ms', values: s => s.latencyP99 },
+    { chart: 'latency-p50', title: 'Latency p50', unit: 'ms', values: s => s.latencyP50, latency: true },
+    { chart: 'latency', title: 'Latency p99', unit: 'ms', values: s => s.latencyP99, latency: true },
 ];
 
 // The charts drawn into each container, so a redraw (another comparison on the same page) replaces them.
@@ -21,10 +23,10 @@ function config(figure, series) {
         data: {
             datasets: series.map((s, i) => {
                 const values = figure.values(s);
-                const color = palette[i % palette.length];
+                const color = colour(i);
                 return {
                     label: s.label,
-                    data: s.time.map((x, j) => ({ x, y: values[j] })),
+                    data: s.time.map((x, j) => ({ x, y: figure.latency ? logValue(values[j]) : values[j] })),
                     borderColor: color,
                     backgroundColor: color,
                     borderWidth: 1.5,
@@ -43,12 +45,12 @@ function config(figure, series) {
             plugins: {
                 // Hour-long runs: min-max per pixel keeps peaks visible without drawing every point.
                 decimation: { enabled: true, algorithm: 'min-max' },
-                title: { display: true, text: figure.title, align: 'start', font: { weight: '600' } },
-                legend: { position: 'bottom', labels: { boxWidth: 12 } },
+                title: { ...title, text: figure.title },
+                legend,
             },
             scales: {
                 x: { type: 'linear', min: 0, title: { display: true, text: 'seconds since the run started' }, ticks: { precision: 0 } },
-                y: { beginAtZero: true, title: { display: true, text: figure.unit } },
+                y: figure.latency ? latencyAxis(figure.unit) : { beginAtZero: true, title: { display: true, text: figure.unit } },
             },
         },
     };

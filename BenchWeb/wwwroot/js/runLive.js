@@ -5,13 +5,14 @@
 
 const SHORTEST_RATE_SECOND = 0.5;
 
+import { colour, latencyAxis, legend, logValue, title as titleStyle } from './palette.js';
+
+// Series colours: the first series of a chart is colour(0), the second colour(1), and so on (palette.js); guides
+// (average, provisioned, a bound) are dashed in a colour no other series of their chart has.
 const palette = {
-    inserts: '#1f6feb', average: '#0b2e66', throttled: '#cf222e', ru: '#8250df', provisioned: '#6e7781',
-    p50: '#1a7f37', p99: '#bc4c00', cpu: '#57606a', limit: '#cf222e',
-    window: '#1a7f37', windowFill: 'rgba(26, 127, 55, 0.10)',
+    window: '#009E73', windowFill: 'rgba(0, 158, 115, 0.10)',
     stageFills: ['rgba(110, 119, 129, 0.07)', 'rgba(110, 119, 129, 0.15)'], stageText: '#57606a',
-    host: '#0969da', lag: '#bc4c00', gc: '#8250df', limitedFill: 'rgba(207, 34, 46, 0.12)',
-    slow: '#6639ba',
+    limit: '#D55E00', limitedFill: 'rgba(213, 94, 0, 0.12)',
 };
 
 // Each dataset draws from its own `source` array: once a series is long, Chart.js's decimation plugin replaces
@@ -120,8 +121,8 @@ function chart(canvas, title, unit, datasets, plugins = [], scales = {}) {
             interaction: { mode: 'nearest', axis: 'x', intersect: false },
             plugins: {
                 decimation: { enabled: true, algorithm: 'min-max' },
-                title: { display: true, text: title, align: 'start', font: { weight: '600' } },
-                legend: { position: 'bottom', labels: { boxWidth: 12 } },
+                title: { ...titleStyle, text: title },
+                legend,
             },
             scales: {
                 x: { type: 'linear', min: 0, title: { display: true, text: 'seconds' }, ticks: { precision: 0 } },
@@ -146,19 +147,20 @@ class LiveView {
         this.healthPoints = 0;
         const canvas = name => root.querySelector(`canvas[data-chart="${name}"]`);
         this.charts = {
-            inserts: chart(canvas('inserts'), 'Inserts per second', 'inserts/s', [line('inserts/s', palette.inserts), guide('average', palette.average)], [windowBand]),
-            throttled: chart(canvas('throttled'), 'Throttled per second (429 / 503)', 'responses/s', [line('throttled/s', palette.throttled)]),
-            ru: chart(canvas('ru'), options.requestUnitsReported === false ? 'Request units per second: n/a (the target has no request units)' : 'Request units per second', 'RU/s', [line('RU/s', palette.ru), guide('provisioned', palette.provisioned)]),
+            inserts: chart(canvas('inserts'), 'Inserts per second', 'inserts/s', [line('inserts/s', colour(0)), guide('average', colour(6))], [windowBand]),
+            throttled: chart(canvas('throttled'), 'Throttled per second (429 / 503)', 'responses/s', [line('throttled/s', colour(1))]),
+            ru: chart(canvas('ru'), options.requestUnitsReported === false ? 'Request units per second: n/a (the target has no request units)' : 'Request units per second', 'RU/s', [line('RU/s', colour(0)), guide('provisioned', colour(6))]),
+            // On a log axis, so that a p50 of a few milliseconds is not flattened onto zero by a p99 of hundreds.
             latency: chart(canvas('latency'), 'Latency (click: that second\'s slowest requests)', 'ms', [
-                line('p50', palette.p50), line('p99', palette.p99),
-                line('slow request kept', palette.slow, { showLine: false, pointRadius: 3, pointHoverRadius: 5, pointStyle: 'crossRot' }),
-            ]),
-            cpu: chart(canvas('cpu'), 'Client CPU', '%', [line('CPU %', palette.cpu), guide(options.processCpuBound == null ? 'no CPU bound' : `client-limited from ${options.processCpuBound} %`, palette.limit)]),
+                line('p50', colour(0)), line('p99', colour(1)),
+                line('slow request kept', colour(2), { showLine: false, pointRadius: 3, pointHoverRadius: 5, pointStyle: 'crossRot' }),
+            ], [], { y: latencyAxis() }),
+            cpu: chart(canvas('cpu'), 'Client CPU', '%', [line('CPU %', colour(0)), guide(options.processCpuBound == null ? 'no CPU bound' : `client-limited from ${options.processCpuBound} %`, colour(1))]),
             health: chart(canvas('health'), 'Client health', 'CPU %', [
-                line('host CPU %', palette.host),
-                line('this process CPU %', palette.cpu),
-                line('scheduling lag p99 (ms)', palette.lag, { yAxisID: 'ms' }),
-                line('GC pause (ms)', palette.gc, { yAxisID: 'ms' }),
+                line('host CPU %', colour(0)),
+                line('this process CPU %', colour(1)),
+                line('scheduling lag p99 (ms)', colour(2), { yAxisID: 'ms' }),
+                line('GC pause (ms)', colour(3), { yAxisID: 'ms' }),
             ], [limitedBands], {
                 y: { min: 0, max: 100, title: { display: true, text: 'CPU %' } },
                 ms: { type: 'linear', axis: 'y', position: 'right', beginAtZero: true, title: { display: true, text: 'ms' }, grid: { drawOnChartArea: false } },
@@ -225,8 +227,8 @@ class LiveView {
         // No request units (Table Storage) is no point, not 0; a second in which nothing succeeded has no latency: a gap
         // in the line (null), never a dive to 0 ms.
         this.charts.ru.data.datasets[0].source.push({ x, y: this.options.requestUnitsReported === false ? null : s.requestUnits / duration });
-        this.charts.latency.data.datasets[0].source.push({ x, y: s.latencyP50Ms ?? null });
-        this.charts.latency.data.datasets[1].source.push({ x, y: s.latencyP99Ms ?? null });
+        this.charts.latency.data.datasets[0].source.push({ x, y: logValue(s.latencyP50Ms) });
+        this.charts.latency.data.datasets[1].source.push({ x, y: logValue(s.latencyP99Ms) });
         this.charts.cpu.data.datasets[0].source.push({ x, y: s.clientCpuPercent });
         // A second without client health is no point on the health chart (a gap), never 0 %.
         const health = this.charts.health.data.datasets;
@@ -253,7 +255,7 @@ class LiveView {
 
     // The kept slow requests ({second, latencyMs}) as points on the latency chart, each at its second's end.
     setSlowRequests(requests) {
-        this.slowPoints = (requests ?? []).map(r => ({ x: r.second + 1, y: r.latencyMs, second: r.second }));
+        this.slowPoints = (requests ?? []).map(r => ({ x: r.second + 1, y: logValue(r.latencyMs), second: r.second }));
         this.charts.latency.data.datasets[2].source = this.slowPoints;
         this.scheduleDraw();
     }

@@ -3,7 +3,9 @@
 // sweep page imports this module and calls draw() with one series per series of the sweep (one when there is none);
 // the recommended step of each is drawn larger. Chart.js is loaded by the app's page (window.Chart, from wwwroot/lib).
 
-const palette = ['#1f6feb', '#cf222e', '#1a7f37', '#8250df', '#bc4c00'];
+import { colour, latencyAxis, legend, title as titleStyle } from './palette.js';
+
+// Every line of a chart its own colour (palette.js): series × figure, in order; dashes add to the colour.
 
 const drawn = new WeakMap();
 
@@ -13,14 +15,14 @@ function byValue(title, unit, pick, series, labels) {
         type: 'line',
         data: {
             labels,
-            datasets: series.flatMap((s, i) => pick(s).map(line => ({
+            datasets: series.flatMap((s, i) => pick(s).map((line, j) => ({
                 label: (s.name ? `${s.name} · ` : '') + line.label,
                 data: labels.map(value => {
                     const step = s.steps.find(x => x.value === value);
                     return step ? line.value(step) : null;
                 }),
-                borderColor: palette[i % palette.length],
-                backgroundColor: palette[i % palette.length],
+                borderColor: colour(i * pick(s).length + j),
+                backgroundColor: colour(i * pick(s).length + j),
                 borderDash: line.dash ?? [],
                 pointRadius: labels.map(value => s.steps.find(x => x.value === value)?.recommended ? 7 : 3),
                 spanGaps: true,
@@ -31,14 +33,14 @@ function byValue(title, unit, pick, series, labels) {
     };
 }
 
-function common(title, xTitle, unit) {
+function common(chartTitle, xTitle, unit) {
     return {
         animation: false,
         responsive: true,
         maintainAspectRatio: false,
         plugins: {
-            title: { display: true, text: title, align: 'start', font: { weight: '600' } },
-            legend: { position: 'bottom', labels: { boxWidth: 12 } },
+            title: { ...titleStyle, text: chartTitle },
+            legend,
         },
         scales: {
             x: { title: { display: true, text: xTitle } },
@@ -54,13 +56,13 @@ function hockeyStick(series) {
             datasets: series.flatMap((s, i) => [
                 { label: 'p50', value: step => step.p50, dash: [4, 3] },
                 { label: 'p99', value: step => step.p99 },
-            ].map(line => ({
+            ].map((line, j) => ({
                 label: (s.name ? `${s.name} · ` : '') + line.label,
                 data: s.steps.filter(step => step.throughput != null && line.value(step) != null)
                     .map(step => ({ x: step.throughput, y: line.value(step), value: step.value })),
                 showLine: true,
-                borderColor: palette[i % palette.length],
-                backgroundColor: palette[i % palette.length],
+                borderColor: colour(i * 2 + j),
+                backgroundColor: colour(i * 2 + j),
                 borderDash: line.dash ?? [],
                 pointRadius: s.steps.filter(step => step.throughput != null && line.value(step) != null).map(step => step.recommended ? 7 : 3),
                 tension: 0,
@@ -69,8 +71,10 @@ function hockeyStick(series) {
         options: {
             ...common('Latency against throughput', 'inserts/s', 'ms'),
             scales: {
-                x: { type: 'linear', beginAtZero: true, title: { display: true, text: 'inserts/s' } },
-                y: { beginAtZero: true, title: { display: true, text: 'ms' } },
+                // From the lowest throughput measured, not from 0: steps close together would otherwise sit in a heap at
+                // the right edge. Latency on a log axis, so p50 and p99 are both readable.
+                x: { type: 'linear', grace: '5%', title: { display: true, text: 'inserts/s' } },
+                y: latencyAxis(),
             },
             plugins: {
                 ...common('Latency against throughput').plugins,

@@ -446,6 +446,9 @@ namespace BenchWeb.Data.Migrations.PostgreSql
                     b.Property<string>("JobId")
                         .HasColumnType("text");
 
+                    b.Property<string>("MetadataJson")
+                        .HasColumnType("text");
+
                     b.Property<string>("Notes")
                         .HasColumnType("text");
 

@@ -35,7 +35,9 @@ fi
 # and the workload's own cost. Extra arguments go to BenchmarkDotNet (e.g. --filter '*Document*').
 if [ "${1:-all}" = hot-path ]; then
   shift
-  cd tools/HotPath && exec dotnet run -c Release -- --filter '*' --artifacts "$(mktemp -d)" "$@"
+  # Every benchmark unless the arguments choose (BenchmarkDotNet refuses a second --filter).
+  filter=(--filter '*'); for argument in "$@"; do case "$argument" in --filter|-f) filter=() ;; esac; done
+  cd tools/HotPath && exec dotnet run -c Release -- "${filter[@]}" --artifacts "$(mktemp -d)" "$@"
 fi
 # Runs spread over agents: Debian's PostgreSQL and redis-server on free loopback ports, three dashboard processes on them.
 if [ "${1:-all}" = agents ]; then

@@ -1,3 +1,4 @@
+using BenchEngine.Diagnostics;
 using BenchEngine.Targets;
 
 namespace BenchEngine.Metrics;
@@ -15,9 +16,12 @@ namespace BenchEngine.Metrics;
 /// </remarks>
 /// <param name="keepSecondHistograms">Encode each second's latencies into its snapshot
 /// (<see cref="SecondSnapshot.LatencyHistogram"/>): for a shard of a run spread over several machines.</param>
-public sealed class RunRecorder(bool keepSecondHistograms = false)
+/// <param name="diagnostics">Which requests keep their diagnostics (each second's slowest, by reference, handed over when it
+/// closes); null or off: none.</param>
+public sealed class RunRecorder(bool keepSecondHistograms = false, DiagnosticsOptions? diagnostics = null)
 {
     private readonly Lock _gate = new();
+    private readonly SlowRequestSampler? _slowest = diagnostics is { IsOff: false } ? new SlowRequestSampler(diagnostics) : null;
     private readonly LatencyDistribution _total = new();
     private LatencyDistribution _second = new();
     private LatencyDistribution _spare = new();
@@ -91,7 +95,11 @@ public sealed class RunRecorder(bool keepSecondHistograms = false)
 
     /// <summary>Records the last, throttled response of a request whose retries ran out: a throttle, and
     /// <paramref name="documents"/> documents given up. It ends the request.</summary>
-    public void RecordGivenUp(in OperationOutcome outcome, int documents)
+    /// <param name="outcome">The last response.</param>
+    /// <param name="documents">The request's documents.</param>
+    /// <param name="elapsed">From the request's intended start, for the slow-request diagnostics; none: not a candidate.</param>
+    /// <param name="attempts">Requests sent for it.</param>
+    public void RecordGivenUp(in OperationOutcome outcome, int documents, TimeSpan? elapsed = null, int attempts = 1)
     {
         lock (_gate)
         {
@@ -100,6 +108,10 @@ public sealed class RunRecorder(bool keepSecondHistograms = false)
             _givenUp += documents;
             _givenUpRequests++;
             _inFlight--;
+            if (elapsed is { } took)
+            {
+                _slowest?.Offer(took.Ticks, outcome, attempts);
+            }
         }
 
         Telemetry?.RecordGivenUp(outcome, documents);
@@ -111,13 +123,22 @@ public sealed class RunRecorder(bool keepSecondHistograms = false)
     /// <param name="outcome">The response.</param>
     /// <param name="latency">From the operation's intended start, for its final successful response.</param>
     /// <param name="final">The response ends its request (every response but a throttle that is retried).</param>
-    public void Record(in OperationOutcome outcome, TimeSpan? latency = null, bool final = false)
+    /// <param name="elapsed">For a final response that failed (it has no <paramref name="latency"/>), how long it took from the
+    /// intended start: only the slow-request diagnostics read it.</param>
+    /// <param name="attempts">Requests sent for it, for the slow-request diagnostics.</param>
+    public void Record(in OperationOutcome outcome, TimeSpan? latency = null, bool final = false, TimeSpan? elapsed = null, int attempts = 1)
     {
         lock (_gate)
         {
             if (final)
             {
                 _inFlight--;
+
+                // One comparison unless the request is among its second's slowest (SlowRequestSampler).
+                if (_slowest is { } slowest && (latency ?? elapsed) is { } took)
+                {
+                    slowest.Offer(took.Ticks, outcome, attempts);
+                }
             }
 
             _requestUnits += outcome.RequestUnits;
@@ -166,12 +187,18 @@ public sealed class RunRecorder(bool keepSecondHistograms = false)
 
     /// <summary>Closes the current second and starts the next one.</summary>
     /// <remarks>Called by one thread at a time (the run's clock), never concurrently with itself.</remarks>
-    public SecondSnapshot CloseSecond(int index, TimeSpan elapsed, TimeSpan duration, double clientCpuPercent, ClientHealth? health = null)
+    public SecondSnapshot CloseSecond(int index, TimeSpan elapsed, TimeSpan duration, double clientCpuPercent, ClientHealth? health = null) =>
+        CloseSecondWithSlowest(index, elapsed, duration, clientCpuPercent, health, out _);
+
+    /// <summary>Closes the current second and starts the next one; <paramref name="slowRequests"/> are the second's slowest
+    /// requests to describe (null when none, or diagnostics are off).</summary>
+    internal SecondSnapshot CloseSecondWithSlowest(int index, TimeSpan elapsed, TimeSpan duration, double clientCpuPercent, ClientHealth? health, out SlowRequestCandidate[]? slowRequests)
     {
         LatencyDistribution closed;
         SecondSnapshot snapshot;
         lock (_gate)
         {
+            slowRequests = _slowest?.TakeSecond();
             closed = _second;
             _second = _spare;
             snapshot = new SecondSnapshot

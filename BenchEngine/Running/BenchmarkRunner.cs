@@ -1,5 +1,7 @@
 using System.Globalization;
+using System.Collections.Concurrent;
 using System.Threading.Channels;
+using BenchEngine.Diagnostics;
 using BenchEngine.Metrics;
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
@@ -60,7 +62,24 @@ public sealed class BenchmarkRunner(
 
         var environment = ClientEnvironment.Capture();
         var startedAt = time.GetUtcNow();
-        await using var target = _targetFactory(plan.Target, context with { Time = time });
+
+        // The secrets the target reads are noted, so that no slow request's diagnostics can hold one of them.
+        var secretsRead = new ConcurrentQueue<string>();
+        var resolve = context.ResolveSecret;
+        await using var target = _targetFactory(plan.Target, context with
+        {
+            Time = time,
+            ResolveSecret = name =>
+            {
+                var value = resolve(name);
+                if (value is not null)
+                {
+                    secretsRead.Enqueue(value);
+                }
+
+                return value;
+            },
+        });
         RunResult NotStarted(RunStatus status, string stopReason, string? failure) => new()
         {
             Status = status,
@@ -111,6 +130,7 @@ public sealed class BenchmarkRunner(
             using var health = ClientHealth?.Invoke(ClientLimits);
             using var session = new RunSession(plan, target, source, observer, environment, startedAt, time, new EngineTelemetry(context.Telemetry))
             {
+                SecretsRead = () => secretsRead,
                 StartAt = context.StartAt,
                 Health = health,
                 Limits = ClientLimits,
@@ -143,7 +163,7 @@ public sealed class BenchmarkRunner(
 
         // A shard's seconds keep their latencies, so its host can merge them with the other shards'; so do a staged run's, so
         // that each stage's percentiles are over all of its operations.
-        private readonly RunRecorder _recorder = new(keepSecondHistograms: plan.Workload.Shard is not null || plan.Load.Stages.Count > 0) { Telemetry = telemetry };
+        private readonly RunRecorder _recorder = new(keepSecondHistograms: plan.Workload.Shard is not null || plan.Load.Stages.Count > 0, plan.EffectiveDiagnostics) { Telemetry = telemetry };
         private readonly List<SecondSnapshot> _seconds = [];
         private readonly StopSignal _stopIssuing = new(time);
         private readonly CancellationTokenSource _abort = new(Timeout.InfiniteTimeSpan, time);
@@ -154,8 +174,11 @@ public sealed class BenchmarkRunner(
         // The clock hands each closed second to the observer through this, and never waits for it: a slow or absent sink
         // (database, hub, Redis) makes seconds late, never different. It holds at most the run's own seconds, which the
         // engine keeps anyway.
-        private readonly Channel<SecondSnapshot> _handOff =
-            Channel.CreateUnbounded<SecondSnapshot>(new() { SingleReader = true, SingleWriter = true });
+        private readonly Channel<ClosedSecond> _handOff =
+            Channel.CreateUnbounded<ClosedSecond>(new() { SingleReader = true, SingleWriter = true });
+
+        // The run's slow requests, described on the hand-off's side (never on the clock's or the load's); null when off.
+        private SlowRequestLog? _slowRequests;
         private string? _stopReason;
         private Exception? _observerFailure;
 
@@ -176,6 +199,9 @@ public sealed class BenchmarkRunner(
 
         public ClientLimits Limits { get; init; } = ClientLimits.Default;
 
+        /// <summary>The values of the secrets the target read so far.</summary>
+        public Func<IEnumerable<string>> SecretsRead { get; init; } = static () => [];
+
         public async Task<RunResult> RunAsync(CancellationToken cancellationToken)
         {
             using var cancellation = cancellationToken.Register(() => Stop(CancelledByUser));
@@ -184,6 +210,7 @@ public sealed class BenchmarkRunner(
             var executor = new OperationExecutor(target, plan.Target.Operation, plan.Load.Throttling, _recorder, time, _stopIssuing, _abort.Token);
             _executor = executor;
             var offered = plan.Load.OfferedRatePerSecond;
+            _slowRequests = plan.EffectiveDiagnostics.IsOff ? null : new SlowRequestLog(target, SecretsRead);
 
             string? failure = null;
             var start = time.GetTimestamp();
@@ -298,6 +325,8 @@ public sealed class BenchmarkRunner(
                 Summary = summary,
                 Latency = _recorder.Total,
                 AbandonedRequests = summary.TotalAbandoned,
+                SlowRequests = _slowRequests?.Entries ?? [],
+                SlowRequestsNotKept = _slowRequests?.NotKept ?? 0,
             };
         }
 
@@ -400,19 +429,21 @@ public sealed class BenchmarkRunner(
             // Its counts first: what lands while this process's CPU and the host's counters are read (files, and beside busy
             // processes a preemption or two) belongs to the next second. The lag is read after the counts were taken, so the
             // boundary plus the lag is never earlier than the instant they were.
-            var second = _recorder.CloseSecond(_seconds.Count, elapsed, duration, 0);
+            var second = _recorder.CloseSecondWithSlowest(_seconds.Count, elapsed, duration, 0, null, out var slowest);
             var clockLag = clockStart is { } start ? time.GetElapsedTime(start) - elapsed : TimeSpan.Zero;
             var processCpu = cpu.Sample();
             second = second with { ClientCpuPercent = processCpu, Health = Health?.Sample(processCpu, clockLag) };
             _seconds.Add(second);
-            _handOff.Writer.TryWrite(second);
+            _handOff.Writer.TryWrite(new ClosedSecond(second, slowest));
         }
 
-        /// <summary>Delivers the seconds to the observer in order, as fast as it takes them.</summary>
+        /// <summary>Delivers the seconds to the observer in order, as fast as it takes them, and describes each second's slow
+        /// requests on the way (here, not on the clock's thread: an SDK's diagnostics take a moment to write).</summary>
         private async Task PumpAsync()
         {
-            await foreach (var second in _handOff.Reader.ReadAllAsync().ConfigureAwait(false))
+            await foreach (var (second, slowest) in _handOff.Reader.ReadAllAsync().ConfigureAwait(false))
             {
+                var change = slowest is null || _slowRequests is null ? null : _slowRequests.Add(second.Index, slowest);
                 if (observer is null || _observerFailure is not null)
                 {
                     continue;
@@ -427,9 +458,26 @@ public sealed class BenchmarkRunner(
                     // An observer that throws ends the run (as it always has); the seconds go on being measured until it stops.
                     _observerFailure = ex;
                     Stop("failed");
+                    continue;
+                }
+
+                if (change is { IsEmpty: false })
+                {
+                    try
+                    {
+                        await observer.OnSlowRequestsAsync(change, CancellationToken.None).ConfigureAwait(false);
+                    }
+                    catch (Exception ex) when (ex is not OutOfMemoryException)
+                    {
+                        // Diagnostics are an aid, not a figure: failing to keep them never ends the run. The run's result still
+                        // has them all, and its host saves what is missing at the end.
+                    }
                 }
             }
         }
+
+        /// <summary>A closed second on its way to the observer, with its slowest requests still to describe.</summary>
+        private readonly record struct ClosedSecond(SecondSnapshot Second, SlowRequestCandidate[]? Slowest);
 
         private void CheckAutoStop()
         {

@@ -1,3 +1,4 @@
+using BenchEngine.Diagnostics;
 using BenchEngine.Metrics;
 
 namespace BenchEngine.Running;
@@ -11,6 +12,11 @@ public interface IRunObserver
 
     /// <summary>One second closed. A slow observer delays the next call, never the load.</summary>
     ValueTask OnSecondAsync(SecondSnapshot second, CancellationToken cancellationToken);
+
+    /// <summary>The second just delivered changed the run's slow requests (<see cref="DiagnosticsOptions"/>): entries added,
+    /// and faster ones pushed out of the run's bounds. Called after <see cref="OnSecondAsync"/>, only when something changed.
+    /// A failure here is the observer's own: it never stops the run.</summary>
+    ValueTask OnSlowRequestsAsync(SlowRequestChange change, CancellationToken cancellationToken) => ValueTask.CompletedTask;
 }
 
 /// <summary>What is known when a run starts.</summary>

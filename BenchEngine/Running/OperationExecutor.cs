@@ -77,6 +77,7 @@ internal sealed class OperationExecutor
             // of a no-op insert. A throttled one is handed to the pipeline as its first attempt's outcome (replayed, not sent
             // again), so the retries, their delays and their counting are the pipeline's, exactly as if it had made it.
             var outcome = await AttemptAsync(this, documents, _stopIssuing.Token).ConfigureAwait(false);
+            var attempts = 1;
             if (outcome.Kind == OutcomeKind.Throttled && _retries)
             {
                 if (_stopIssuing.Token.IsCancellationRequested)
@@ -87,21 +88,32 @@ internal sealed class OperationExecutor
                     _stopIssuing.Token.ThrowIfCancellationRequested();
                 }
 
+                var retried = new Retried(this, documents, outcome);
                 outcome = await _pipeline.ExecuteAsync(
-                    static (state, ct) => state.TakeReplay() is { } first ? ValueTask.FromResult(first) : AttemptAsync(state.Executor, state.Documents, ct),
-                    new Retried(this, documents, outcome),
+                    static (state, ct) => state.TakeReplay() is { } first ? ValueTask.FromResult(first) : state.AttemptAgainAsync(ct),
+                    retried,
                     _stopIssuing.Token).ConfigureAwait(false);
+                attempts = retried.Attempts;
             }
 
             if (outcome.Kind == OutcomeKind.Throttled)
             {
                 // Still throttled when the retries ran out: the documents are lost, a figure of their own.
-                _recorder.RecordGivenUp(outcome, documents.Count);
+                _recorder.RecordGivenUp(outcome, documents.Count, _time.GetElapsedTime(intendedStart), attempts);
                 return outcome.Kind;
             }
 
-            var latency = outcome.Kind == OutcomeKind.Ok ? _time.GetElapsedTime(intendedStart) : (TimeSpan?)null;
-            _recorder.Record(outcome, latency, final: true);
+            // A success's latency goes to the percentiles; a failure's time only to the slow-request diagnostics.
+            var elapsed = _time.GetElapsedTime(intendedStart);
+            if (outcome.Kind == OutcomeKind.Ok)
+            {
+                _recorder.Record(outcome, elapsed, final: true, attempts: attempts);
+            }
+            else
+            {
+                _recorder.Record(outcome, null, final: true, elapsed, attempts);
+            }
+
             if (outcome.Kind == OutcomeKind.Error && outcome.Error is { } error)
             {
                 Interlocked.CompareExchange(ref _firstError, error, null);
@@ -162,7 +174,17 @@ internal sealed class OperationExecutor
 
         public IReadOnlyList<Document> Documents { get; } = documents;
 
+        /// <summary>Requests sent so far: the first, and each retry.</summary>
+        public int Attempts { get; private set; } = 1;
+
         private OperationOutcome? _replay = first;
+
+        /// <summary>Sends the request once more.</summary>
+        public ValueTask<OperationOutcome> AttemptAgainAsync(CancellationToken stop)
+        {
+            Attempts++;
+            return AttemptAsync(Executor, Documents, stop);
+        }
 
         /// <summary>The first attempt's outcome the first time, then null.</summary>
         public OperationOutcome? TakeReplay()

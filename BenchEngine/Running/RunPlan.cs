@@ -1,5 +1,6 @@
 using System.Text.Json;
 using System.Text.Json.Serialization;
+using BenchEngine.Diagnostics;
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
 
@@ -40,6 +41,14 @@ public sealed record RunPlan
 
     /// <summary>Pass/fail limits, if any.</summary>
     public ThresholdOptions? Thresholds { get; init; }
+
+    /// <summary>Which requests keep their diagnostics; null (the default): <see cref="DiagnosticsOptions.Default"/>, the
+    /// slowest request of every second.</summary>
+    public DiagnosticsOptions? Diagnostics { get; init; }
+
+    /// <summary>The diagnostics settings that apply: the plan's, or the default.</summary>
+    [JsonIgnore]
+    public DiagnosticsOptions EffectiveDiagnostics => Diagnostics ?? DiagnosticsOptions.Default;
 
     /// <summary>The most characters of a target's text setting, or items of its list, whatever its kind.</summary>
     public const int MaxSettingLength = 2_048;
@@ -204,6 +213,14 @@ public sealed record RunPlan
                 "Requests go unsent only in the open loop: remove this limit or choose the open loop.");
             CheckRange(limits.MinShareOfBaseline, "Thresholds.MinShareOfBaseline", 0, 10, "A share above 0 (0.95 = 95 % of the baseline's throughput).", aboveMin: true);
             Check(limits.BaselineRunId is <= 0, "Thresholds.BaselineRunId", "Not a run number.");
+        }
+
+        if (Diagnostics is { } diagnostics)
+        {
+            CheckRange(diagnostics.ThresholdMs, "Diagnostics.ThresholdMs", 0, DiagnosticsOptions.MaxThresholdMs,
+                "From 0 to 3,600,000 ms (an hour); 0 keeps every request, within the bounds per second and per run.");
+            Check(diagnostics.SlowestPerSecond is < 0 or > DiagnosticsOptions.MaxPerSecond, "Diagnostics.SlowestPerSecond",
+                $"From 0 (none) to {DiagnosticsOptions.MaxPerSecond}: a second keeps at most {DiagnosticsOptions.MaxPerSecond} requests.");
         }
 
         return errors;

@@ -1,4 +1,5 @@
 using System.Text.Json.Serialization;
+using BenchEngine.Diagnostics;
 using BenchEngine.Metrics;
 
 namespace BenchEngine.Running;
@@ -37,6 +38,13 @@ public sealed record RunResult
 
     /// <summary>Requests still outstanding when the stop grace period ran out; whether they landed is unknown.</summary>
     public long AbandonedRequests { get; init; }
+
+    /// <summary>The run's slowest requests with their diagnostics (<see cref="RunPlan.Diagnostics"/>), in the order of their
+    /// seconds.</summary>
+    public IReadOnlyList<SlowRequest> SlowRequests { get; init; } = [];
+
+    /// <summary>Requests that were among their second's slowest but not kept: the run's bounds were full of slower ones.</summary>
+    public int SlowRequestsNotKept { get; init; }
 }
 
 [JsonConverter(typeof(JsonStringEnumConverter<RunStatus>))]

@@ -42,6 +42,12 @@ public interface IInsertTarget : IAsyncDisposable
     /// cancellation throws.</summary>
     Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken);
 
+    /// <summary>Describes one of the run's slowest requests from what its outcome kept (<see cref="OperationOutcome.Diagnostics"/>).
+    /// Called off the load's path, once a second has closed, only for the few requests kept; it must not send anything. The
+    /// engine removes credentials from what it returns and bounds its length.</summary>
+    RequestDescription DescribeRequest(in SlowRequestFacts request) =>
+        RequestDescription.Plain(request, "This target keeps no diagnostics of its requests.");
+
     /// <summary>How many documents the target holds now (to check that what was counted landed).</summary>
     Task<long> CountAsync(CancellationToken cancellationToken);
 }

@@ -9,6 +9,9 @@ namespace BenchEngine.Targets;
 /// <param name="Bytes">Bytes of the documents that landed.</param>
 /// <param name="RetryAfter">The service's <c>retry-after</c>, when throttled.</param>
 /// <param name="Error">A short description of a failure, for the run's failure reason.</param>
+/// <param name="Diagnostics">What the target can describe the request from, should it turn out to be one of the run's slowest
+/// (<see cref="IInsertTarget.DescribeRequest"/>): an object the request made anyway (the SDK's response or exception), never
+/// one made for this. Only a reference: nothing is formatted unless the request is kept.</param>
 public readonly record struct OperationOutcome(
     OutcomeKind Kind,
     int StatusCode,
@@ -16,7 +19,8 @@ public readonly record struct OperationOutcome(
     double RequestUnits,
     long Bytes,
     TimeSpan? RetryAfter = null,
-    string? Error = null)
+    string? Error = null,
+    object? Diagnostics = null)
 {
     public static OperationOutcome Ok(int statusCode, int documents, double requestUnits, long bytes) =>
         new(OutcomeKind.Ok, statusCode, documents, requestUnits, bytes);

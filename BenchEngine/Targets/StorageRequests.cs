@@ -138,11 +138,11 @@ internal static class StorageRequests
             var units = response is null ? 0 : charge(response);
             if (isThrottle(ex.Status))
             {
-                return OperationOutcome.Throttled(ex.Status, units, RetryAfter(response));
+                return OperationOutcome.Throttled(ex.Status, units, RetryAfter(response)) with { Diagnostics = ex };
             }
 
             // The status and the service's error code only: the exception's message quotes the body the endpoint sent.
-            return OperationOutcome.Failed(ex.Status, units, Describe(ex));
+            return OperationOutcome.Failed(ex.Status, units, Describe(ex)) with { Diagnostics = ex };
         }
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
         {
@@ -171,6 +171,64 @@ internal static class StorageRequests
             && wholeSeconds <= MaxRetryAfterMs / 1000
                 ? TimeSpan.FromSeconds(wholeSeconds)
                 : null;
+    }
+
+    /// <summary>The headers that identify a request to the service's support and say when and where it was served.</summary>
+    private static readonly string[] DiagnosticHeaders =
+        ["x-ms-request-id", "x-ms-client-request-id", "x-ms-error-code", "x-ms-version", "Date", "Server", "x-ms-request-charge", "x-ms-retry-after-ms", "Retry-After"];
+
+    /// <summary>A slow request to a Storage service as the Azure SDK's response (or its exception) tells it: status, the
+    /// service's request id (<c>x-ms-request-id</c>, what Azure support asks for), the client request id, the error code,
+    /// the service's version and time, and the engine's latency and attempts. The SDK's own retries are off, so each
+    /// attempt is the engine's. No header of the request is read: its Authorization and signature stay out.</summary>
+    /// <param name="request">The request, its outcome holding the SDK's response or exception.</param>
+    /// <param name="service">The service in words ("table", "blob", "queue").</param>
+    public static RequestDescription DescribeRequest(in SlowRequestFacts request, string service)
+    {
+        var (response, exception) = request.Outcome.Diagnostics switch
+        {
+            Response r => (r, (RequestFailedException?)null),
+            RequestFailedException e => (e.GetRawResponse(), e),
+            _ => (null, null),
+        };
+        var text = new System.Text.StringBuilder();
+        text.AppendLine(CultureInfo.InvariantCulture, $"outcome: {request.OutcomeText}");
+        text.AppendLine(CultureInfo.InvariantCulture, $"latency: {request.LatencyText} (from the intended start, the engine's retries included; the Azure SDK times no request itself)");
+        text.AppendLine(CultureInfo.InvariantCulture, $"attempts: {request.AttemptsText}; the SDK's own retries are off (0 retries inside the SDK)");
+        text.AppendLine(CultureInfo.InvariantCulture, $"service: {service}");
+        if (exception is not null)
+        {
+            text.AppendLine(CultureInfo.InvariantCulture, $"failure: {Describe(exception)}");
+        }
+
+        string? requestId = null;
+        if (response is null)
+        {
+            text.AppendLine("no response arrived: the request has no request id.");
+        }
+        else
+        {
+            text.AppendLine(CultureInfo.InvariantCulture, $"status: {response.Status}");
+            foreach (var name in DiagnosticHeaders)
+            {
+                if (response.Headers.TryGetValue(name, out var value))
+                {
+                    text.AppendLine(CultureInfo.InvariantCulture, $"{name}: {value}");
+                    if (name == "x-ms-request-id")
+                    {
+                        requestId = value;
+                    }
+                }
+            }
+
+            if (!response.Headers.TryGetValue("x-ms-client-request-id", out _) && response.ClientRequestId is { Length: > 0 } clientRequestId)
+            {
+                text.AppendLine(CultureInfo.InvariantCulture, $"x-ms-client-request-id: {clientRequestId}");
+            }
+        }
+
+        var summary = $"{request.OutcomeText} · {request.LatencyText} · {request.AttemptsText} · request id {requestId ?? "none"}";
+        return new RequestDescription(summary, text.ToString());
     }
 
     /// <summary>"409 BlobAlreadyExists", or why no response arrived.</summary>

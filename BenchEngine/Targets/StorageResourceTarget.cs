@@ -64,12 +64,15 @@ internal abstract class StorageResourceTarget<TClient>(TargetKind kind, TargetCo
                 var json = new ArrayBufferWriter<byte>(1024);
                 DocumentJson.Write(json, document);
                 var response = await SendAsync(client, document, json.WrittenMemory, operation, cancellationToken).ConfigureAwait(false);
-                return OperationOutcome.Ok(response.Status, 1, 0, json.WrittenCount);
+                return OperationOutcome.Ok(response.Status, 1, 0, json.WrittenCount) with { Diagnostics = response };
             },
             StorageRequests.IsThrottle,
             _ => 0,
             cancellationToken);
     }
+
+    /// <summary>The request ids, status and timings the SDK's response kept (<see cref="StorageRequests.DescribeRequest"/>).</summary>
+    public RequestDescription DescribeRequest(in SlowRequestFacts request) => StorageRequests.DescribeRequest(request, Service);
 
     public Task<long> CountAsync(CancellationToken cancellationToken) =>
         CountAsync(_client ?? throw new InvalidOperationException("InitializeAsync first."), cancellationToken);

@@ -1,6 +1,7 @@
 using System.ComponentModel;
 using System.Globalization;
 using System.Text;
+using BenchEngine.Diagnostics;
 using BenchEngine.Running;
 using BenchWeb.Administration;
 using BenchWeb.Data;
@@ -65,7 +66,15 @@ public static class RunsApi
             .WithName("ExportRunJson")
             .WithSummary("Export a run as JSON")
             .WithDescription("Plan (secret names only), client environment, summary, verdict and every second with its client health, whether it was client-limited and why, "
-                + "and its request buckets (sent late, not started, abandoned, given up): the document POST /api/runs/import reads.");
+                + "and its request buckets (sent late, not started, abandoned, given up), and the diagnostics of the slowest requests (slowRequests): the document POST /api/runs/import reads.");
+
+        group.MapGet("/{id:long}/diagnostics", DiagnosticsAsync)
+            .WithName("GetRunDiagnostics")
+            .WithSummary("Read the diagnostics of a run's slowest requests")
+            .WithDescription("The requests the plan's diagnostics settings kept (diagnostics.thresholdMs, diagnostics.slowestPerSecond; by default the slowest of every second; "
+                + $"at most {DiagnosticsOptions.MaxPerSecond} a second and {DiagnosticsOptions.MaxEntries} a run, the slowest), each with its second, latency, status, outcome, attempts, target, "
+                + "a summary line and the full text: the SDK's CosmosDiagnostics for Cosmos DB; request ids, status and timings for Azure Storage; the command and connection for Redis. "
+                + "second=N reads one second's. Credentials never appear in them.");
 
         group.MapGet("/{id:long}/export.csv", ExportCsvAsync)
             .Produces(StatusCodes.Status200OK, contentType: "text/csv")
@@ -80,7 +89,7 @@ public static class RunsApi
             .WithSummary("Import a run exported by another installation, or a headless run's result file")
             .WithDescription("Reads the document GET /api/runs/{id}/export.json writes, which is also the result file of the headless command (BenchWeb run; runId null). "
                 + "Checks the document (format version, plan, seconds numbered 0…n−1, the seconds' ok counts adding up to the summary's total, an ended status, "
-                + "client health and request buckets in range and the client-limited spans those of the seconds; exports without client health still import) "
+                + "client health and request buckets in range, the client-limited spans those of the seconds, slow requests of the run's seconds with bounded texts; exports without client health or slow requests still import) "
                 + "and stores it as an imported run. Answers 201 with the new run's address, or a validation problem naming each faulty field; "
                 + "409 when the same run (its number where it ran, or for a headless run its machine, its start and its target) was imported before, naming the run it became.")
             .ProducesProblem(StatusCodes.Status409Conflict);
@@ -230,6 +239,28 @@ public static class RunsApi
         await transfer.ExportAsync(id, cancellationToken) is { } export
             ? TypedResults.File(Encoding.UTF8.GetBytes(RunTransfer.ToJson(export)), "application/json", $"run-{id}.json")
             : NoSuchRun(id);
+
+    internal static async Task<Results<Ok<RunDiagnosticsResponse>, ValidationProblem, ProblemHttpResult>> DiagnosticsAsync(
+        long id,
+        [Description("Only the entries of this second of the run (from 0).")] string? second,
+        IDbContextFactory<BenchDbContext> databases,
+        CancellationToken cancellationToken)
+    {
+        var errors = new List<FieldError>();
+        int? only = string.IsNullOrWhiteSpace(second) ? null : QueryNumbers.ParseInt(second, 0, "second", 0, int.MaxValue, errors);
+        if (errors.Count > 0)
+        {
+            return ApiJson.Invalid(errors);
+        }
+
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        if (!await db.Runs.AnyAsync(r => r.Id == id, cancellationToken))
+        {
+            return NoSuchRun(id);
+        }
+
+        return TypedResults.Ok(new RunDiagnosticsResponse(id, only, await RunDiagnostics.OfRunAsync(db, id, only, cancellationToken)));
+    }
 
     internal static async Task<Results<FileContentHttpResult, ProblemHttpResult>> ExportCsvAsync(long id, RunTransfer transfer, CancellationToken cancellationToken)
     {

@@ -19,6 +19,9 @@ public class BenchDbContext(DbContextOptions<BenchDbContext> options) : DbContex
 
     public DbSet<RunSecondEntity> RunSeconds => Set<RunSecondEntity>();
 
+    /// <summary>The slowest requests of runs, with their diagnostics.</summary>
+    public DbSet<RunDiagnosticEntity> RunDiagnostics => Set<RunDiagnosticEntity>();
+
     public DbSet<StoredSecret> Secrets => Set<StoredSecret>();
 
     public DbSet<UserEntity> Users => Set<UserEntity>();
@@ -110,6 +113,17 @@ public class BenchDbContext(DbContextOptions<BenchDbContext> options) : DbContex
         });
 
         modelBuilder.Entity<RunSecondEntity>(second => second.HasKey(s => new { s.RunId, s.Index }));
+
+        modelBuilder.Entity<RunDiagnosticEntity>(diagnostic =>
+        {
+            diagnostic.HasOne<RunEntity>().WithMany().HasForeignKey(d => d.RunId).OnDelete(DeleteBehavior.Cascade);
+            diagnostic.HasIndex(d => new { d.RunId, d.Second });
+            diagnostic.HasIndex(d => new { d.RunId, d.Shard, d.Number });
+            diagnostic.Property(d => d.Outcome).HasConversion<string>().HasMaxLength(20);
+            diagnostic.Property(d => d.Target).HasMaxLength(BenchEngine.Diagnostics.SlowRequest.MaxTargetLength);
+            diagnostic.Property(d => d.Summary).HasMaxLength(BenchEngine.Diagnostics.SlowRequest.MaxSummaryLength);
+            diagnostic.Property(d => d.Text).HasMaxLength(BenchEngine.Diagnostics.DiagnosticsOptions.MaxTextLength);
+        });
 
         modelBuilder.Entity<RunShardEntity>(shard =>
         {

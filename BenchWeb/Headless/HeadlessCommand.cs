@@ -410,6 +410,14 @@ public static class HeadlessCommand
                 $"  client healthy (bounds: {limits.DescribeBounds()}); its worst second, {worst.Index}: this process {worst.ClientCpuPercent:F0} %, host CPU {Figure(worst.Health.HostCpuPercent, "F0")} %, scheduling lag p99 {worst.Health.SchedulingLagP99Ms:F1} ms, GC pauses {worst.Health.GcPauseMs:F0} ms"));
         }
 
+        // The slowest requests: their count here, their diagnostics in the result file (slowRequests).
+        if (result.SlowRequests.Count > 0)
+        {
+            var slowest = result.SlowRequests.MaxBy(r => r.LatencyMs)!;
+            await output.WriteLineAsync(string.Create(c,
+                $"  slowest requests kept with their diagnostics: {result.SlowRequests.Count:N0}{(result.SlowRequestsNotKept > 0 ? $" ({result.SlowRequestsNotKept:N0} more not kept: the run's bounds were full)" : "")}; the slowest, in second {slowest.Second}: {slowest.Summary}"));
+        }
+
         if (s.Stages.Count > 0)
         {
             // One line a stage, its counts adding up to the run's; the latencies are over all of the stage's operations.

@@ -41,6 +41,13 @@ public sealed record StatusChanged(RunStatusChange Change) : LiveEvent
     public override string? AlsoTopic => LiveTopic.Queue;
 }
 
+/// <summary>Slow requests one shard of the run kept (0 for a run on one agent), as saved, and the numbers of those it let go
+/// to make room for slower ones: the run page's panel follows them without reading the database.</summary>
+public sealed record SlowRequestsSaved(long RunId, int Shard, IReadOnlyList<RunDiagnosticEntity> Added, IReadOnlyList<int> Removed) : LiveEvent
+{
+    public override string Topic => LiveTopic.Run(RunId);
+}
+
 /// <summary>One agent's second of a run spread over agents.</summary>
 public sealed record ShardSecondSaved(ShardSecond Second) : LiveEvent
 {

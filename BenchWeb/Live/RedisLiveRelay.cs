@@ -45,6 +45,7 @@ public sealed partial class RedisLiveRelay(SharedMode shared, LiveFeed feed, ILo
             SecondSaved s => new Wire(_origin) { Second = s.Second },
             StatusChanged s => new Wire(_origin) { Change = s.Change },
             ShardSecondSaved s => new Wire(_origin) { Shard = s.Second },
+            SlowRequestsSaved s => new Wire(_origin) { SlowRequests = s },
             SweepChanged s => new Wire(_origin) { SweepId = s.SweepId },
             AgentsChanged => new Wire(_origin) { Agents = true },
             _ => throw new ArgumentOutOfRangeException(nameof(update), update.GetType().Name, "An event the relay cannot carry."),
@@ -74,6 +75,7 @@ public sealed partial class RedisLiveRelay(SharedMode shared, LiveFeed feed, ILo
                 { Second: { } second } => new SecondSaved(second),
                 { Change: { } change } => new StatusChanged(change),
                 { Shard: { } shard } => new ShardSecondSaved(shard),
+                { SlowRequests: { } slow } => slow,
                 { SweepId: { } sweepId } => new SweepChanged(sweepId),
                 { Agents: true } => new AgentsChanged(),
                 _ => null,
@@ -119,6 +121,8 @@ public sealed partial class RedisLiveRelay(SharedMode shared, LiveFeed feed, ILo
         public RunStatusChange? Change { get; init; }
 
         public ShardSecond? Shard { get; init; }
+
+        public SlowRequestsSaved? SlowRequests { get; init; }
 
         public long? SweepId { get; init; }
 

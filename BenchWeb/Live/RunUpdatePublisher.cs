@@ -50,6 +50,10 @@ public sealed partial class RunUpdatePublisher(IHubContext<RunsHub> hub, LiveFee
         return hub.Clients.Group(RunsHub.GroupFor(change.RunId)).SendAsync(RunsHub.StatusMessage, change, cancellationToken);
     }
 
+    /// <summary>Slow requests a shard of the run kept and let go, once saved: the run page's panel follows them.</summary>
+    public void SlowRequestsSaved(long runId, int shard, IReadOnlyList<RunDiagnosticEntity> added, IReadOnlyList<int> removed) =>
+        Feed(new SlowRequestsSaved(runId, shard, added, removed));
+
     /// <summary>A sweep moved on (started, a step launched or ended, cancel asked, ended): its page reads it again.</summary>
     public void SweepChanged(long sweepId) => Feed(new SweepChanged(sweepId));
 

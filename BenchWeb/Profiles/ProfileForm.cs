@@ -125,6 +125,13 @@ public sealed partial class ProfileForm
     /// <summary>Percent in the form, a share in the plan.</summary>
     public double? MinPercentOfBaseline { get; set; }
 
+    // Diagnostics of the slowest requests
+    /// <summary>Keep every request at least this slow (ms); empty: no threshold.</summary>
+    public double? DiagnosticsThresholdMs { get; set; }
+
+    /// <summary>Keep the slowest requests of every second, this many (0: none).</summary>
+    public int DiagnosticsSlowestPerSecond { get; set; } = BenchEngine.Diagnostics.DiagnosticsOptions.Default.SlowestPerSecond;
+
     public static ProfileForm FromPlan(RunPlan plan, string? description = null, string? presetId = null)
     {
         ArgumentNullException.ThrowIfNull(plan);
@@ -172,6 +179,8 @@ public sealed partial class ProfileForm
             MaxDroppedPercent = plan.Thresholds?.MaxDroppedPercent,
             BaselineRunId = plan.Thresholds?.BaselineRunId,
             MinPercentOfBaseline = plan.Thresholds?.MinShareOfBaseline * 100,
+            DiagnosticsThresholdMs = plan.EffectiveDiagnostics.ThresholdMs,
+            DiagnosticsSlowestPerSecond = plan.EffectiveDiagnostics.SlowestPerSecond,
         };
         var settings = TargetSettings.Read(target);
         foreach (var (path, value) in form.TargetFields)
@@ -230,7 +239,15 @@ public sealed partial class ProfileForm
                 : null,
         },
         Thresholds = BuildThresholds(),
+        Diagnostics = BuildDiagnostics(),
     };
+
+    // The defaults are no section at all: a plan that never changed them reads as it always did.
+    private BenchEngine.Diagnostics.DiagnosticsOptions? BuildDiagnostics()
+    {
+        var diagnostics = new BenchEngine.Diagnostics.DiagnosticsOptions { ThresholdMs = DiagnosticsThresholdMs, SlowestPerSecond = DiagnosticsSlowestPerSecond };
+        return diagnostics == BenchEngine.Diagnostics.DiagnosticsOptions.Default ? null : diagnostics;
+    }
 
     // Every kind's settings go to the plan (as a profile keeps them); a value that cannot be its setting leaves the default
     // there and is reported, for the chosen kind, by ValidateAll.
@@ -387,6 +404,8 @@ public sealed partial class ProfileForm
         ["Thresholds.MaxThrottledPercent"] = nameof(MaxThrottledPercent),
         ["Thresholds.BaselineRunId"] = nameof(BaselineRunId),
         ["Thresholds.MinPercentOfBaseline"] = nameof(MinPercentOfBaseline),
+        ["Diagnostics.ThresholdMs"] = nameof(DiagnosticsThresholdMs),
+        ["Diagnostics.SlowestPerSecond"] = nameof(DiagnosticsSlowestPerSecond),
     };
 
     /// <summary>Auto-stop shares are percentages in the form and fractions in the plan.</summary>

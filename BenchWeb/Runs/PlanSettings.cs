@@ -6,7 +6,7 @@ namespace BenchWeb.Runs;
 
 /// <summary>
 /// A plan's settings as the profile editor lays them out: which section each belongs to (target, workload, load,
-/// client settings, stop, pass/fail) and whether it applies to the run at all. A form keeps what its user typed before
+/// client settings, stop, pass/fail, diagnostics) and whether it applies to the run at all. A form keeps what its user typed before
 /// switching target, shape or load model; those values are in the snapshot but nothing read them, so neither the run
 /// page nor a comparison shows them.
 /// </summary>
@@ -18,13 +18,14 @@ public static class PlanSettings
     public const string Client = "Client settings";
     public const string Stop = "Stop";
     public const string PassFail = "Pass/fail";
+    public const string Diagnostics = "Diagnostics";
     public const string Environment = "Client environment";
 
     /// <summary>Where a run came from (its metadata: commit, branch, build…): compared with the settings, set by no editor.</summary>
     public const string Metadata = "Run metadata";
 
     /// <summary>The sections in the editor's order, then the client environment and the run's metadata.</summary>
-    public static IReadOnlyList<string> SectionOrder { get; } = [Target, Workload, Load, Client, Stop, PassFail, Environment, Metadata];
+    public static IReadOnlyList<string> SectionOrder { get; } = [Target, Workload, Load, Client, Stop, PassFail, Diagnostics, Environment, Metadata];
 
     // The settings of the client (SDK connection, retries) that the plan keeps under the target or the load: the targets'
     // fields say which of theirs are.
@@ -52,6 +53,7 @@ public static class PlanSettings
             "load" => Load,
             "stop" => Stop,
             "thresholds" => PassFail,
+            "diagnostics" => Diagnostics,
             "environment" => Environment,
             "metadata" => Metadata,
             _ => Target,

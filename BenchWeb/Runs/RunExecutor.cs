@@ -122,6 +122,11 @@ public sealed partial class RunExecutor(
             db.RunSeconds.Add(RunSecondEntity.From(runId, missing, time.GetUtcNow()));
         }
 
+        if (observer.SlowRequestsIncomplete)
+        {
+            await SaveSlowRequestsAsync(runId, result);
+        }
+
         run.SummaryJson = JsonSerializer.Serialize(result.Summary, RunPlan.JsonOptions);
         // A run that measured nothing (it failed opening its target) lists no figures: zeros would read as a measurement.
         if (result.Seconds.Count > 0)
@@ -157,6 +162,23 @@ public sealed partial class RunExecutor(
 
         await JudgeAsync(db, run, plan, status, result.Summary);
         await EndAsync(db, run, status, reason);
+    }
+
+    /// <summary>Replaces what the observer saved of the run's slow requests by the engine's final set (a save failed on the
+    /// way). A failure here is logged: diagnostics never fail a run.</summary>
+    private async Task SaveSlowRequestsAsync(long runId, RunResult result)
+    {
+        try
+        {
+            await using var db = await databases.CreateDbContextAsync(CancellationToken.None);
+            await db.RunDiagnostics.Where(d => d.RunId == runId).ExecuteDeleteAsync(CancellationToken.None);
+            db.RunDiagnostics.AddRange(result.SlowRequests.Select((request, number) => RunDiagnosticEntity.From(runId, 0, number, request)));
+            await db.SaveChangesAsync(CancellationToken.None);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            LogDiagnosticsLost(logger, ex, runId);
+        }
     }
 
     /// <summary>Runs the stored plan of <paramref name="run"/> with the engine, as this installation allows it to run: its
@@ -296,6 +318,9 @@ public sealed partial class RunExecutor(
             LogPublishFailed(logger, ex, run.Id);
         }
     }
+
+    [LoggerMessage(Level = LogLevel.Error, Message = "Run {RunId}: the diagnostics of its slowest requests could not be saved; its figures are unaffected")]
+    private static partial void LogDiagnosticsLost(ILogger logger, Exception exception, long runId);
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "Run {RunId} does not exist; its job does nothing")]
     private static partial void LogMissing(ILogger logger, long runId);

@@ -1,4 +1,5 @@
 using System.Text.Json.Serialization;
+using BenchEngine.Diagnostics;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
@@ -8,7 +9,7 @@ namespace BenchWeb.Runs;
 
 /// <summary>A run as one self-contained JSON document (<c>/api/runs/{id}/export.json</c>, and the result file of a
 /// headless run): the plan exactly as launched (secret names only, never their values), the client environment, the
-/// summary, the verdict and every second. A dashboard imports it to show the run beside its own.</summary>
+/// summary, the verdict, every second and the diagnostics of the slowest requests. A dashboard imports it to show the run beside its own.</summary>
 public sealed record RunExport
 {
     /// <summary>The format this version writes and reads; a later, incompatible format gets a higher number.</summary>
@@ -82,4 +83,8 @@ public sealed record RunExport
     public string? LatencyCoverage { get; init; }
 
     public IReadOnlyList<RunExportSecond> Seconds { get; init; } = [];
+
+    /// <summary>The slowest requests with their diagnostics, in the order of their seconds. Documents written before they
+    /// were kept have none, and import with none.</summary>
+    public IReadOnlyList<SlowRequest> SlowRequests { get; init; } = [];
 }

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using BenchEngine.Diagnostics;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchWeb.Data;
@@ -85,6 +86,37 @@ internal sealed partial class RunObserver(
         await PublishAsync(() => publisher.SecondAsync(entity, tiles, CancellationToken.None));
     }
 
+    /// <summary>Whether saving a change of the run's slow requests failed: the executor then saves the run's final set.</summary>
+    public bool SlowRequestsIncomplete { get; private set; }
+
+    public async ValueTask OnSlowRequestsAsync(SlowRequestChange change, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(change);
+        try
+        {
+            if (change.Removed.Count > 0)
+            {
+                var removed = change.Removed.ToList();
+                await db.RunDiagnostics.Where(d => d.RunId == runId && d.Shard == 0 && removed.Contains(d.Number)).ExecuteDeleteAsync(CancellationToken.None);
+            }
+
+            List<RunDiagnosticEntity> added = [.. change.Added.Select(a => RunDiagnosticEntity.From(runId, 0, a.Number, a.Request))];
+            db.RunDiagnostics.AddRange(added);
+            await db.SaveChangesAsync(CancellationToken.None);
+            publisher.SlowRequestsSaved(runId, 0, added, change.Removed);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // Diagnostics never fail a run, nor change a figure: the executor saves the run's final set at the end.
+            SlowRequestsIncomplete = true;
+            LogDiagnosticsSaveFailed(logger, ex, runId);
+        }
+        finally
+        {
+            db.ChangeTracker.Clear();
+        }
+    }
+
     /// <summary>Seconds the run reported that are not saved yet (after a failed save).</summary>
     public IEnumerable<SecondSnapshot> Unsaved(IEnumerable<SecondSnapshot> seconds) => seconds.Where(s => !_saved.Contains(s.Index));
 
@@ -112,6 +144,9 @@ internal sealed partial class RunObserver(
 
     [LoggerMessage(Level = LogLevel.Error, Message = "Run {RunId}: saving second {Index} failed (-1: the start); it is saved at the end of the run")]
     private static partial void LogSaveFailed(ILogger logger, Exception exception, long runId, int index);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "Run {RunId}: saving the diagnostics of its slowest requests failed; they are saved again at the end of the run")]
+    private static partial void LogDiagnosticsSaveFailed(ILogger logger, Exception exception, long runId);
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "Run {RunId}: pushing an update to watchers failed")]
     private static partial void LogPublishFailed(ILogger logger, Exception exception, long runId);

@@ -40,6 +40,14 @@ public sealed class RunReader(IDbContextFactory<BenchDbContext> databases)
         return await seconds.OrderBy(s => s.Index).Take(take).ToListAsync(cancellationToken);
     }
 
+    /// <summary>The run's slowest requests with their diagnostics, as saved, in the order of their seconds
+    /// (<see cref="RunDiagnostics"/>).</summary>
+    public async Task<List<RunDiagnosticEntity>> SlowRequestsAsync(long runId, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        return await RunDiagnostics.EntriesOfRunAsync(db, runId, null, cancellationToken);
+    }
+
     /// <summary>A run spread over agents: each agent's part (<see cref="RunAgentBreakdown"/>).</summary>
     public async Task<IReadOnlyList<RunAgentRow>> AgentsAsync(long runId, CancellationToken cancellationToken)
     {

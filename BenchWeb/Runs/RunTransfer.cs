@@ -45,6 +45,7 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
         }
 
         var seconds = await db.RunSeconds.AsNoTracking().Where(s => s.RunId == runId).OrderBy(s => s.Index).ToListAsync(cancellationToken);
+        var slowRequests = await RunDiagnostics.OfRunAsync(db, runId, null, cancellationToken);
         return new RunExport
         {
             ExportedAt = time.GetUtcNow(),
@@ -77,6 +78,7 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
             Verdict = Read<Verdict>(run.VerdictJson),
             LatencyCoverage = LatencyCoverage,
             Seconds = seconds.Select(ToExport).ToList(),
+            SlowRequests = slowRequests,
         };
     }
 
@@ -119,6 +121,7 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
             LatencyCoverage = LatencyCoverage,
             // Each second as the dashboard stores it, closed when its time was up.
             Seconds = result.Seconds.Select(s => ToExport(RunSecondEntity.From(0, s, result.StartedAt + s.Elapsed))).ToList(),
+            SlowRequests = result.SlowRequests,
         };
     }
 
@@ -417,6 +420,7 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
             errors.Add(new(nameof(RunExport.SteadyStateFirst), $"The steady-state window {first}–{last} is not within the run's {seconds.Count} seconds."));
         }
 
+        RunDiagnostics.Check(document.SlowRequests, seconds.Count, errors);
         return errors;
     }
 
@@ -522,6 +526,8 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
             throw;
         }
 
+        // The slow requests once the run has its number; numbered as the document lists them.
+        db.RunDiagnostics.AddRange((document.SlowRequests ?? []).Select((request, number) => RunDiagnosticEntity.From(run.Id, 0, number, request)));
         audit.Append(db, actor, AuditActions.RunImported, $"run #{run.Id}", $"“{run.ProfileName}” ({run.Status}) from {run.ImportedFrom}", AuditLog.EndpointOf(plan, null));
         await db.SaveChangesAsync(cancellationToken);
         return run.Id;

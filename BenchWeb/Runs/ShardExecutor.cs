@@ -110,6 +110,7 @@ public sealed partial class ShardExecutor(
         }
 
         await observer.SaveUnsavedAsync(db, result.Seconds);
+        await observer.SaveSlowRequestsAsync(result.SlowRequests);
         shard.SummaryJson = JsonSerializer.Serialize(result.Summary, RunPlan.JsonOptions);
         shard.LatencyHistogram = result.Latency?.Encode();
         shard.FirstError = result.FirstError;

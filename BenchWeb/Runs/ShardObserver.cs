@@ -1,4 +1,5 @@
 using System.Text.Json;
+using BenchEngine.Diagnostics;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchWeb.Data;
@@ -108,6 +109,63 @@ internal sealed partial class ShardObserver(
         }
     }
 
+    private bool _slowRequestsIncomplete;
+
+    /// <summary>Saves the shard's slow requests as its seconds are delivered, placed in the run's seconds; a failure is logged,
+    /// and the shard's final set saved at its end (<see cref="SaveSlowRequestsAsync"/>).</summary>
+    public async ValueTask OnSlowRequestsAsync(SlowRequestChange change, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(change);
+        try
+        {
+            await using var db = await databases.CreateDbContextAsync(CancellationToken.None);
+            if (change.Removed.Count > 0)
+            {
+                var removed = change.Removed.ToList();
+                await db.RunDiagnostics.Where(d => d.RunId == run.Id && d.Shard == shard.Index && removed.Contains(d.Number)).ExecuteDeleteAsync(CancellationToken.None);
+            }
+
+            List<RunDiagnosticEntity> added = [.. change.Added.Select(a => RunDiagnosticEntity.From(run.Id, shard.Index, a.Number, WithAgent(a.Request), _offset ?? 0))];
+            db.RunDiagnostics.AddRange(added);
+            await db.SaveChangesAsync(CancellationToken.None);
+            publisher.SlowRequestsSaved(run.Id, shard.Index, added, change.Removed);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            _slowRequestsIncomplete = true;
+            LogDiagnosticsSaveFailed(logger, ex, run.Id, shard.Index);
+        }
+    }
+
+    /// <summary>When a save of its slow requests failed during the shard: the engine's final set in place of what was saved.
+    /// A failure is logged; diagnostics never fail a shard.</summary>
+    public async Task SaveSlowRequestsAsync(IReadOnlyList<SlowRequest> requests)
+    {
+        if (!_slowRequestsIncomplete)
+        {
+            return;
+        }
+
+        try
+        {
+            await using var db = await databases.CreateDbContextAsync(CancellationToken.None);
+            await db.RunDiagnostics.Where(d => d.RunId == run.Id && d.Shard == shard.Index).ExecuteDeleteAsync(CancellationToken.None);
+            db.RunDiagnostics.AddRange(requests.Select((request, number) => RunDiagnosticEntity.From(run.Id, shard.Index, number, WithAgent(request), _offset ?? 0)));
+            await db.SaveChangesAsync(CancellationToken.None);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            LogDiagnosticsSaveFailed(logger, ex, run.Id, shard.Index);
+        }
+    }
+
+    // Which agent measured it, beside the target: the run's entries come from every shard.
+    private SlowRequest WithAgent(SlowRequest request)
+    {
+        var target = $"{request.Target} · agent {shard.AgentName}";
+        return request with { Target = target.Length <= SlowRequest.MaxTargetLength ? target : target[..SlowRequest.MaxTargetLength] };
+    }
+
     /// <summary>Saves the seconds the shard measured that are not saved yet (after a failed save); the caller's context saves.</summary>
     public async Task SaveUnsavedAsync(BenchDbContext db, IEnumerable<SecondSnapshot> seconds)
     {
@@ -129,6 +187,9 @@ internal sealed partial class ShardObserver(
         LatencyHistogram = second.LatencyHistogram,
         ClosedAt = closedAt,
     };
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "Run {RunId}, shard {Shard}: saving the diagnostics of its slowest requests failed; its figures are unaffected")]
+    private static partial void LogDiagnosticsSaveFailed(ILogger logger, Exception exception, long runId, int shard);
 
     [LoggerMessage(Level = LogLevel.Error, Message = "Run {RunId}, shard {Shard}: saving second {Index} failed (-1: the start)")]
     private static partial void LogSaveFailed(ILogger logger, Exception exception, long runId, int shard, int index);

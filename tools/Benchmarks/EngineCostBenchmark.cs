@@ -1,22 +1,35 @@
 using System.Diagnostics;
 using System.Text;
 using Azure.Data.Tables;
+using BenchEngine.Diagnostics;
 using BenchEngine.Running;
+using BenchEngine.Targets;
 using Microsoft.Azure.Cosmos;
+using static Benchmarks.HostLoad;
 using static Benchmarks.Statistics;
 
 namespace Benchmarks;
 
-/// <summary>1. Engine cost: the engine's inserts/s ÷ a bare loop of the same SDK calls at the same concurrency.</summary>
+/// <summary>1. Engine cost: the engine's inserts/s ÷ a bare loop of the same SDK calls at the same concurrency; and the cost of
+/// the slowest requests' diagnostics: the engine with them as a plan has them by default (the slowest of every second), and
+/// with every request a candidate (threshold 0: ten described a second), each ÷ the engine with them off.</summary>
 internal sealed class EngineCostBenchmark : IBenchmark
 {
     public string Name => "engine-cost";
+
+    /// <summary>The diagnostics settings compared: off, the default, and every request over the threshold.</summary>
+    private static readonly (string Name, DiagnosticsOptions Options)[] Diagnostics =
+    [
+        ("off", new DiagnosticsOptions { SlowestPerSecond = 0 }),
+        ("default", DiagnosticsOptions.Default),
+        ("threshold 0", new DiagnosticsOptions { ThresholdMs = 0 }),
+    ];
 
     public async Task RunAsync(BenchmarkHost host)
     {
         const int concurrency = 32;
         const int total = 10_000;
-        Console.WriteLine($"## Engine cost (concurrency {concurrency}, {total:N0} small documents per run, alternating bare/engine, 1 warm-up + 5 rounds)");
+        Console.WriteLine($"## Engine cost (concurrency {concurrency}, {total:N0} small documents per run, alternating bare / engine with diagnostics off, default, threshold 0; 1 warm-up + 5 rounds, 15 for the no-op target; load average {LoadAverage()})");
         if (host.Tables is not null)
         {
             await CompareAsync("Azurite single inserts", () => BareTablesAsync(host, concurrency, total), () => BenchmarkHost.TablePlan("engine", concurrency, total));
@@ -27,32 +40,78 @@ internal sealed class EngineCostBenchmark : IBenchmark
             await CompareAsync("Cosmos API server point inserts", () => BareCosmosAsync(host, concurrency, total), () => host.CosmosPlan("engine", concurrency, total));
         }
 
-        async Task CompareAsync(string what, Func<Task<double>> bareLoop, Func<RunPlan> plan)
+        // The engine alone (nothing sent): where a cost per request of the diagnostics would show most.
+        await CompareAsync("No-op target (the engine alone, 1,000,000 a run)", null, () => new RunPlan
+        {
+            Name = "engine",
+            Target = new TargetOptions { Kind = TargetKind.NoOp },
+            Load = new LoadOptions { Concurrency = concurrency },
+            Stop = new StopOptions { TotalDocuments = 1_000_000 },
+        });
+
+        async Task CompareAsync(string what, Func<Task<double>>? bareLoop, Func<RunPlan> plan)
         {
             // One discarded round warms the JIT, the connection pools and the server.
-            await bareLoop();
-            await host.RunAsync(plan());
+            if (bareLoop is not null)
+            {
+                await bareLoop();
+            }
+
+            foreach (var (_, options) in Diagnostics)
+            {
+                await host.RunAsync(plan() with { Diagnostics = options });
+            }
+
             var bare = new List<double>();
-            var engine = new List<double>();
             var bareCpu = new List<double>();
-            var engineCpu = new List<double>();
+            var engine = Diagnostics.ToDictionary(d => d.Name, _ => new List<double>());
+            var engineCpu = Diagnostics.ToDictionary(d => d.Name, _ => new List<double>());
+            var kept = Diagnostics.ToDictionary(d => d.Name, _ => new List<double>());
+            var engineBytes = Diagnostics.ToDictionary(d => d.Name, _ => new List<double>());
             // The measured rounds skip the engine's warm-up (0.3 s of its hot path on the no-op target before a run's clock
             // starts, never counted in its throughput): the discarded round warmed this process's code already, and the
             // warm-up's CPU would count as 30 µs an insert of a 10,000-insert run.
             var warm = new BenchmarkRunner { WarmUp = TimeSpan.Zero };
-            for (var round = 0; round < 5; round++)
+            // The engine alone runs a second a run: more rounds resolve the few per cent a round of a shared machine varies by.
+            var rounds = bareLoop is null ? 15 : 5;
+            for (var round = 0; round < rounds; round++)
             {
                 // This process's CPU per insert: the client's cost, which on two shared cores is taken from the server's.
-                var cpu = Process.GetCurrentProcess().TotalProcessorTime;
-                bare.Add(await bareLoop());
-                bareCpu.Add((Process.GetCurrentProcess().TotalProcessorTime - cpu).TotalMicroseconds / total);
-                cpu = Process.GetCurrentProcess().TotalProcessorTime;
-                engine.Add((await host.RunAsync(plan(), runner: warm)).Summary.AverageThroughput);
-                engineCpu.Add((Process.GetCurrentProcess().TotalProcessorTime - cpu).TotalMicroseconds / total);
+                if (bareLoop is not null)
+                {
+                    var cpu = Process.GetCurrentProcess().TotalProcessorTime;
+                    bare.Add(await bareLoop());
+                    bareCpu.Add((Process.GetCurrentProcess().TotalProcessorTime - cpu).TotalMicroseconds / total);
+                }
+
+                // Each setting in its turn, the order rotated every round: none always runs first or last.
+                for (var k = 0; k < Diagnostics.Length; k++)
+                {
+                    var (name, options) = Diagnostics[(k + round) % Diagnostics.Length];
+                    var cpu = Process.GetCurrentProcess().TotalProcessorTime;
+                    var allocated = GC.GetTotalAllocatedBytes(precise: true);
+                    var result = await host.RunAsync(plan() with { Diagnostics = options }, runner: warm);
+                    engineBytes[name].Add((GC.GetTotalAllocatedBytes(precise: true) - allocated) / (double)result.Summary.TotalOk);
+                    engine[name].Add(result.Summary.AverageThroughput);
+                    engineCpu[name].Add((Process.GetCurrentProcess().TotalProcessorTime - cpu).TotalMicroseconds / result.Summary.TotalOk);
+                    kept[name].Add(result.SlowRequests.Count);
+                }
             }
 
-            Console.WriteLine($"{what}: bare {string.Join(", ", bare.Select(v => v.ToString("N0")))}/s · engine {string.Join(", ", engine.Select(v => v.ToString("N0")))}/s · ratio of medians {Median(engine) / Median(bare):F3}"
-                + $" · client CPU an insert: bare {Median(bareCpu):F1} µs, engine {Median(engineCpu):F1} µs");
+            string Rates(List<double> rates) => string.Join(", ", rates.Select(v => v.ToString("N0")));
+            if (bareLoop is not null)
+            {
+                Console.WriteLine($"{what}: bare {Rates(bare)}/s · engine (default diagnostics) {Rates(engine["default"])}/s · ratio of medians {Median(engine["default"]) / Median(bare):F3}"
+                    + $" · client CPU an insert: bare {Median(bareCpu):F1} µs, engine {Median(engineCpu["default"]):F1} µs");
+            }
+
+            var off = Median(engine["off"]);
+            Console.WriteLine($"{what}, diagnostics: off {Rates(engine["off"])}/s ({Median(engineCpu["off"]):F2} µs CPU and {Median(engineBytes["off"]):N0} bytes allocated an insert)");
+            foreach (var (name, _) in Diagnostics.Skip(1))
+            {
+                Console.WriteLine($"  {name} {Rates(engine[name])}/s ({Median(engineCpu[name]):F2} µs CPU and {Median(engineBytes[name]):N0} bytes allocated an insert, {Median(kept[name]):N0} requests kept a run)"
+                    + $" · ratio of medians with ÷ without {Median(engine[name]) / off:F3} (target ≥ 0.97)");
+            }
         }
     }
 

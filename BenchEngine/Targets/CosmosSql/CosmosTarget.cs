@@ -136,20 +136,25 @@ internal sealed class CosmosTarget : IInsertTarget
         var partitionKey = new PartitionKey(document.PartitionKey);
         try
         {
-            using var response = operation == WriteOperation.Upsert
+            var response = operation == WriteOperation.Upsert
                 ? await container.UpsertItemStreamAsync(stream, partitionKey, _requestOptions, cancellationToken).ConfigureAwait(false)
                 : await container.CreateItemStreamAsync(stream, partitionKey, _requestOptions, cancellationToken).ConfigureAwait(false);
+
+            // The response itself is not disposed: that would end its trace, which is the SDK's diagnostics of the request,
+            // wanted later should the request be one of the run's slowest (the outcome keeps a reference, nothing more). Its
+            // body, the part holding a buffer, is released now; the rest is garbage like any response.
+            response.Content?.Dispose();
             var status = (int)response.StatusCode;
             var charge = response.Headers.RequestCharge;
             if (response.IsSuccessStatusCode)
             {
-                return OperationOutcome.Ok(status, 1, charge, body.WrittenCount);
+                return OperationOutcome.Ok(status, 1, charge, body.WrittenCount) with { Diagnostics = response };
             }
 
             // Status and sub-status only: the response's error message quotes the body the endpoint sent.
-            return response.StatusCode == HttpStatusCode.TooManyRequests
+            return (response.StatusCode == HttpStatusCode.TooManyRequests
                 ? OperationOutcome.Throttled(status, charge, ReadRetryAfter(response.Headers))
-                : OperationOutcome.Failed(status, charge, ErrorText.Status(response.StatusCode, SubStatus(response.Headers)));
+                : OperationOutcome.Failed(status, charge, ErrorText.Status(response.StatusCode, SubStatus(response.Headers)))) with { Diagnostics = response };
         }
         catch (Exception ex) when (ex is CosmosException or HttpRequestException && cancellationToken.IsCancellationRequested)
         {
@@ -158,9 +163,9 @@ internal sealed class CosmosTarget : IInsertTarget
         }
         catch (CosmosException ex)
         {
-            return ex.StatusCode == HttpStatusCode.TooManyRequests
+            return (ex.StatusCode == HttpStatusCode.TooManyRequests
                 ? OperationOutcome.Throttled(429, ex.RequestCharge, ex.RetryAfter)
-                : OperationOutcome.Failed((int)ex.StatusCode, ex.RequestCharge, ErrorText.Status(ex.StatusCode, ex.SubStatusCode));
+                : OperationOutcome.Failed((int)ex.StatusCode, ex.RequestCharge, ErrorText.Status(ex.StatusCode, ex.SubStatusCode))) with { Diagnostics = ex };
         }
         catch (HttpRequestException ex)
         {
@@ -171,6 +176,43 @@ internal sealed class CosmosTarget : IInsertTarget
             // The SDK's own request timeout; the run did not cancel this request.
             return OperationOutcome.Failed(0, 0, "no response: the request timed out");
         }
+    }
+
+    /// <summary>The SDK's diagnostics of the request (<see cref="CosmosDiagnostics.ToString"/>: regions contacted, retries,
+    /// the transport's timeline, Gateway or Direct), read from the response or exception the write kept, under a header
+    /// with the engine's own figures.</summary>
+    public RequestDescription DescribeRequest(in SlowRequestFacts request)
+    {
+        var diagnostics = request.Outcome.Diagnostics switch
+        {
+            ResponseMessage response => response.Diagnostics,
+            CosmosException exception => exception.Diagnostics,
+            _ => null,
+        };
+        var mode = _options.ConnectionMode == CosmosConnectionMode.Direct ? "Direct" : "Gateway";
+        if (diagnostics is null)
+        {
+            return RequestDescription.Plain(request, $"The SDK gave no diagnostics for this request (no response or exception of its own; {mode} mode).");
+        }
+
+        var culture = System.Globalization.CultureInfo.InvariantCulture;
+        var sdkElapsed = diagnostics.GetClientElapsedTime().TotalMilliseconds.ToString("N1", culture);
+        var regions = diagnostics.GetContactedRegions() is { Count: > 0 } contacted
+            ? string.Join(", ", contacted.Select(r => r.regionName).Distinct(StringComparer.Ordinal))
+            : "none named";
+        var failed = diagnostics.GetFailedRequestCount();
+        var summary = $"{request.OutcomeText} · {request.LatencyText} · SDK {sdkElapsed} ms · {mode} · regions: {regions} · {failed} failed in the SDK · {request.AttemptsText}";
+        var text = $"""
+            outcome: {request.OutcomeText}
+            latency: {request.LatencyText} (from the intended start, the engine's retries included); the SDK's own: {sdkElapsed} ms
+            attempts: {request.AttemptsText}
+            connection mode: {mode}
+            regions contacted: {regions}
+            requests that failed inside the SDK: {failed}
+            the SDK's diagnostics (CosmosDiagnostics):
+            {diagnostics}
+            """;
+        return new RequestDescription(summary, text);
     }
 
     public async Task<long> CountAsync(CancellationToken cancellationToken)

@@ -27,6 +27,10 @@ internal sealed class NoOpTarget : IInsertTarget
         return documents.Count == 1 ? OneWritten : Task.FromResult(OperationOutcome.Ok(201, documents.Count, 0, 0));
     }
 
+    /// <summary>A line saying so: nothing was sent; a slow request here is the client's own time (a pause, a collection).</summary>
+    public RequestDescription DescribeRequest(in SlowRequestFacts request) => RequestDescription.Plain(request,
+        "No-op target: nothing was sent (client only), so there are no SDK diagnostics; a slow request here is the client's own time.");
+
     public Task<long> CountAsync(CancellationToken cancellationToken) => Task.FromResult(Interlocked.Read(ref _documents));
 
     public ValueTask DisposeAsync() => ValueTask.CompletedTask;

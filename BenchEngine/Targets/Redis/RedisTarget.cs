@@ -1,8 +1,10 @@
+using System.Globalization;
 using System.Net;
 using System.Security.Authentication;
 using BenchEngine.Workloads;
 using StackExchange.Redis;
 using StackExchange.Redis.Configuration;
+using StackExchange.Redis.Profiling;
 
 namespace BenchEngine.Targets;
 
@@ -24,8 +26,15 @@ internal sealed class RedisTarget : IInsertTarget
 
     private readonly RedisOptions _options;
     private readonly TargetContext _context;
+    // The most profiled commands a slow request's text lists (a pipeline's first ones).
+    private const int ListedCommands = 10;
+
     private ConnectionMultiplexer? _connection;
     private IDatabase? _database;
+
+    // The write under way's profiling session, where StackExchange.Redis records the timings of the commands it sends: one
+    // per write, read only if the write turns out to be one of the run's slowest (DescribeRequest).
+    private readonly AsyncLocal<ProfilingSession?> _profiling = new();
 
     public RedisTarget(RedisOptions options, TargetContext context)
     {
@@ -93,6 +102,7 @@ internal sealed class RedisTarget : IInsertTarget
         }
 
         _connection = connection;
+        connection.RegisterProfiler(() => _profiling.Value);
         var database = connection.GetDatabase(_options.Database);
         try
         {
@@ -119,7 +129,10 @@ internal sealed class RedisTarget : IInsertTarget
         var when = operation == WriteOperation.Create ? When.NotExists : When.Always;
         if (documents.Count == 1)
         {
-            return await WriteOneAsync(database, documents[0], when, cancellationToken).ConfigureAwait(false);
+            // StackExchange.Redis profiles a single command; the commands of a batch (a pipeline) it does not.
+            var session = new ProfilingSession();
+            _profiling.Value = session;
+            return Profiled(await WriteOneAsync(database, documents[0], when, cancellationToken).ConfigureAwait(false), session);
         }
 
         var writes = new Task<bool>[documents.Count];
@@ -139,7 +152,7 @@ internal sealed class RedisTarget : IInsertTarget
         {
             // No connection to send on: the client refuses the whole pipeline (it groups the SETs by connection first) and
             // fails at once rather than queue it, so nothing was sent.
-            return OperationOutcome.Failed(0, 0, Describe(ex));
+            return OperationOutcome.Failed(0, 0, Describe(ex)) with { Diagnostics = ex };
         }
 
         var all = Task.WhenAll(writes);
@@ -161,6 +174,13 @@ internal sealed class RedisTarget : IInsertTarget
         return Tally(writes, sizes);
     }
 
+    /// <summary>The outcome with what describes it should it be slow: the write's profiling session, and its failure.</summary>
+    private static OperationOutcome Profiled(OperationOutcome outcome, ProfilingSession session) =>
+        outcome with { Diagnostics = new ProfiledWrite(session, outcome.Diagnostics as Exception) };
+
+    /// <summary>A write's profiling session (its commands' timings, finished only when it is described) and its failure.</summary>
+    private sealed record ProfiledWrite(ProfilingSession Session, Exception? Failure);
+
     /// <summary>One SET, awaited as it is (a cancellable wait only when the run's stop can cut it off): no arrays, no
     /// <see cref="Task.WhenAll(Task[])"/>, the same outcomes as a pipeline of one.</summary>
     private async Task<OperationOutcome> WriteOneAsync(IDatabase database, Document document, When when, CancellationToken cancellationToken)
@@ -173,7 +193,7 @@ internal sealed class RedisTarget : IInsertTarget
         }
         catch (RedisException ex)
         {
-            return OperationOutcome.Failed(0, 0, Describe(ex));
+            return OperationOutcome.Failed(0, 0, Describe(ex)) with { Diagnostics = ex };
         }
 
         try
@@ -193,6 +213,67 @@ internal sealed class RedisTarget : IInsertTarget
             return Tally([write], [size]);
         }
     }
+
+    /// <summary>
+    /// A slow SET as the client saw it: the command, the engine's latency and attempts, the server and the failure, and
+    /// StackExchange.Redis's profile of the command (<see cref="IProfiledCommand"/>: created, queued, sent, answered, completed,
+    /// and a retransmission after a moved slot), with the connection's queues when the second closed. Every single write is
+    /// profiled (an entry kept in memory only until the write is described or dropped), and the profile read only for the
+    /// slow ones; the client does not profile the commands of a batch (a pipeline). Server-side times are Redis's own
+    /// <c>SLOWLOG</c>, which this does not read.
+    /// </summary>
+    public RequestDescription DescribeRequest(in SlowRequestFacts request)
+    {
+        var where = $"{_options.Host}:{_options.Port}";
+        var written = request.Outcome.Diagnostics as ProfiledWrite;
+        var failure = (written?.Failure ?? request.Outcome.Diagnostics as Exception) is { } exception ? $"{exception.GetType().Name}: {Describe(exception)}" : null;
+        var queues = "unknown (not connected)";
+        if (_connection is { } connection)
+        {
+            var interactive = connection.GetCounters().Interactive;
+            queues = FormattableString.Invariant(
+                $"{interactive.PendingUnsentItems} waiting to be sent, {interactive.SentItemsAwaitingResponse} sent and awaiting their answer, {interactive.ResponsesAwaitingAsyncCompletion} answered and awaiting completion");
+        }
+
+        var commands = written is null ? [] : written.Session.FinishProfiling().ToList();
+        var profile = new System.Text.StringBuilder();
+        foreach (var command in commands.Take(ListedCommands))
+        {
+            profile.Append(CultureInfo.InvariantCulture, $"\n  {Profile(command)}");
+        }
+
+        if (commands.Count > ListedCommands)
+        {
+            profile.Append(CultureInfo.InvariantCulture, $"\n  … and {commands.Count - ListedCommands:N0} more");
+        }
+
+        var slowest = commands.Count == 0 ? null : commands.MaxBy(c => c.ElapsedTime);
+        var summary = $"{request.OutcomeText} · {request.LatencyText} · SET to {where}"
+            + (slowest is null ? "" : $" · server answered in {Milliseconds(slowest.SentToResponse)} (sent after {Milliseconds(slowest.CreationToEnqueued + slowest.EnqueuedToSending)})")
+            + $" · {request.AttemptsText}";
+        var text = $"""
+            outcome: {request.OutcomeText}
+            latency: {request.LatencyText} (from the intended start)
+            attempts: {request.AttemptsText}
+            command: SET, one per document (a batch is one pipeline); keys that landed: {request.Outcome.Documents}
+            server: {where}, {(_options.UseTls ? "TLS" : "no TLS")}, database {_options.Database}
+            {(failure is null ? "failure: none" : "failure: " + failure)}
+            profiled commands ({commands.Count:N0}; StackExchange.Redis: created → queued → sent → answered → completed):{(commands.Count > 0 ? profile.ToString() : written is null ? " none (StackExchange.Redis does not profile the commands of a batch, which is one pipeline; a batch of one document is profiled)" : " none recorded (the write failed before sending)")}
+            the connection's queues when the second closed (not when the request was sent): {queues}
+            server-side times: Redis's SLOWLOG, not read here.
+            """;
+        return new RequestDescription(summary, text);
+    }
+
+    // One profiled command in a line: where it went and how long each stage took.
+    private static string Profile(IProfiledCommand command) =>
+        $"{command.Command} to {command.EndPoint} (database {command.Db}), created {command.CommandCreated.ToString("HH:mm:ss.fff", CultureInfo.InvariantCulture)} UTC: "
+        + $"queued after {Milliseconds(command.CreationToEnqueued)}, sent after {Milliseconds(command.EnqueuedToSending)}, "
+        + $"answered after {Milliseconds(command.SentToResponse)}, completed after {Milliseconds(command.ResponseToCompletion)}; "
+        + $"in all {Milliseconds(command.ElapsedTime)}"
+        + (command.RetransmissionOf is null ? "" : $"; a retransmission ({command.RetransmissionReason})");
+
+    private static string Milliseconds(TimeSpan span) => span.TotalMilliseconds.ToString("N2", CultureInfo.InvariantCulture) + " ms";
 
     public async Task<long> CountAsync(CancellationToken cancellationToken)
     {
@@ -261,7 +342,8 @@ internal sealed class RedisTarget : IInsertTarget
         var (status, error) = failure is null
             ? (KeyExists, ErrorText.Status(KeyExists, "KeyExists"))
             : (failure is RedisServerException ? ServerError : 0, Describe(failure));
-        return OperationOutcome.PartlyFailed(status, landed, bytes, writes.Count == 1 ? error : $"{error} ({writes.Count - landed:N0} of {writes.Count:N0} keys did not land)");
+        return OperationOutcome.PartlyFailed(status, landed, bytes, writes.Count == 1 ? error : $"{error} ({writes.Count - landed:N0} of {writes.Count:N0} keys did not land)")
+            with { Diagnostics = failure };
     }
 
     /// <summary>A failure in words that never quote the server: its error code alone ("500 OOM"), or what kind of failure

@@ -83,6 +83,10 @@ internal sealed class SimulatedCosmosTarget : IInsertTarget
         return OperationOutcome.Ok(201, documents.Count, charge, bytes);
     }
 
+    /// <summary>A line saying so: no request was sent, and the latency is the model's draw, not a measurement.</summary>
+    public RequestDescription DescribeRequest(in SlowRequestFacts request) => RequestDescription.Plain(request,
+        $"Simulated: a model of Cosmos DB in this process, no request was sent and there are no SDK diagnostics; the latency is the model's draw (median {_options.MedianLatencyMs:N1} ms) plus the engine's retries.");
+
     public Task<long> CountAsync(CancellationToken cancellationToken) =>
         Task.FromResult(_partitions.Sum(p => p.Documents));
 

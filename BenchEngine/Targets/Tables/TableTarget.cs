@@ -125,7 +125,7 @@ internal sealed class TableTarget : IInsertTarget
                     using var response = operation == WriteOperation.Upsert
                         ? await table.UpsertEntityAsync(entity, TableUpdateMode.Replace, cancellationToken).ConfigureAwait(false)
                         : await table.AddEntityAsync(entity, cancellationToken).ConfigureAwait(false);
-                    return OperationOutcome.Ok(response.Status, 1, RequestCharge(response), bytes);
+                    return OperationOutcome.Ok(response.Status, 1, RequestCharge(response), bytes) with { Diagnostics = response };
                 }
 
                 var actionType = operation == WriteOperation.Upsert ? TableTransactionActionType.UpsertReplace : TableTransactionActionType.Add;
@@ -137,12 +137,16 @@ internal sealed class TableTarget : IInsertTarget
 
                 var result = await table.SubmitTransactionAsync(actions, cancellationToken).ConfigureAwait(false);
                 using var raw = result.GetRawResponse();
-                return OperationOutcome.Ok(raw.Status, documents.Count, RequestCharge(raw), bytes);
+                return OperationOutcome.Ok(raw.Status, documents.Count, RequestCharge(raw), bytes) with { Diagnostics = raw };
             },
             status => IsThrottle(_kind, status),
             RequestCharge,
             cancellationToken).ConfigureAwait(false);
     }
+
+    /// <summary>The request ids, status and timings the SDK's response kept (<see cref="StorageRequests.DescribeRequest"/>);
+    /// its headers are still there after the response was disposed, which only releases its body.</summary>
+    public RequestDescription DescribeRequest(in SlowRequestFacts request) => StorageRequests.DescribeRequest(request, "table");
 
     public async Task<long> CountAsync(CancellationToken cancellationToken)
     {

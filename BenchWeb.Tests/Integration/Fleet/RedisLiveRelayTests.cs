@@ -50,13 +50,22 @@ public sealed class RedisLiveRelayTests
 
         Publish(new SecondSaved(LiveFeedTests.Second(5, 0)));
         Publish(new StatusChanged(new RunStatusChange(5, RunStatus.Completed, "reached 1,000 documents")));
+        var kept = BenchWeb.Data.RunDiagnosticEntity.From(5, 1, 7, new BenchEngine.Diagnostics.SlowRequest
+        {
+            Second = 3, LatencyMs = 212.5, StatusCode = 201, Target = "Cosmos DB", Summary = "201 ok · 212.5 ms", Text = "{\"name\":\"CreateItemStreamAsync\"}",
+        });
+        Publish(new SlowRequestsSaved(5, 1, [kept], [2]));
         Publish(new SweepChanged(2));
         Publish(new AgentsChanged());
 
-        var onBEvents = await FirstAsync(onB, 2, logs);
+        var onBEvents = await FirstAsync(onB, 3, logs);
         var second = Assert.IsType<SecondSaved>(onBEvents[0]).Second;
         Assert.Equal((5, 0, 100), (second.RunId, second.Index, second.Ok));
         Assert.Equal(new RunStatusChange(5, RunStatus.Completed, "reached 1,000 documents"), Assert.IsType<StatusChanged>(onBEvents[1]).Change);
+        var slow = Assert.IsType<SlowRequestsSaved>(onBEvents[2]);
+        Assert.Equal((5L, 1, 2), (slow.RunId, slow.Shard, Assert.Single(slow.Removed)));
+        var arrived = Assert.Single(slow.Added);
+        Assert.Equal((7, 3, 212.5, kept.Text), (arrived.Number, arrived.Second, arrived.LatencyMs, arrived.Text));
         Assert.Equal(2, Assert.IsType<SweepChanged>(Assert.Single(await FirstAsync(sweepOnB, 1))).SweepId);
         Assert.IsType<AgentsChanged>(Assert.Single(await FirstAsync(agentsOnB, 1)));
 
@@ -64,9 +73,9 @@ public sealed class RedisLiveRelayTests
         // after them, received on A, shows the echoes had their chance to arrive.
         feedB.Publish(new StatusChanged(new RunStatusChange(5, RunStatus.Cancelled, "marker")));
         relayB.Send(new StatusChanged(new RunStatusChange(5, RunStatus.Cancelled, "marker")));
-        var onAEvents = await FirstAsync(onA, 3);
-        Assert.Equal(["SecondSaved", "StatusChanged", "StatusChanged"], onAEvents.Select(e => e.GetType().Name));
-        Assert.Equal("marker", ((StatusChanged)onAEvents[2]).Change.Message);
+        var onAEvents = await FirstAsync(onA, 4);
+        Assert.Equal(["SecondSaved", "StatusChanged", "SlowRequestsSaved", "StatusChanged"], onAEvents.Select(e => e.GetType().Name));
+        Assert.Equal("marker", ((StatusChanged)onAEvents[3]).Change.Message);
     }
 
     private static SharedMode SharedModeOn(RedisServer redis)

@@ -100,6 +100,14 @@ public sealed class SharedModeTests(AzuriteServer azurite, ITestOutputHelper out
         var merged = ShardMerge.Merge(histograms);
         Assert.Equal(3_001, merged.Count);
         Assert.Equal(merged.MillisecondsAtPercentile(99), run.GetProperty("summary").GetProperty("latency").GetProperty("p99Ms").GetDouble(), 6);
+
+        // Each agent's slowest requests are kept in PostgreSQL with the run, named by agent and placed in the run's seconds.
+        var slow = await http.GetFromJsonAsync<JsonElement>($"api/runs/{runId}/diagnostics");
+        var entries = slow.GetProperty("entries").EnumerateArray().ToList();
+        Assert.Equal(["agent-a", "agent-b", "agent-c"], entries.Select(e => e.GetProperty("target").GetString()![(e.GetProperty("target").GetString()!.LastIndexOf("agent ", StringComparison.Ordinal) + 6)..]).Distinct().Order());
+        var seconds = await SharedModeFleet.ScalarAsync<long>(db, $"SELECT COUNT(*) FROM \"RunSeconds\" WHERE \"RunId\" = {runId}");
+        Assert.All(entries, e => Assert.InRange(e.GetProperty("second").GetInt32(), 0, seconds - 1));
+        Assert.All(entries, e => Assert.Contains("x-ms-request-id: ", e.GetProperty("text").GetString(), StringComparison.Ordinal));
     }
 
     [Fact]

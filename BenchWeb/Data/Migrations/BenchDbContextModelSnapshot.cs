@@ -317,6 +317,65 @@ namespace BenchWeb.Data.Migrations
                     b.ToTable("Profiles");
                 });
 
+            modelBuilder.Entity("BenchWeb.Data.RunDiagnosticEntity", b =>
+                {
+                    b.Property<long>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("INTEGER");
+
+                    b.Property<int>("Attempts")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<double>("LatencyMs")
+                        .HasColumnType("REAL");
+
+                    b.Property<int>("Number")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("Outcome")
+                        .IsRequired()
+                        .HasMaxLength(20)
+                        .HasColumnType("TEXT");
+
+                    b.Property<long>("RunId")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<int>("Second")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<int>("Shard")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<int>("StatusCode")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("Summary")
+                        .IsRequired()
+                        .HasMaxLength(300)
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Target")
+                        .IsRequired()
+                        .HasMaxLength(200)
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Text")
+                        .IsRequired()
+                        .HasMaxLength(65536)
+                        .HasColumnType("TEXT");
+
+                    b.Property<bool>("Truncated")
+                        .HasColumnType("INTEGER");
+
+                    b.HasKey("Id");
+
+                    b.HasIndex("RunId", "Second");
+
+                    b.HasIndex("RunId", "Shard", "Number");
+
+                    b.ToTable("RunDiagnostics");
+                });
+
             modelBuilder.Entity("BenchWeb.Data.RunEntity", b =>
                 {
                     b.Property<long>("Id")
@@ -897,6 +956,15 @@ namespace BenchWeb.Data.Migrations
                     b.HasKey("Id");
 
                     b.ToTable("DataProtectionKeys");
+                });
+
+            modelBuilder.Entity("BenchWeb.Data.RunDiagnosticEntity", b =>
+                {
+                    b.HasOne("BenchWeb.Data.RunEntity", null)
+                        .WithMany()
+                        .HasForeignKey("RunId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired();
                 });
 
             modelBuilder.Entity("BenchWeb.Data.RunEntity", b =>

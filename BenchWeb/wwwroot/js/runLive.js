@@ -151,7 +151,10 @@ class LiveView {
             throttled: chart(canvas('throttled'), 'Throttled per second (429 / 503)', 'responses/s', [line('throttled/s', colour(1))]),
             ru: chart(canvas('ru'), options.requestUnitsReported === false ? 'Request units per second: n/a (the target has no request units)' : 'Request units per second', 'RU/s', [line('RU/s', colour(0)), guide('provisioned', colour(6))]),
             // On a log axis, so that a p50 of a few milliseconds is not flattened onto zero by a p99 of hundreds.
-            latency: chart(canvas('latency'), 'Latency', 'ms', [line('p50', colour(0)), line('p99', colour(1))], [], { y: latencyAxis() }),
+            latency: chart(canvas('latency'), 'Latency (click: that second\'s slowest requests)', 'ms', [
+                line('p50', colour(0)), line('p99', colour(1)),
+                line('slow request kept', colour(2), { showLine: false, pointRadius: 3, pointHoverRadius: 5, pointStyle: 'crossRot' }),
+            ], [], { y: latencyAxis() }),
             cpu: chart(canvas('cpu'), 'Client CPU', '%', [line('CPU %', colour(0)), guide(options.processCpuBound == null ? 'no CPU bound' : `client-limited from ${options.processCpuBound} %`, colour(1))]),
             health: chart(canvas('health'), 'Client health', 'CPU %', [
                 line('host CPU %', colour(0)),
@@ -164,6 +167,13 @@ class LiveView {
             }),
         };
         this.charts.cpu.options.scales.y.suggestedMax = 100;
+        // A click on the latency chart goes to the slowest requests of the second under it (a kept request's point: its own).
+        this.slowPoints = [];
+        this.charts.latency.options.onClick = (event, elements, c) => {
+            const kept = elements.find(e => e.datasetIndex === 2);
+            const point = kept ? c.data.datasets[2].data[kept.index] : null;
+            this.pickSecond(point?.second ?? Math.max(0, Math.ceil(c.scales.x.getValueForPixel(event.x)) - 1));
+        };
         this.healthBox = root.querySelector('#client-health');
         for (const c of Object.values(this.charts)) c.$benchWebStages = options.stages ?? [];
         // Seconds drawn after arriving live: how long from the engine closing a second to its point.
@@ -240,6 +250,33 @@ class LiveView {
         }
         this.healthPoints = 0;
         this.ordered().forEach(s => this.append(s));
+        this.charts.latency.data.datasets[2].source = this.slowPoints;
+    }
+
+    // The kept slow requests ({second, latencyMs}) as points on the latency chart, each at its second's end.
+    setSlowRequests(requests) {
+        this.slowPoints = (requests ?? []).map(r => ({ x: r.second + 1, y: logValue(r.latencyMs), second: r.second }));
+        this.charts.latency.data.datasets[2].source = this.slowPoints;
+        this.scheduleDraw();
+    }
+
+    // Marks the slowest requests of second `index` in the page's panel and scrolls to the first (or says there are none).
+    pickSecond(index) {
+        const panel = document.getElementById('slow-requests');
+        if (!panel) return;
+        let first = null;
+        for (const entry of panel.querySelectorAll('.slow-request')) {
+            const match = Number(entry.dataset.second) === index;
+            entry.toggleAttribute('data-picked', match);
+            if (match && !first) first = entry;
+        }
+        panel.dataset.picked = String(index);
+        const note = panel.querySelector('#slow-requests-picked');
+        if (note) {
+            note.hidden = first !== null;
+            note.textContent = `Second ${index}: none of its requests was kept.`;
+        }
+        (first ?? panel).scrollIntoView({ block: 'start' });
     }
 
     // The health chart is drawn once a second has client health; a run whose seconds have none says it was not measured.

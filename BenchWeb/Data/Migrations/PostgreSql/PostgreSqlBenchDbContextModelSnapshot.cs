@@ -330,6 +330,67 @@ namespace BenchWeb.Data.Migrations.PostgreSql
                     b.ToTable("Profiles");
                 });
 
+            modelBuilder.Entity("BenchWeb.Data.RunDiagnosticEntity", b =>
+                {
+                    b.Property<long>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("bigint");
+
+                    NpgsqlPropertyBuilderExtensions.UseIdentityByDefaultColumn(b.Property<long>("Id"));
+
+                    b.Property<int>("Attempts")
+                        .HasColumnType("integer");
+
+                    b.Property<double>("LatencyMs")
+                        .HasColumnType("double precision");
+
+                    b.Property<int>("Number")
+                        .HasColumnType("integer");
+
+                    b.Property<string>("Outcome")
+                        .IsRequired()
+                        .HasMaxLength(20)
+                        .HasColumnType("character varying(20)");
+
+                    b.Property<long>("RunId")
+                        .HasColumnType("bigint");
+
+                    b.Property<int>("Second")
+                        .HasColumnType("integer");
+
+                    b.Property<int>("Shard")
+                        .HasColumnType("integer");
+
+                    b.Property<int>("StatusCode")
+                        .HasColumnType("integer");
+
+                    b.Property<string>("Summary")
+                        .IsRequired()
+                        .HasMaxLength(300)
+                        .HasColumnType("character varying(300)");
+
+                    b.Property<string>("Target")
+                        .IsRequired()
+                        .HasMaxLength(200)
+                        .HasColumnType("character varying(200)");
+
+                    b.Property<string>("Text")
+                        .IsRequired()
+                        .HasMaxLength(65536)
+                        .HasColumnType("character varying(65536)");
+
+                    b.Property<bool>("Truncated")
+                        .HasColumnType("boolean");
+
+                    b.HasKey("Id");
+
+                    b.HasIndex("RunId", "Second");
+
+                    b.HasIndex("RunId", "Shard", "Number");
+
+                    b.ToTable("RunDiagnostics");
+                });
+
             modelBuilder.Entity("BenchWeb.Data.RunEntity", b =>
                 {
                     b.Property<long>("Id")
@@ -918,6 +979,15 @@ namespace BenchWeb.Data.Migrations.PostgreSql
                     b.HasKey("Id");
 
                     b.ToTable("DataProtectionKeys");
+                });
+
+            modelBuilder.Entity("BenchWeb.Data.RunDiagnosticEntity", b =>
+                {
+                    b.HasOne("BenchWeb.Data.RunEntity", null)
+                        .WithMany()
+                        .HasForeignKey("RunId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired();
                 });
 
             modelBuilder.Entity("BenchWeb.Data.RunEntity", b =>

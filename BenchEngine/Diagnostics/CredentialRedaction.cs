@@ -1,0 +1,75 @@
+using System.Text.RegularExpressions;
+
+namespace BenchEngine.Diagnostics;
+
+/// <summary>
+/// Takes credentials out of a diagnostics text before it is kept: the values of the secrets the run read (an account key,
+/// a connection string and the key inside it), and whatever has a credential's shape — a SAS signature (<c>sig=</c>), an
+/// account key or password in a connection string (<c>AccountKey=</c>), an <c>Authorization</c> header's value. Each is
+/// replaced by <see cref="Marker"/>; the rest of the text (endpoints, ids, timings) stays.
+/// </summary>
+internal static partial class CredentialRedaction
+{
+    /// <summary>What stands where a credential was.</summary>
+    public const string Marker = "[redacted]";
+
+    // Shorter values are no key, and replacing them would blot out ordinary words.
+    private const int ShortestSecret = 8;
+
+    /// <summary><paramref name="text"/> without the secrets' values and without anything shaped like a credential.</summary>
+    /// <param name="text">A diagnostics text.</param>
+    /// <param name="secrets">The values of the secrets the run read.</param>
+    public static string Redact(string text, IEnumerable<string> secrets)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        ArgumentNullException.ThrowIfNull(secrets);
+
+        // Longest first: a connection string goes whole before the key inside it is looked for.
+        foreach (var secret in ValuesOf(secrets).OrderByDescending(s => s.Length))
+        {
+            text = text.Replace(secret, Marker, StringComparison.Ordinal);
+        }
+
+        text = KeyValue().Replace(text, m => m.Groups["name"].Value + m.Groups["separator"].Value + Marker);
+        return Header().Replace(text, m => m.Groups["name"].Value + m.Groups["separator"].Value + Marker);
+    }
+
+    /// <summary>Each secret, and the credentials inside a connection string (<c>AccountKey=…;</c>), as they would appear in a
+    /// text.</summary>
+    private static IEnumerable<string> ValuesOf(IEnumerable<string> secrets)
+    {
+        foreach (var secret in secrets)
+        {
+            if (secret.Length < ShortestSecret)
+            {
+                continue;
+            }
+
+            yield return secret;
+            foreach (Match part in KeyValue().Matches(secret))
+            {
+                if (part.Groups["value"].Value is { Length: >= ShortestSecret } value)
+                {
+                    yield return value;
+
+                    // An SDK may write a key URL-escaped (a SAS signature always is).
+                    if (Uri.EscapeDataString(value) is var escaped && escaped != value)
+                    {
+                        yield return escaped;
+                    }
+                }
+            }
+        }
+    }
+
+    // name=value in a connection string or a query: an account key, a SAS signature, a password, a shared access key or token.
+    [GeneratedRegex(@"(?<name>\b(?:AccountKey|SharedAccessKey|SharedAccessSignature|sig|password|pwd|token|access_?key|secret)\b)(?<separator>\s*=\s*)(?<value>[^;&\s""',}]+)",
+        RegexOptions.IgnoreCase | RegexOptions.CultureInvariant, matchTimeoutMilliseconds: 1000)]
+    private static partial Regex KeyValue();
+
+    // An Authorization header, written as a header line ("Authorization: …"), a JSON property ("authorization":"…") or a
+    // key=value pair.
+    [GeneratedRegex(@"(?<name>\b(?:x-ms-)?authorization\b[""']?)(?<separator>\s*[:=]\s*[""']?)(?<value>[^""'\r\n,}]+)",
+        RegexOptions.IgnoreCase | RegexOptions.CultureInvariant, matchTimeoutMilliseconds: 1000)]
+    private static partial Regex Header();
+}

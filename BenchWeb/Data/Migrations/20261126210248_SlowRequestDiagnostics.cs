@@ -1,0 +1,61 @@
+﻿using Microsoft.EntityFrameworkCore.Migrations;
+
+#nullable disable
+
+namespace BenchWeb.Data.Migrations
+{
+    /// <inheritdoc />
+    public partial class SlowRequestDiagnostics : Migration
+    {
+        /// <inheritdoc />
+        protected override void Up(MigrationBuilder migrationBuilder)
+        {
+            migrationBuilder.CreateTable(
+                name: "RunDiagnostics",
+                columns: table => new
+                {
+                    Id = table.Column<long>(type: "INTEGER", nullable: false)
+                        .Annotation("Sqlite:Autoincrement", true),
+                    RunId = table.Column<long>(type: "INTEGER", nullable: false),
+                    Shard = table.Column<int>(type: "INTEGER", nullable: false),
+                    Number = table.Column<int>(type: "INTEGER", nullable: false),
+                    Second = table.Column<int>(type: "INTEGER", nullable: false),
+                    LatencyMs = table.Column<double>(type: "REAL", nullable: false),
+                    StatusCode = table.Column<int>(type: "INTEGER", nullable: false),
+                    Outcome = table.Column<string>(type: "TEXT", maxLength: 20, nullable: false),
+                    Attempts = table.Column<int>(type: "INTEGER", nullable: false),
+                    Target = table.Column<string>(type: "TEXT", maxLength: 200, nullable: false),
+                    Summary = table.Column<string>(type: "TEXT", maxLength: 300, nullable: false),
+                    Text = table.Column<string>(type: "TEXT", maxLength: 65536, nullable: false),
+                    Truncated = table.Column<bool>(type: "INTEGER", nullable: false)
+                },
+                constraints: table =>
+                {
+                    table.PrimaryKey("PK_RunDiagnostics", x => x.Id);
+                    table.ForeignKey(
+                        name: "FK_RunDiagnostics_Runs_RunId",
+                        column: x => x.RunId,
+                        principalTable: "Runs",
+                        principalColumn: "Id",
+                        onDelete: ReferentialAction.Cascade);
+                });
+
+            migrationBuilder.CreateIndex(
+                name: "IX_RunDiagnostics_RunId_Second",
+                table: "RunDiagnostics",
+                columns: new[] { "RunId", "Second" });
+
+            migrationBuilder.CreateIndex(
+                name: "IX_RunDiagnostics_RunId_Shard_Number",
+                table: "RunDiagnostics",
+                columns: new[] { "RunId", "Shard", "Number" });
+        }
+
+        /// <inheritdoc />
+        protected override void Down(MigrationBuilder migrationBuilder)
+        {
+            migrationBuilder.DropTable(
+                name: "RunDiagnostics");
+        }
+    }
+}

@@ -105,7 +105,8 @@ public sealed class ProfileListTests
 
         // Words, not the plan's identifiers.
         var shown = page.Find("#preset-table").TextContent + page.Find("#sweep-preset-table").TextContent;
-        Assert.All(["SmallDto", "PerformanceData", "BulkRecord", "CsvFile", "FieldValue", "FixedKeys", "ClosedLoop", "CosmosSql", "BlobStorage"],
+        Assert.Contains("Concurrency: 5, 10, 20, 50, 100, 200 × Connection mode: Gateway, Direct", shown, StringComparison.Ordinal);
+        Assert.All(["SmallDto", "PerformanceData", "BulkRecord", "CsvFile", "FieldValue", "FixedKeys", "ClosedLoop", "CosmosSql", "BlobStorage", "ConnectionMode", "BatchSize"],
             identifier => Assert.DoesNotContain(identifier, shown, StringComparison.Ordinal));
     }
 

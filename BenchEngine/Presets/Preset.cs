@@ -18,6 +18,12 @@ public sealed record Preset
     /// <summary>What the original experiment asked and what to look for when rerunning it.</summary>
     public required string Summary { get; init; }
 
+    /// <summary>What a run of it tells you, in one line of plain words, for lists.</summary>
+    public required string Tells { get; init; }
+
+    /// <summary>The study it belongs to, for grouping and filtering.</summary>
+    public required PresetStudy Study { get; init; }
+
     /// <summary>The headline figure the original reported, to compare a rerun against; its client and
     /// service are part of the figure.</summary>
     public required string OriginalResult { get; init; }

@@ -5,7 +5,14 @@ using BenchEngine.Workloads;
 namespace BenchEngine.Sweeps;
 
 /// <summary>A built-in sweep: a plan, the setting it sweeps and why.</summary>
-public sealed record SweepPreset(string Id, string Title, string Summary, RunPlan Plan, SweepOptions Sweep);
+public sealed record SweepPreset(string Id, string Title, string Summary, RunPlan Plan, SweepOptions Sweep)
+{
+    /// <summary>What the sweep tells you, in one line of plain words, for lists.</summary>
+    public required string Tells { get; init; }
+
+    /// <summary>The study it belongs to, for grouping and filtering.</summary>
+    public required Presets.PresetStudy Study { get; init; }
+}
 
 /// <summary>
 /// The seed studies that took many hand-launched runs, each as one sweep: the client-tuning study behind the G presets
@@ -44,7 +51,11 @@ public static class SweepPresets
                 SeriesSetting = "Target.Cosmos.ConnectionMode",
                 SeriesValues = ["Gateway", "Direct"],
                 EarlyStop = new EarlyStopOptions(),
-            }),
+            })
+        {
+            Tells = "The concurrency past which more workers stop paying, in each connection mode, and whether the client or the service stopped them.",
+            Study = Presets.PresetStudy.ClientTuning,
+        },
         new(
             "T-batch",
             "Table Storage batch size 1…100",
@@ -73,7 +84,11 @@ public static class SweepPresets
             {
                 Setting = "Load.BatchSize",
                 Values = ["1", "2", "5", "10", "20", "50", "100"],
-            }),
+            })
+        {
+            Tells = "The batch size past which bigger batches stop adding entities a second.",
+            Study = Presets.PresetStudy.TableBatches,
+        },
     ];
 
     /// <summary>The sweep preset with this id, ignoring case; null when there is none.</summary>

@@ -13,11 +13,13 @@ internal static class StoragePresets
     public const int ItemBytes = 1_024;
 
     /// <summary>A row: <paramref name="workers"/> closed-loop workers creating <paramref name="items"/> ~1 KB small records.</summary>
-    public static Preset Row(TargetKind kind, string id, string title, int workers, long items, string summary) => new()
+    public static Preset Row(TargetKind kind, string id, string title, int workers, long items, string summary, string tells) => new()
     {
         Id = id,
         Title = title,
         Summary = summary,
+        Tells = tells,
+        Study = PresetStudy.ComparisonTables,
         OriginalResult = "No original figure: a row of the comparison table to run against your account",
         Plan = new RunPlan
         {

@@ -184,6 +184,11 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         await DashboardPages.GotoAsync(Page, App("profiles"));
         await Expect(Page.Locator("tr[data-preset='G1'] .run-length")).ToContainTextAsync("about 27 min 41 s");
         await ScreenshotAsync("glance-profiles");
+        // The presets' filter works in the browser, with no script of its own: a target leaves its presets and says how many.
+        await Page.Locator("#preset-target").SelectOptionAsync("BlobStorage");
+        await Expect(Page.Locator("tr[data-preset]")).ToHaveCountAsync(2);
+        await Expect(Page.Locator("#preset-count")).ToContainTextAsync("2 of ");
+        Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), "The presets scroll sideways.");
 
         // The one input that breaks a rule is outlined, and the editor says how long the run will take.
         await DashboardPages.GotoAsync(Page, App("profiles/new"));

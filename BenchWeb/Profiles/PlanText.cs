@@ -19,9 +19,9 @@ public static class PlanText
     {
         ArgumentNullException.ThrowIfNull(plan);
         var workload = plan.Workload;
-        var key = workload.PartitionKey is { } pk ? $", key {pk.Strategy}{(pk.Field is { } f ? $" ({f})" : "")}" : "";
+        var key = workload.PartitionKey is { } pk ? $", key: {Choice(pk.Strategy)}{(pk.Field is { } f ? $" ({f})" : "")}" : "";
         var file = workload.CsvFileId is { } id ? $" (uploaded file {id})" : "";
-        return $"{workload.Shape}{file}{key}";
+        return $"{Choice(workload.Shape)}{file}{key}";
     }
 
     /// <summary>The load model as people say it: "closed loop", "open loop, 10/s", "waves", "unbounded".</summary>
@@ -91,6 +91,30 @@ public static class PlanText
     /// <summary>"1 worker", "10 workers", "100,000 documents".</summary>
     public static string Count(long count, string singular) =>
         Invariant($"{count:N0} {singular}{(count == 1 ? "" : "s")}");
+
+    // Well-known abbreviations a choice's identifier spells in mixed case.
+    private static readonly Dictionary<string, string> Abbreviations = new(StringComparer.Ordinal)
+    {
+        ["Dto"] = "DTO", ["Json"] = "JSON", ["Csv"] = "CSV",
+    };
+
+    /// <summary>A choice as people write it: <c>ClosedLoop</c> → "Closed loop", <c>SmallDto</c> → "Small DTO".</summary>
+    public static string Choice<TEnum>(TEnum choice)
+        where TEnum : struct, Enum => Choice(choice.ToString());
+
+    /// <summary>A choice as people write it: <c>ClosedLoop</c> → "Closed loop", <c>SmallDto</c> → "Small DTO".</summary>
+    public static string Choice(string identifier)
+    {
+        var words = System.Text.RegularExpressions.Regex.Matches(identifier, "[A-Z][a-z0-9]*|[a-z0-9]+", System.Text.RegularExpressions.RegexOptions.None, TimeSpan.FromSeconds(1))
+            .Select(m => m.Value).ToList();
+        if (words.Count == 0 || string.Concat(words) != identifier)
+        {
+            return identifier;
+        }
+
+        return string.Join(' ', words.Select((word, i) => Abbreviations.TryGetValue(word, out var abbreviation) ? abbreviation
+            : i == 0 ? word : word.ToLowerInvariant()));
+    }
 
     private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
 }

@@ -5,8 +5,9 @@ namespace BenchWeb.Profiles;
 
 /// <summary>
 /// How long a plan will run, said before it is launched: its duration, or its documents at a rate it can expect (the open
-/// loop's own rate, or a rate measured before: the profile's last completed run, a preset's original result). Without
-/// either it says "unknown" rather than guess: a closed loop runs as fast as the service and the client allow.
+/// loop's own rate, or a rate known before: the profile's last completed run, a preset's original result, the simulator
+/// model's estimate). Without either it says "unknown" rather than guess: a closed loop runs as fast as the service and the
+/// client allow.
 /// </summary>
 public static class RunLength
 {
@@ -28,7 +29,8 @@ public static class RunLength
             return duration is { } seconds ? Time(seconds) : "unknown (until the file ends)";
         }
 
-        var what = PlanText.Count(count, "document");
+        // In what the target stores: documents, entities, blobs, messages or keys.
+        var what = PlanText.Count(count, plan.Target.Kind.Module.Unit);
         if (rate is not { } perSecond)
         {
             return duration is { } cap

@@ -254,7 +254,7 @@ public sealed class ConfigurationDiff
                 values[path] = path == "environment.totalMemoryBytes" && element.TryGetInt64(out var bytes)
                     ? (bytes / (1024.0 * 1024 * 1024)).ToString("N1", CultureInfo.InvariantCulture) + " GiB"
                     : element.ValueKind == JsonValueKind.String && (ChoiceNames.Contains(path[(path.LastIndexOf('.') + 1)..]) || TargetFields.GetValueOrDefault(path)?.Input == TargetInput.Choice)
-                        ? ChoiceText(element.GetString() ?? "")
+                        ? PlanText.Choice(element.GetString() ?? "")
                     : element.ValueKind == JsonValueKind.Number && element.TryGetInt64(out var whole) && !path.StartsWith(EnvironmentPrefix, StringComparison.Ordinal)
                         ? whole.ToString("N0", CultureInfo.InvariantCulture)
                         : Display(element);
@@ -297,30 +297,6 @@ public sealed class ConfigurationDiff
     {
         "model", "shape", "strategy", "writeOperation",
     };
-
-    // Well-known abbreviations a choice's identifier spells in mixed case.
-    private static readonly Dictionary<string, string> Abbreviations = new(StringComparer.Ordinal)
-    {
-        ["Dto"] = "DTO", ["Json"] = "JSON", ["Csv"] = "CSV",
-    };
-
-    /// <summary>A choice as people write it: <c>ClosedLoop</c> → "Closed loop", <c>SmallDto</c> → "Small DTO".</summary>
-    internal static string ChoiceText<TEnum>(TEnum choice)
-        where TEnum : struct, Enum => ChoiceText(choice.ToString());
-
-    /// <summary>A choice as people write it: <c>ClosedLoop</c> → "Closed loop", <c>SmallDto</c> → "Small DTO".</summary>
-    internal static string ChoiceText(string identifier)
-    {
-        var words = System.Text.RegularExpressions.Regex.Matches(identifier, "[A-Z][a-z0-9]*|[a-z0-9]+", System.Text.RegularExpressions.RegexOptions.None, TimeSpan.FromSeconds(1))
-            .Select(m => m.Value).ToList();
-        if (words.Count == 0 || string.Concat(words) != identifier)
-        {
-            return identifier;
-        }
-
-        return string.Join(' ', words.Select((word, i) => Abbreviations.TryGetValue(word, out var abbreviation) ? abbreviation
-            : i == 0 ? word : word.ToLowerInvariant()));
-    }
 
     private static string Display(JsonElement element) => element.ValueKind switch
     {

@@ -99,11 +99,13 @@ internal sealed class RedisModule : TargetModule
         RedisPreset("RD1", "1 KB SET, 1 client", concurrency: 1, batchSize: 1, totalKeys: 100_000,
             "One client writing 1 KB values with SET, one at a time: the round trip alone, as the comparison table's single-client row. "
             + "Azure Cache for Redis does not throttle: a cache that cannot keep up answers with errors (OOM, BUSY) or times out, "
-            + "and those count as errors."),
+            + "and those count as errors.",
+            "The round trip of one write from one client: the cache's latency floor from this machine."),
         RedisPreset("RD2", "1 KB SET, 50 clients, pipelined batches of 10", concurrency: 50, batchSize: 10, totalKeys: 1_000_000,
             "50 clients each sending pipelines of 10 SETs of 1 KB values, as the comparison table's pipelined row: what the cache "
             + "serves when round trips overlap. Latency is per pipeline. Compare keys/s with RD1 and watch the cache's CPU and memory: "
-            + "a full cache answers OOM, counted as errors, not throttles."),
+            + "a full cache answers OOM, counted as errors, not throttles.",
+            "How many keys a second the cache takes when 50 clients overlap their round trips, and whether its CPU or memory gives out first."),
     ];
 
     public override IInsertTarget Create(TargetOptions options, TargetContext context) => new RedisTarget(options.Redis, context);
@@ -169,9 +171,9 @@ internal sealed class RedisModule : TargetModule
     // A row of the comparison table as the storage services' rows are, writing with SET (upsert) in pipelines of
     // batchSize. The host stays empty on purpose: validation then asks for the user's cache rather than a run going to a
     // placeholder.
-    private static Preset RedisPreset(string id, string title, int concurrency, int batchSize, long totalKeys, string summary)
+    private static Preset RedisPreset(string id, string title, int concurrency, int batchSize, long totalKeys, string summary, string tells)
     {
-        var row = StoragePresets.Row(TargetKind.Redis, id, title, concurrency, totalKeys, summary);
+        var row = StoragePresets.Row(TargetKind.Redis, id, title, concurrency, totalKeys, summary, tells);
         return row with
         {
             OriginalResult = "No original figure: a row of the comparison table to run against your cache",

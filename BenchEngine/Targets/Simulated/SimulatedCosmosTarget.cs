@@ -19,7 +19,9 @@ internal sealed class SimulatedCosmosTarget : IInsertTarget
 
     private const double RequestUnitsPerKilobyte = 5;
     private const double RequestUnitsPerIndexedTerm = 0.2;
-    private const double LatencySpread = 0.35;
+
+    /// <summary>The σ of the lognormal latency: a write takes the median latency × e^(σ·Z).</summary>
+    internal const double LatencySpread = 0.35;
     private static readonly TimeSpan ThrottleLatency = TimeSpan.FromMilliseconds(1);
 
     private readonly SimulatorOptions _options;
@@ -56,7 +58,11 @@ internal sealed class SimulatedCosmosTarget : IInsertTarget
     public void RunClockStarted(long startTimestamp) => Interlocked.Exchange(ref _startTimestamp, startTimestamp);
 
     /// <summary>The RU a write of <paramref name="document"/> costs under this model.</summary>
-    public double ChargeFor(Document document) => Charge(DocumentJson.Measure(document), document.Fields.Count);
+    public double ChargeFor(Document document) => Charge(document, _options.Indexing);
+
+    /// <summary>The RU a write of <paramref name="document"/> costs under this model with <paramref name="indexing"/>.</summary>
+    internal static double Charge(Document document, IndexingMode indexing) =>
+        Charge(DocumentJson.Measure(document), document.Fields.Count, indexing);
 
     public async Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken)
     {
@@ -66,7 +72,7 @@ internal sealed class SimulatedCosmosTarget : IInsertTarget
         {
             var size = DocumentJson.Measure(document);
             bytes += size;
-            charge += Charge(size, document.Fields.Count);
+            charge += Charge(size, document.Fields.Count, _options.Indexing);
         }
 
         var partition = _partitions[(int)((uint)StringComparer.Ordinal.GetHashCode(documents[0].PartitionKey) % (uint)_partitions.Length)];
@@ -92,23 +98,30 @@ internal sealed class SimulatedCosmosTarget : IInsertTarget
 
     public ValueTask DisposeAsync() => ValueTask.CompletedTask;
 
-    private double Charge(int sizeBytes, int fieldCount)
+    private static double Charge(int sizeBytes, int fieldCount, IndexingMode indexing)
     {
         // Every property and the id are indexed under consistent indexing.
-        var indexedTerms = _options.Indexing == IndexingMode.None ? 0 : fieldCount + 1;
+        var indexedTerms = indexing == IndexingMode.None ? 0 : fieldCount + 1;
         return (RequestUnitsPerKilobyte * Math.Max(1.0, sizeBytes / 1024.0)) + (RequestUnitsPerIndexedTerm * indexedTerms);
+    }
+
+    /// <summary>A write's latency as a multiple of the median: e^(σ·Z), Z standard normal drawn from <paramref name="random"/>.</summary>
+    internal static double LatencyFactor(Random random)
+    {
+        // Box–Muller: a standard normal from two uniforms.
+        var gaussian = Math.Sqrt(-2 * Math.Log(1 - random.NextDouble())) * Math.Cos(2 * Math.PI * random.NextDouble());
+        return Math.Exp(LatencySpread * gaussian);
     }
 
     private TimeSpan NextLatency()
     {
-        double gaussian;
+        double factor;
         lock (_randomGate)
         {
-            // Box–Muller: a standard normal from two uniforms.
-            gaussian = Math.Sqrt(-2 * Math.Log(1 - _random.NextDouble())) * Math.Cos(2 * Math.PI * _random.NextDouble());
+            factor = LatencyFactor(_random);
         }
 
-        return TimeSpan.FromMilliseconds(_options.MedianLatencyMs * Math.Exp(LatencySpread * gaussian));
+        return TimeSpan.FromMilliseconds(_options.MedianLatencyMs * factor);
     }
 
     private sealed class Partition(double budgetPerSecond)

@@ -1,3 +1,5 @@
+using BenchEngine.Presets;
+using BenchEngine.Sweeps;
 using BenchEngine.Targets;
 using BenchWeb.Components.Pages.Profiles;
 using BenchWeb.Data;
@@ -11,17 +13,101 @@ namespace BenchWeb.Tests.Web.Components;
 [UnitTest]
 public sealed class ProfileListTests
 {
+    // Every preset: the seed experiments, each target's own and the sweeps.
+    private static int Total => SeedPresets.All.Count + SweepPresets.All.Count;
+
+    private static IRenderedComponent<ProfileList> RenderPresets(BenchWebComponentContext context)
+    {
+        context.StartAt("profiles");
+        var page = context.Render<ProfileList>();
+        page.WaitForElement("#preset-table");
+        return page;
+    }
+
     [Fact]
-    public async Task Presets_SayHowLongTheyTake_AtTheOriginalsRate_OrThatItIsUnknown()
+    public async Task Presets_SayHowLongTheyTake_AtTheOriginalsRate_OrTheSimulatorModelsEstimate()
     {
         await using var context = new BenchWebComponentContext();
-        context.StartAt("profiles");
 
-        var page = context.Render<ProfileList>();
-        page.WaitForElement("tr[data-preset='G1']");
+        var page = RenderPresets(context);
 
-        Assert.Equal("Takes about 27 min 41 s (1,000,000 documents at 602/s, the original's rate)", page.Find("tr[data-preset='G1'] .run-length").TextContent.Trim());
-        Assert.StartsWith("Takes unknown", page.Find("tr[data-preset='L3'] .run-length").TextContent.Trim(), StringComparison.Ordinal);
+        Assert.Equal("about 27 min 41 s (1,000,000 documents at 602/s, the original's rate)", page.Find("tr[data-preset='G1'] .run-length").TextContent.Trim());
+        Assert.Equal("about 17 s (20,000 entities at 1,187/s, an estimate from the simulator's model)", page.Find("tr[data-preset='L3'] .run-length").TextContent.Trim());
+        Assert.Equal("about 6 s (10,000 blobs at 1,613/s, an estimate from the simulator's model)", page.Find("tr[data-preset='BL1'] .run-length").TextContent.Trim());
+        Assert.DoesNotContain("unknown", page.Find("#preset-table").TextContent, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Presets_AreGroupedByTarget_ThenByStudy_AndAllShownAtFirst()
+    {
+        await using var context = new BenchWebComponentContext();
+        var page = RenderPresets(context);
+
+        Assert.Equal($"{Total} of {Total} presets shown", page.Find("#preset-count").TextContent.Trim());
+        Assert.Equal(
+            ["CosmosSql", "TableStorage", "CosmosTable", "BlobStorage", "QueueStorage", "Redis"],
+            page.FindAll("#preset-table tbody.preset-group").Select(g => g.GetAttribute("data-target")));
+        var cosmos = page.Find("tbody[data-target='CosmosSql']");
+        Assert.Equal("Cosmos DB (SQL API) · 9 presets", cosmos.QuerySelector("tr.target-row")!.TextContent.Trim());
+        Assert.Equal(["G", "J", "B"], cosmos.QuerySelectorAll("tr.study-row").Select(r => r.GetAttribute("data-study")));
+        Assert.Equal("Client tuning: connection mode, workers and RU/s (G)", cosmos.QuerySelector("tr.study-row")!.TextContent.Trim());
+        Assert.Equal(SeedPresets.All.Count, page.FindAll("#preset-table tr[data-preset]").Count);
+        Assert.Equal(SweepPresets.All.Count, page.FindAll("#sweep-preset-table tr[data-sweep-preset]").Count);
+    }
+
+    [Fact]
+    public async Task PresetFilter_HidesWhatDoesNotMatch_AndCountsWhatIsLeft()
+    {
+        await using var context = new BenchWebComponentContext();
+        var page = RenderPresets(context);
+
+        page.Find("#preset-target").Change("TableStorage");
+        Assert.Equal(["L3"], page.FindAll("tr[data-preset]").Select(r => r.GetAttribute("data-preset")));
+        Assert.Equal(["T-batch"], page.FindAll("tr[data-sweep-preset]").Select(r => r.GetAttribute("data-sweep-preset")));
+        Assert.Equal($"2 of {Total} presets shown", page.Find("#preset-count").TextContent.Trim());
+
+        page.Find("#preset-target").Change("");
+        page.Find("#preset-study").Change("G");
+        Assert.Equal(["G1", "G2", "G4", "G14", "G17"], page.FindAll("tr[data-preset]").Select(r => r.GetAttribute("data-preset")));
+        Assert.Equal(["G-study"], page.FindAll("tr[data-sweep-preset]").Select(r => r.GetAttribute("data-sweep-preset")));
+
+        page.Find("#preset-study").Change("");
+        page.Find("#preset-search").Input("blob 503");
+        Assert.Equal(["BL1"], page.FindAll("tr[data-preset]").Select(r => r.GetAttribute("data-preset")));
+        Assert.Equal("No sweep matches the filter.", page.Find("#no-sweep-preset").TextContent);
+        Assert.Equal($"1 of {Total} presets shown", page.Find("#preset-count").TextContent.Trim());
+
+        page.Find("#preset-search").Input("no such preset");
+        Assert.Equal("No experiment matches the filter.", page.Find("#no-preset").TextContent);
+        Assert.Equal($"0 of {Total} presets shown", page.Find("#preset-count").TextContent.Trim());
+
+        page.Find("#preset-show-all").Click();
+        Assert.Equal(SeedPresets.All.Count, page.FindAll("tr[data-preset]").Count);
+        Assert.Equal($"{Total} of {Total} presets shown", page.Find("#preset-count").TextContent.Trim());
+        Assert.Empty(page.FindAll("#preset-show-all"));
+    }
+
+    [Fact]
+    public async Task Presets_SayInWordsWhatTheyTellAndStore_AndWhatTheSimulatorChecks()
+    {
+        await using var context = new BenchWebComponentContext();
+        var page = RenderPresets(context);
+
+        var blob = page.Find("tr[data-preset='BL1']");
+        Assert.Equal(SeedPresets.Find("BL1")!.Tells, blob.QuerySelector(".tells")!.TextContent.Trim());
+        Assert.Contains("stops at 10,000 blobs", blob.QuerySelector(".plan-line")!.TextContent, StringComparison.Ordinal);
+        Assert.DoesNotContain("document", blob.QuerySelector(".run-length")!.TextContent, StringComparison.Ordinal);
+        const string NotBlobStorage = "On the simulator this runs as a simulated Cosmos DB: it checks the plan, not Blob Storage's speed.";
+        Assert.Equal(NotBlobStorage, blob.QuerySelector("button.run-preset")!.GetAttribute("title"));
+        Assert.Contains(NotBlobStorage, page.Find("tbody[data-target='BlobStorage'] tr.target-row").TextContent, StringComparison.Ordinal);
+        Assert.DoesNotContain("checks the plan", page.Find("tbody[data-target='CosmosSql'] tr.target-row").TextContent, StringComparison.Ordinal);
+        Assert.Equal("927 inserts/s on the same 2-core App Service", page.Find("tr[data-preset='G2'] .original").TextContent.Trim());
+
+        // Words, not the plan's identifiers.
+        var shown = page.Find("#preset-table").TextContent + page.Find("#sweep-preset-table").TextContent;
+        Assert.Contains("Concurrency: 5, 10, 20, 50, 100, 200 × Connection mode: Gateway, Direct", shown, StringComparison.Ordinal);
+        Assert.All(["SmallDto", "PerformanceData", "BulkRecord", "CsvFile", "FieldValue", "FixedKeys", "ClosedLoop", "CosmosSql", "BlobStorage", "ConnectionMode", "BatchSize"],
+            identifier => Assert.DoesNotContain(identifier, shown, StringComparison.Ordinal));
     }
 
     [Fact]

@@ -149,6 +149,7 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         Assert.Equal(["0-30"], (await DashboardPages.RunChartRangesAsync(Page)).Distinct());
         Assert.Empty(await DashboardPages.ChartProblemsAsync(Page));
         await ScreenshotAsync("glance-run-finished");
+        await DocsScreenshots.TakeAsync(Page, "run");
 
         // A run a crash left open, closed at the next start-up with the summary of the seconds it kept.
         var interrupted = await SeededRuns.AddAsync(databases, SeededRuns.Plan(TargetKind.Simulated, Unique("E2E left running")), SeededRuns.Seconds(20, 2_345, 6.29),
@@ -180,10 +181,12 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         await Expect(Page.Locator("canvas[data-chart='latency-p50']")).ToBeVisibleAsync();
         Assert.Empty(await DashboardPages.ChartProblemsAsync(Page));
         await ScreenshotAsync("glance-compare");
+        await DocsScreenshots.TakeAsync(Page, "compare");
 
         await DashboardPages.GotoAsync(Page, App("profiles"));
         await Expect(Page.Locator("tr[data-preset='G1'] .run-length")).ToContainTextAsync("about 27 min 41 s");
         await ScreenshotAsync("glance-profiles");
+        await DocsScreenshots.TakeAsync(Page, "presets", "#presets");
         // The presets' filter works in the browser, with no script of its own: a target leaves its presets and says how many.
         await Page.Locator("#preset-target").SelectOptionAsync("BlobStorage");
         await Expect(Page.Locator("tr[data-preset]")).ToHaveCountAsync(2);

@@ -84,6 +84,7 @@ public sealed class SweepBrowserTests(DashboardBrowserFixture fixture) : IAsyncL
             var screenshot = Path.Combine(DashboardBrowserTests.ScreenshotDirectory, "sweep.png");
             await Page.ScreenshotAsync(new PageScreenshotOptions { Path = screenshot, FullPage = true });
             Assert.True(new FileInfo(screenshot).Length > 10_000, "The screenshot is (nearly) empty.");
+            await DocsScreenshots.TakeAsync(Page, "sweep", "#sweep-charts");
             Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), "The sweep page scrolls sideways at 1,366 px.");
 
             // Any two steps compare as runs.

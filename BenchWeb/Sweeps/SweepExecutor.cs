@@ -104,12 +104,13 @@ public sealed partial class SweepExecutor(
 
         var ran = results.Count(r => !r.IsReRun);
         var reRuns = results.Count - ran;
+        var steps = ran == 1 ? "1 step" : $"{ran} steps";
         var reason = status switch
         {
-            RunStatus.Cancelled => $"cancelled after {ran} step(s)",
-            RunStatus.Failed => $"ended after {ran} step(s)",
-            _ => $"{ran} step(s) ran",
-        } + (reRuns == 0 ? "" : $", {reRuns} re-run");
+            RunStatus.Cancelled => $"cancelled after {steps}",
+            RunStatus.Failed => $"ended after {steps}",
+            _ => $"{steps} ran",
+        } + (reRuns == 0 ? "" : reRuns == 1 ? ", 1 re-run" : $", {reRuns} re-runs");
         var knees = KneeDetector.Find(results, options.Knee, options.Setting);
         await db.Sweeps.Where(s => s.Id == sweepId).ExecuteUpdateAsync(
             s => s.SetProperty(x => x.Status, status)

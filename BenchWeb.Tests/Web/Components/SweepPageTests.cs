@@ -57,7 +57,7 @@ public sealed class SweepPageTests
         var sweep = new SweepEntity
         {
             Name = "swept", PlanJson = plan.ToJson(), SweepJson = JsonSerializer.Serialize(Sweep, RunPlan.JsonOptions), Status = RunStatus.Completed,
-            QueuedAt = SteppedClock.Start, KneeJson = JsonSerializer.Serialize(knees, RunPlan.JsonOptions), StopReason = "3 step(s) ran, 1 re-run",
+            QueuedAt = SteppedClock.Start, KneeJson = JsonSerializer.Serialize(knees, RunPlan.JsonOptions), StopReason = "3 steps ran, 1 re-run",
         };
         db.Sweeps.Add(sweep);
         await db.SaveChangesAsync();

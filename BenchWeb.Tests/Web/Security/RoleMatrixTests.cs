@@ -63,6 +63,7 @@ public sealed partial class RoleMatrixTests
         ["GET /api/runs/{id:long}/agents"] = BenchWebRoles.Viewer,
         ["GET /api/agents"] = BenchWebRoles.Viewer,
         ["GET /api/runs/{id:long}/export.json"] = BenchWebRoles.Viewer,
+        ["GET /api/runs/{id:long}/diagnostics"] = BenchWebRoles.Viewer,
         ["GET /api/runs/{id:long}/export.csv"] = BenchWebRoles.Viewer,
         ["POST /api/runs/import"] = BenchWebRoles.Runner,
         ["GET /api/sweeps/"] = BenchWebRoles.Viewer,

@@ -1,5 +1,6 @@
 using System.Globalization;
 using BenchEngine.Metrics;
+using BenchEngine.Running;
 
 namespace BenchEngine.Sweeps;
 
@@ -288,7 +289,7 @@ public static class KneeDetector
         return latencies.Count > 0 ? latencies.Min() : null;
     }
 
-    private static string Label(string? setting) => setting is null ? "value" : SweepOptions.Label(setting).ToLowerInvariant();
+    private static string Label(string? setting) => setting is null ? "value" : SettingLabels.InSentence(SweepOptions.Label(setting));
 
     private static string Name(SweepStepResult s, string label) => $"step {s.Index + 1} ({label} {s.Value})";
 

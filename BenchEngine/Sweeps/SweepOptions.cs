@@ -81,7 +81,7 @@ public sealed record SweepOptions
 
                 var plan = read with
                 {
-                    Name = Truncate($"{basePlan.Name} · {(series is null ? "" : $"{Label(SeriesSetting!)} {series}, ")}{Label(Setting)} {value}"),
+                    Name = Truncate($"{basePlan.Name} · step {steps.Count + 1}: {Words(Setting, value)}{(series is null ? "" : $", {Words(SeriesSetting!, series)}")}"),
                 };
                 steps.Add(new SweepStep(steps.Count, series, value, plan));
             }
@@ -165,8 +165,14 @@ public sealed record SweepOptions
         }
     }
 
-    /// <summary>The last segment of a path, for names: <c>Load.Concurrency</c> → <c>Concurrency</c>.</summary>
-    public static string Label(string path) => path[(path.LastIndexOf('.') + 1)..];
+    /// <summary>A setting's label, as the profile editor shows it: <c>Load.Concurrency</c> → "Concurrency".</summary>
+    public static string Label(string path) => SettingLabels.Of(path);
+
+    /// <summary>A setting and its value in a sentence: "concurrency 100", "bulk mode on"; a choice says itself ("Gateway").</summary>
+    public static string Words(string path, string value) =>
+        double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out _) ? $"{SettingLabels.InSentence(Label(path))} {value}"
+        : value is "true" or "false" ? $"{SettingLabels.InSentence(Label(path))} {(value is "true" ? "on" : "off")}"
+        : value;
 
     // Sets a plan setting by its path (segments camel-cased, as the plan's JSON writes them). A value that reads as JSON (a
     // number, true, false) is written as such; any other as text (enum names: Gateway, Direct).

@@ -102,12 +102,15 @@ public sealed class SweepsApiTests
             $$"""{ "plan": {{System.Text.Json.JsonSerializer.Serialize(plan, BenchEngine.Running.RunPlan.JsonOptions)}}, "sweep": { "setting": "Load.Concurrency", "values": ["1", "2"], "knee": { "p99Multiple": "NaN" } } }""",
             Encoding.UTF8, "application/json"));
         using var zeroConcurrency = await PostJsonAsync(http, "api/sweeps", new { plan, sweep = new { setting = "Load.Concurrency", values = new[] { "4", "0" } } });
+        using var notItsTarget = await PostJsonAsync(http, "api/sweeps", new { plan, sweep = new { setting = "Load.Concurrency", values = new[] { "4", "8" }, seriesSetting = "Target.Cosmos.GatewayMaxConnections", seriesValues = new[] { "10" } } });
 
         Assert.NotNull((await AssertProblemAsync(unknown, HttpStatusCode.BadRequest))["errors"]!["Sweep.Setting"]);
         Assert.NotNull((await AssertProblemAsync(tooMany, HttpStatusCode.BadRequest))["errors"]!["Sweep.Values"]);
         Assert.NotNull((await AssertProblemAsync(notANumber, HttpStatusCode.BadRequest))["errors"]!["Sweep.Values"]);
         Assert.Contains("p99Multiple", (await AssertProblemAsync(nanMultiple, HttpStatusCode.BadRequest))["errors"]!.ToJsonString(), StringComparison.OrdinalIgnoreCase);
         Assert.Contains("Load.Concurrency", (await AssertProblemAsync(zeroConcurrency, HttpStatusCode.BadRequest))["errors"]!["Sweep.Values[1]"]![0]!.GetValue<string>(), StringComparison.Ordinal);
+        Assert.Equal("Gateway max connections (Target.Cosmos.GatewayMaxConnections) is a setting of Cosmos DB (SQL API); this profile's target is Simulated Cosmos DB: choose a setting its runs read.",
+            (await AssertProblemAsync(notItsTarget, HttpStatusCode.BadRequest))["errors"]!["Sweep.SeriesSetting"]![0]!.GetValue<string>());
         Assert.Empty((await GetJsonAsync(http, "api/sweeps")).AsArray());
         Assert.Equal(0, (await GetJsonAsync(http, "api/runs"))["total"]!.GetValue<int>());
     }

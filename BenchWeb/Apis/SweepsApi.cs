@@ -91,6 +91,13 @@ public static class SweepsApi
             return ApiJson.Invalid([new FieldError("Sweep", "Give the sweep: its setting and values.")]);
         }
 
+        // As the form offers them: a setting the profile's runs do not read would make every step the same run. (The built-in
+        // presets may: the G study's connection modes on the simulator show that the model has no client cost.)
+        if (SweepAxes.Errors(sweep, plan!) is { Count: > 0 } inapplicable)
+        {
+            return ApiJson.Invalid(inapplicable);
+        }
+
         try
         {
             var sweepId = await sweeps.StartAsync(plan!, sweep, profile?.Id, request.HttpContext.Actor(), cancellationToken);

@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text;
 using System.Text.Json;
 using BenchEngine.Running;
 using BenchEngine.Targets;
@@ -24,40 +23,6 @@ public sealed class ConfigurationDiff
     private const string EnvironmentPrefix = "environment";
 
     private const string MetadataPrefix = "metadata.";
-
-    // Names people use for the settings whose property names say less than they should.
-    private static readonly Dictionary<string, string> Labels = new(StringComparer.Ordinal)
-    {
-        ["target.kind"] = "Target",
-        ["target.operation"] = "Write operation",
-        ["workload.shape"] = "Document shape",
-        ["workload.targetSizeBytes"] = "Document size (bytes)",
-        ["workload.csvPath"] = "CSV file",
-        ["workload.seed"] = "Data seed",
-        ["workload.partitionKey.strategy"] = "Partition key strategy",
-        ["workload.partitionKey.field"] = "Partition key field",
-        ["workload.partitionKey.keyCount"] = "Partition key count",
-        ["workload.partitionKey.hotKeyFraction"] = "Hot key share",
-        ["load.model"] = "Load model",
-        ["load.ratePerSecond"] = "Rate (requests/s)",
-        ["load.throttling.maxRetries"] = "Retries of a throttled request",
-        ["load.throttling.sharedBackoff"] = "Shared back-off",
-        ["load.throttling.baseDelayMs"] = "Back-off base delay (ms)",
-        ["stop.durationSeconds"] = "Duration (s)",
-        ["stop.autoStop.throttledFractionAbove"] = "Auto-stop: throttled share above",
-        ["stop.autoStop.errorFractionAbove"] = "Auto-stop: error share above",
-        ["stop.autoStop.windowSeconds"] = "Auto-stop window (s)",
-        ["thresholds.maxP99LatencyMs"] = "Max P99 latency (ms)",
-        ["thresholds.baselineRunId"] = "Baseline run",
-        ["environment.totalMemoryBytes"] = "Memory",
-        ["environment.runtime"] = ".NET runtime",
-        ["environment.processArchitecture"] = "Architecture",
-    };
-
-    // Each target's settings are named by its module's fields (two kinds' "RU/s" share a row).
-    private static readonly Dictionary<string, TargetField> TargetFields = TargetRegistry.All.SelectMany(m => m.Fields)
-        .DistinctBy(f => f.Path)
-        .ToDictionary(f => PlanSettings.FlatPath(f.Path), StringComparer.Ordinal);
 
     private ConfigurationDiff(IReadOnlyList<ConfigurationDiffRow> rows) => Rows = rows;
 
@@ -253,7 +218,7 @@ public sealed class ConfigurationDiff
             default:
                 values[path] = path == "environment.totalMemoryBytes" && element.TryGetInt64(out var bytes)
                     ? (bytes / (1024.0 * 1024 * 1024)).ToString("N1", CultureInfo.InvariantCulture) + " GiB"
-                    : element.ValueKind == JsonValueKind.String && (ChoiceNames.Contains(path[(path.LastIndexOf('.') + 1)..]) || TargetFields.GetValueOrDefault(path)?.Input == TargetInput.Choice)
+                    : element.ValueKind == JsonValueKind.String && (ChoiceNames.Contains(path[(path.LastIndexOf('.') + 1)..]) || SettingLabels.FieldAt(path)?.Input == TargetInput.Choice)
                         ? PlanText.Choice(element.GetString() ?? "")
                     : element.ValueKind == JsonValueKind.Number && element.TryGetInt64(out var whole) && !path.StartsWith(EnvironmentPrefix, StringComparison.Ordinal)
                         ? whole.ToString("N0", CultureInfo.InvariantCulture)
@@ -315,45 +280,12 @@ public sealed class ConfigurationDiff
             return path[MetadataPrefix.Length..];
         }
 
-        if (Labels.TryGetValue(path, out var label))
-        {
-            return label;
-        }
-
-        if (TargetFields.TryGetValue(path, out var field))
-        {
-            return field.Setting;
-        }
-
         if (path.StartsWith("environment.appService.", StringComparison.Ordinal))
         {
             return "App Service " + path["environment.appService.".Length..];
         }
 
-        return Humanize(path[(path.LastIndexOf('.') + 1)..]);
-    }
-
-    /// <summary>"processorCount" → "Processor count".</summary>
-    private static string Humanize(string name)
-    {
-        var text = new StringBuilder(name.Length + 4);
-        for (var i = 0; i < name.Length; i++)
-        {
-            var c = name[i];
-            if (i == 0)
-            {
-                text.Append(char.ToUpperInvariant(c));
-            }
-            else if (char.IsUpper(c))
-            {
-                text.Append(' ').Append(char.ToLowerInvariant(c));
-            }
-            else
-            {
-                text.Append(c);
-            }
-        }
-
-        return text.ToString();
+        // A target's setting by its comparison name (two kinds' "RU/s" share a row); every other by the editor's label.
+        return SettingLabels.FieldAt(path) is { } field ? field.Setting : SettingLabels.Of(path);
     }
 }

@@ -34,8 +34,7 @@ public static class PlanSettings
         StringComparer.Ordinal);
 
     /// <summary>A field path as a flattened plan path: <c>Target.Cosmos.Bulk</c> → <c>target.cosmos.bulk</c>.</summary>
-    public static string FlatPath(string fieldPath) =>
-        string.Join('.', fieldPath.Split('.').Select(System.Text.Json.JsonNamingPolicy.CamelCase.ConvertName));
+    public static string FlatPath(string fieldPath) => SettingLabels.FlatPath(fieldPath);
 
     /// <summary>The section of a flattened path (<c>target.cosmos.bulk</c> → "Client settings").</summary>
     public static string SectionOf(string path)

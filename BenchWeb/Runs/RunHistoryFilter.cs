@@ -34,6 +34,9 @@ public sealed record RunHistoryFilter
     /// Text that is not <c>key=value</c> is no filter.</summary>
     public string? Meta { get; init; }
 
+    /// <summary>The steps of this sweep (its id), re-runs included.</summary>
+    public long? Sweep { get; init; }
+
     public RunHistorySort Sort { get; init; } = RunHistorySort.Id;
 
     public bool Descending { get; init; } = true;

@@ -51,6 +51,9 @@ public static class RunHistoryQuery
                 HasNotes = r.Notes != null && r.Notes != "",
                 ImportedAt = r.ImportedAt,
                 ImportedFrom = r.ImportedFrom,
+                SweepId = r.SweepId,
+                SweepStep = r.SweepStep,
+                SweepName = r.SweepId == null ? null : db.Sweeps.Where(s => s.Id == r.SweepId).Select(s => s.Name).FirstOrDefault(),
             })
             .ToListAsync(cancellationToken);
         return new RunHistoryPage(rows, total, page, pageSize);
@@ -69,6 +72,11 @@ public static class RunHistoryQuery
         if (filter.TargetKind is { } kind)
         {
             runs = runs.Where(r => r.TargetKind == kind);
+        }
+
+        if (filter.Sweep is { } sweep)
+        {
+            runs = runs.Where(r => r.SweepId == sweep);
         }
 
         if (filter.Status is { } status)

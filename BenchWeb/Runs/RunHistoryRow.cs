@@ -42,4 +42,11 @@ public sealed record RunHistoryRow
     public DateTimeOffset? ImportedAt { get; init; }
 
     public string? ImportedFrom { get; init; }
+
+    /// <summary>The sweep the run is a step of (its id, step number from 0 and name); null for a run on its own.</summary>
+    public long? SweepId { get; init; }
+
+    public int? SweepStep { get; init; }
+
+    public string? SweepName { get; init; }
 }

@@ -85,6 +85,22 @@ public sealed class RunReader(IDbContextFactory<BenchDbContext> databases)
         return await RunHistoryQuery.ExecuteAsync(db, filter, null, cancellationToken);
     }
 
+    /// <summary>A sweep's name; null when there is no such sweep.</summary>
+    public async Task<string?> SweepNameAsync(long sweepId, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        return await db.Sweeps.AsNoTracking().Where(s => s.Id == sweepId).Select(s => s.Name).SingleOrDefaultAsync(cancellationToken);
+    }
+
+    /// <summary>The newest sweeps' numbers and names (at most <see cref="Sweeps.SweepReader.MaxListed"/>), for the list's filter.</summary>
+    public async Task<IReadOnlyList<(long Id, string Name)>> SweepNamesAsync(CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        var sweeps = await db.Sweeps.AsNoTracking().OrderByDescending(s => s.Id).Take(Sweeps.SweepReader.MaxListed)
+            .Select(s => new { s.Id, s.Name }).ToListAsync(cancellationToken);
+        return [.. sweeps.Select(s => (s.Id, s.Name))];
+    }
+
     /// <summary>The runs of a comparison (<see cref="RunComparison"/>), with their seconds when asked.</summary>
     public async Task<RunComparison> CompareAsync(IReadOnlyList<long> ids, bool includeSeconds, CancellationToken cancellationToken)
     {

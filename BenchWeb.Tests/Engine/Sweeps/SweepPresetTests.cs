@@ -36,7 +36,7 @@ public sealed class SweepPresetTests
         Assert.Equal(12, steps.Count);
         Assert.Equal([5, 10, 20, 50, 100, 200, 5, 10, 20, 50, 100, 200], steps.Select(s => s.Plan.Load.Concurrency));
         Assert.Equal(6, steps.Count(s => s.Plan.Target.Cosmos.ConnectionMode == BenchEngine.Targets.CosmosConnectionMode.Gateway));
-        Assert.Equal("G-study: Gateway vs Direct × concurrency · ConnectionMode Direct, Concurrency 200", steps[^1].Plan.Name);
+        Assert.Equal("G-study: Gateway vs Direct × concurrency · step 12: concurrency 200, Direct", steps[^1].Plan.Name);
     }
 
     [Fact]

@@ -281,6 +281,46 @@ public sealed class RunListTests
     private static long[] RunIds(string markup) =>
         Regex.Matches(markup, "<tr data-run=\"(\\d+)\"", RegexOptions.None, TimeSpan.FromSeconds(1)).Select(m => long.Parse(m.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture)).ToArray();
 
+    [Fact]
+    public async Task List_SweepQuery_ShowsTheSweepsStepsEachLinkedToItsSweep()
+    {
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("runs?sweep=2");
+        long sweepId;
+        await using (var db = await context.Databases.CreateDbContextAsync())
+        {
+            db.Sweeps.Add(new SweepEntity { Name = "other sweep", PlanJson = "{}", SweepJson = "{}", Status = RunStatus.Completed, QueuedAt = Day });
+            var sweep = new SweepEntity { Name = "tuning", PlanJson = "{}", SweepJson = "{}", Status = RunStatus.Completed, QueuedAt = Day };
+            db.Sweeps.Add(sweep);
+            await db.SaveChangesAsync();
+            sweepId = sweep.Id;
+        }
+
+        Assert.Equal(2, sweepId);
+        await AddAsync(context, "alone", TargetKind.Simulated, RunStatus.Completed);
+        var step = await AddAsync(context, "tuning · step 3: concurrency 100, Gateway", TargetKind.Simulated, RunStatus.Completed);
+        await using (var db = await context.Databases.CreateDbContextAsync())
+        {
+            var run = await db.Runs.FindAsync(step);
+            run!.SweepId = sweepId;
+            run.SweepStep = 2;
+            await db.SaveChangesAsync();
+        }
+
+        var page = context.Render<RunList>();
+        page.WaitForAssertion(() => Assert.DoesNotContain("Loading…", page.Markup, StringComparison.Ordinal));
+
+        Assert.Equal([step], RunIds(page.Markup));
+        Assert.Equal(["2"], Selected(page.FindAll("#filter-sweep option")));
+        Assert.Equal(["any", "#2 tuning", "#1 other sweep"], page.FindAll("#filter-sweep option").Select(o => o.TextContent));
+        Assert.Contains("Sweep", page.FindAll("thead th").Select(h => h.TextContent));
+        var link = page.Find($"tr[data-run='{step}'] td.sweep a");
+        Assert.Equal("sweeps/2", link.GetAttribute("href"));
+        Assert.Equal("tuning", link.TextContent);
+        Assert.Equal("Step 3 of sweep #2", link.GetAttribute("title"));
+        Assert.Contains("id=\"sort-id\" href=\"runs?sweep=2&amp;sort=id&amp;dir=asc\"", page.Markup, StringComparison.Ordinal);
+    }
+
     private static async Task<long> AddAsync(BenchWebComponentContext context, string profile, TargetKind kind, RunStatus status,
         string? tags = null, string? notes = null, string? verdict = null, string? importedFrom = null)
     {

@@ -329,6 +329,30 @@ public sealed class RunLiveTests
     }
 
     // The page, rendered and following its run's feed.
+    [Fact]
+    public async Task Live_SweepStep_SaysWhichStepOfWhichSweepAndLinksToIt()
+    {
+        await using var context = new BenchWebComponentContext();
+        var runId = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 1);
+        await using (var db = await context.Databases.CreateDbContextAsync())
+        {
+            var sweep = new SweepEntity { Name = "tuning", PlanJson = "{}", SweepJson = "{}", Status = RunStatus.Running, QueuedAt = Start };
+            db.Sweeps.Add(sweep);
+            await db.SaveChangesAsync();
+            var run = await db.Runs.FindAsync(runId);
+            run!.SweepId = sweep.Id;
+            run.SweepStep = 2;
+            await db.SaveChangesAsync();
+        }
+
+        RunChartModule.SetUp(context);
+        var page = RenderFollowing(context, runId);
+
+        var line = page.Find("#run-sweep");
+        Assert.Equal("Step 3 of sweep tuning", System.Text.RegularExpressions.Regex.Replace(line.TextContent, "\\s+", " ").Trim());
+        Assert.Equal("sweeps/1", line.QuerySelector("a")!.GetAttribute("href"));
+    }
+
     private static IRenderedComponent<RunLive> RenderFollowing(BenchWebComponentContext context, long runId)
     {
         var feed = context.Services.GetRequiredService<LiveFeed>();

@@ -174,8 +174,8 @@ public sealed record SweepOptions
         : value is "true" or "false" ? $"{SettingLabels.InSentence(Label(path))} {(value is "true" ? "on" : "off")}"
         : value;
 
-    // Sets a plan setting by its path (segments camel-cased, as the plan's JSON writes them). A value that reads as JSON (a
-    // number, true, false) is written as such; any other as text (enum names: Gateway, Direct).
+    // Sets a plan setting by its path (segments camel-cased, as the plan's JSON writes them). A number, true or false is
+    // written as such; any other value as text (enum names: Gateway, Direct).
     private static void Set(JsonObject plan, string path, string value)
     {
         var segments = path.Split('.').Select(s => JsonNamingPolicy.CamelCase.ConvertName(s)).ToList();
@@ -191,8 +191,10 @@ public sealed record SweepOptions
             node = child;
         }
 
-        node[segments[^1]] = double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out _) || value is "true" or "false"
-            ? JsonNode.Parse(value)
+        // A finite number is written as the number it reads as ("+5", " 16", "1e3" included); NaN, ±Infinity and anything
+        // else as text, which the plan's reader then refuses for a number setting.
+        node[segments[^1]] = value is "true" or "false" ? JsonValue.Create(value is "true")
+            : double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out var number) && double.IsFinite(number) ? JsonValue.Create(number)
             : JsonValue.Create(value);
     }
 

@@ -52,6 +52,7 @@ public sealed class SweepPresetTests
     [InlineData("Target.Cosmos.Key", new[] { "1", "2" }, "Sweep.Setting")]
     [InlineData("Load.Concurrency", new[] { "8" }, "Sweep.Values")]
     [InlineData("Load.Concurrency", new[] { "8", "-3" }, "Sweep.Values[1]")]
+    [InlineData("Load.Concurrency", new[] { "8", "NaN" }, "Sweep.Values")]
     public void AHostileSweep_IsRefusedOnItsField(string setting, string[] values, string field)
     {
         var sweep = new SweepOptions { Setting = setting, Values = values };
@@ -62,6 +63,11 @@ public sealed class SweepPresetTests
     [Theory]
     [InlineData("99999999999999999999")]
     [InlineData("abc")]
+    [InlineData("NaN")]
+    [InlineData("Infinity")]
+    [InlineData("-Infinity")]
+    [InlineData("1e400")]
+    [InlineData("1.5")]
     public void AValueTheSettingCannotTake_IsNamed_WithoutTheReadersJsonPosition(string value)
     {
         var sweep = new SweepOptions { Setting = "Load.Concurrency", Values = ["8", value] };

@@ -54,7 +54,9 @@ public sealed class AuditApiTests
         var launched = Single(entries, AuditActions.RunLaunched, $"run #{cosmosRun}");
         AssertRunner(launched);
         Assert.Equal(CosmosHost, launched["endpoint"]!.GetValue<string>());
-        Assert.Contains($"of profile #{profileId} “Acme account”", launched["details"]!.GetValue<string>(), StringComparison.Ordinal);
+        // The target by its name, as every page writes it, never its identifier (CosmosSql).
+        Assert.StartsWith($"of profile #{profileId} “Acme account”; Cosmos DB (SQL API);", launched["details"]!.GetValue<string>(), StringComparison.Ordinal);
+        Assert.DoesNotContain("CosmosSql", launched["details"]!.GetValue<string>(), StringComparison.Ordinal);
         var blockerLaunched = Single(entries, AuditActions.RunLaunched, $"run #{blocker}");
         AssertRunner(blockerLaunched);
         // Its stop rule is the plan's 60 s; the installation's document cap (the plan set no count) is said as a cap.

@@ -220,6 +220,12 @@ public sealed class RunsApiTests
         var problem = await AssertProblemAsync(badQuery, HttpStatusCode.BadRequest);
         Assert.NotNull(problem["errors"]!["page"]);
         Assert.NotNull(problem["errors"]!["status"]);
+        foreach (var sweep in new[] { "-3", "0", "abc", "1e3", "99999999999999999999" })
+        {
+            using var badSweep = await http.GetAsync($"api/runs?sweep={sweep}");
+            var sweepProblem = await AssertProblemAsync(badSweep, HttpStatusCode.BadRequest);
+            Assert.Contains("is not a sweep's number", sweepProblem["errors"]!["sweep"]![0]!.GetValue<string>(), StringComparison.Ordinal);
+        }
     }
 
     [Fact]

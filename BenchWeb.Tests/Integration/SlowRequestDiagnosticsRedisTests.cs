@@ -14,9 +14,10 @@ public class SlowRequestDiagnosticsRedisTests
     private const string KeySecret = "REDIS_ACCESS_KEY";
 
     [Theory]
-    [InlineData(1)]
-    [InlineData(5)]
-    public async Task RunAsync_KeepsTheCommandServerProfiledTimingsAndQueues_AndNeverTheAccessKey(int batchSize)
+    [InlineData(1, true)]
+    [InlineData(1, false)]
+    [InlineData(5, true)]
+    public async Task RunAsync_KeepsTheCommandServerProfiledTimingsAndQueues_AndNeverTheAccessKey(int batchSize, bool profile)
     {
         const string password = "benchweb-redis-secret-marker-key";
         await using var server = await RedisServer.StartAsync(password);
@@ -26,7 +27,7 @@ public class SlowRequestDiagnosticsRedisTests
             Target = new TargetOptions
             {
                 Kind = TargetKind.Redis,
-                Redis = new RedisOptions { Host = "127.0.0.1", Port = server.Port, UseTls = false, UseAccessKey = true, AccessKeySecret = KeySecret, KeyPrefix = "d" + Guid.NewGuid().ToString("N")[..8] + ":" },
+                Redis = new RedisOptions { Host = "127.0.0.1", Port = server.Port, UseTls = false, UseAccessKey = true, AccessKeySecret = KeySecret, KeyPrefix = "d" + Guid.NewGuid().ToString("N")[..8] + ":", ProfileCommands = profile },
             },
             Load = new LoadOptions { Concurrency = 4, BatchSize = batchSize },
             Stop = new StopOptions { TotalDocuments = 2_000 },
@@ -42,7 +43,13 @@ public class SlowRequestDiagnosticsRedisTests
             Assert.Equal((200, OutcomeKind.Ok), (entry.StatusCode, entry.Outcome));
             Assert.Contains($"SET to 127.0.0.1:{server.Port}", entry.Summary, StringComparison.Ordinal);
             Assert.Contains($"keys that landed: {batchSize}", entry.Text, StringComparison.Ordinal);
-            if (batchSize == 1)
+            if (!profile)
+            {
+                // Profiling costs the client CPU on every SET, so it is the plan's choice, and the text says how to turn it on.
+                Assert.Contains("profiled commands (0; StackExchange.Redis: created → queued → sent → answered → completed): off (turn on “Profile each command”", entry.Text, StringComparison.Ordinal);
+                Assert.DoesNotContain("server answered in", entry.Summary, StringComparison.Ordinal);
+            }
+            else if (batchSize == 1)
             {
                 // The SET with the client's timings of each of its stages.
                 Assert.Contains("profiled commands (1;", entry.Text, StringComparison.Ordinal);

@@ -46,6 +46,13 @@ public sealed class SweepsApiTests
             Assert.True(step["throughput"]!.GetValue<double>() > 0);
         }
 
+        // The runs list filters by the sweep: exactly its runs, each naming the sweep and its step.
+        var listed = (await GetJsonAsync(http, $"api/runs?sweep={id}&pageSize=50"))["items"]!.AsArray();
+        Assert.Equal(steps.Select(s => s!["runId"]!.GetValue<long>()).Order(), listed.Select(r => r!["id"]!.GetValue<long>()).Order());
+        Assert.All(listed, r => Assert.Equal(id, r!["sweepId"]!.GetValue<long>()));
+        Assert.Equal(steps.Select(s => s!["index"]!.GetValue<int>()).Order(), listed.Select(r => r!["sweepStep"]!.GetValue<int>()).Order());
+        Assert.Equal(0, (await GetJsonAsync(http, $"api/runs?sweep={id + 1}"))["total"]!.GetValue<int>());
+
         var knee = Assert.Single(sweep["knees"]!.AsArray())!;
         var recommended = knee["recommendedIndex"]!.GetValue<int>();
         Assert.Equal(recommended, Assert.Single(steps, s => s!["recommended"]!.GetValue<bool>())!["index"]!.GetValue<int>());
@@ -63,6 +70,38 @@ public sealed class SweepsApiTests
         var actions = await db.AuditEntries.Select(e => e.Action).ToListAsync();
         Assert.Single(actions, a => a == "sweep.launched");
         Assert.Equal(steps.Count, actions.Count(a => a == "run.launched"));
+    }
+
+    [Fact]
+    [Slow]
+    public async Task StartSweep_WithMetadata_KeepsItOnTheSweepAndEveryStepsRun_AndRefusesItOutOfBounds()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+        var plan = ShortPlan("from a pipeline", seconds: 1);
+
+        // Out of bounds: refused on its field like a run's, and nothing is queued.
+        using var refused = await PostJsonAsync(http, "api/sweeps", new { plan, sweep = new { setting = "Load.Concurrency", values = new[] { "1", "2" } }, metadata = new Dictionary<string, string> { ["commit"] = new string('a', 201) } });
+        var problem = await AssertProblemAsync(refused, HttpStatusCode.BadRequest);
+        Assert.StartsWith("At most 200 characters", problem["errors"]!["Metadata.commit"]![0]!.GetValue<string>(), StringComparison.Ordinal);
+        Assert.Empty((await GetJsonAsync(http, "api/sweeps")).AsArray());
+
+        var metadata = new Dictionary<string, string> { ["commit"] = "1a2b3c4", ["pipeline"] = "https://ci.example.com/runs/812" };
+        using var response = await PostJsonAsync(http, "api/sweeps", new { plan, sweep = new { setting = "Load.Concurrency", values = new[] { "1", "2" } }, metadata });
+        Assert.Equal(HttpStatusCode.Accepted, response.StatusCode);
+        var sweep = await WaitUntilSweepEndedAsync(http, (await ReadAsync(response))["id"]!.GetValue<long>());
+
+        Assert.Equal("1a2b3c4", sweep["metadata"]!["commit"]!.GetValue<string>());
+        var steps = sweep["steps"]!.AsArray();
+        Assert.True(steps.Count >= 2, sweep.ToJsonString());
+        foreach (var step in steps)
+        {
+            var run = await GetJsonAsync(http, $"api/runs/{step!["runId"]!.GetValue<long>()}");
+            Assert.Equal("1a2b3c4", run["metadata"]!["commit"]!.GetValue<string>());
+            Assert.Equal("https://ci.example.com/runs/812", run["metadata"]!["pipeline"]!.GetValue<string>());
+        }
+
+        Assert.Equal(steps.Count, (await GetJsonAsync(http, "api/runs?meta=commit%3D1a2b3c4"))["total"]!.GetValue<int>());
     }
 
     [Fact]

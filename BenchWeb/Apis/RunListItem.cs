@@ -45,6 +45,12 @@ public sealed record RunListItem
 
     public DateTimeOffset? ImportedAt { get; init; }
 
+    /// <summary>The sweep this run is a step of; null for a run of its own.</summary>
+    public long? SweepId { get; init; }
+
+    /// <summary>Its step in that sweep, counted from 0 as the sweep's own steps are.</summary>
+    public int? SweepStep { get; init; }
+
     internal static RunListItem From(RunEntity run) => new()
     {
         Id = run.Id,
@@ -63,5 +69,7 @@ public sealed record RunListItem
         Tags = RunTags.Parse(run.Tags),
         Metadata = RunMetadata.FromStored(run.MetadataJson),
         ImportedAt = run.ImportedAt,
+        SweepId = run.SweepId,
+        SweepStep = run.SweepStep,
     };
 }

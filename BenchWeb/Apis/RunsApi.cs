@@ -33,7 +33,8 @@ public static class RunsApi
             .WithSummary("List runs, newest first")
             .WithDescription($"A page of runs with their headline figures and the total count. page starts at 1; pageSize is 1–{MaxPageSize} (default {DefaultPageSize}); "
                 + "status filters by Queued, Running, Completed, Stopped, Cancelled, Failed or Interrupted; "
-                + "meta=key=value keeps the runs whose metadata has exactly that pair (e.g. meta=commit=1a2b3c4).");
+                + "meta=key=value keeps the runs whose metadata has exactly that pair (e.g. meta=commit=1a2b3c4); "
+                + "sweep=12 keeps the steps of sweep 12 (re-runs included), each with its sweepId and sweepStep.");
 
         group.MapGet("/{id:long}", GetAsync)
             .WithName("GetRun")
@@ -103,6 +104,7 @@ public static class RunsApi
         [Description("Runs per page, 1–200 (default 20).")] string? pageSize,
         [Description("Only runs with this status: Queued, Running, Completed, Stopped, Cancelled, Failed or Interrupted.")] string? status,
         [Description("Only runs whose metadata has this pair, written key=value (e.g. commit=1a2b3c4); key and value match exactly.")] string? meta,
+        [Description("Only the steps of this sweep, by its number (re-runs included).")] string? sweep,
         IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
     {
         var errors = new List<FieldError>();
@@ -134,6 +136,19 @@ public static class RunsApi
             }
         }
 
+        long? sweepFilter = null;
+        if (!string.IsNullOrWhiteSpace(sweep))
+        {
+            if (long.TryParse(sweep, NumberStyles.None, CultureInfo.InvariantCulture, out var sweepId) && sweepId >= 1)
+            {
+                sweepFilter = sweepId;
+            }
+            else
+            {
+                errors.Add(new("sweep", $"'{sweep}' is not a sweep's number: use the whole number from its page, e.g. sweep=12."));
+            }
+        }
+
         if (errors.Count > 0)
         {
             return ApiJson.Invalid(errors);
@@ -141,6 +156,11 @@ public static class RunsApi
 
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         var query = db.Runs.AsNoTracking();
+        if (sweepFilter is { } sweepWanted)
+        {
+            query = query.Where(r => r.SweepId == sweepWanted);
+        }
+
         if (statusFilter is { } wanted)
         {
             query = query.Where(r => r.Status == wanted);

@@ -1,5 +1,6 @@
 using BenchEngine.Running;
 using BenchEngine.Sweeps;
+using BenchWeb.Provenance;
 
 namespace BenchWeb.Apis;
 
@@ -11,4 +12,8 @@ public sealed record StartSweepRequest
     public RunPlan? Plan { get; init; }
 
     public SweepOptions? Sweep { get; init; }
+
+    /// <summary>Where the sweep comes from (commit, branch, pipeline…), kept by every step's run; bounded as a run's
+    /// metadata is. Optional.</summary>
+    public RunMetadata Metadata { get; init; } = RunMetadata.Empty;
 }

@@ -1,6 +1,7 @@
 using BenchEngine.Running;
 using BenchEngine.Sweeps;
 using BenchWeb.Data;
+using BenchWeb.Provenance;
 using BenchWeb.Sweeps;
 
 namespace BenchWeb.Apis;
@@ -28,6 +29,9 @@ public sealed record SweepDetails
 
     public SweepOptions Sweep { get; init; } = new();
 
+    /// <summary>Where the sweep came from (commit, branch, pipeline…), as launched; each step's run carries it too.</summary>
+    public RunMetadata Metadata { get; init; } = RunMetadata.Empty;
+
     /// <summary>The number of steps the sweep has (series × values); fewer run when it stops early or is cancelled.</summary>
     public int PlannedSteps { get; init; }
 
@@ -53,6 +57,7 @@ public sealed record SweepDetails
             CancelRequestedAt = sweep.CancelRequestedAt,
             StopReason = sweep.StopReason,
             Sweep = options,
+            Metadata = RunMetadata.FromStored(sweep.MetadataJson),
             PlannedSteps = options.Values.Count * options.Series.Count,
             Steps = SweepStepRow.From(options, runs, knees),
             Knees = knees,

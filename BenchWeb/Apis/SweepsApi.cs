@@ -100,7 +100,7 @@ public static class SweepsApi
 
         try
         {
-            var sweepId = await sweeps.StartAsync(plan!, sweep, profile?.Id, request.HttpContext.Actor(), cancellationToken);
+            var sweepId = await sweeps.StartAsync(plan!, sweep, profile?.Id, body.Metadata, request.HttpContext.Actor(), cancellationToken);
             return TypedResults.Accepted($"{Path}/{sweepId}", await FindAsync(reader, sweepId, cancellationToken));
         }
         catch (RunPlanValidationException ex)

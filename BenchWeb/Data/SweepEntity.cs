@@ -41,6 +41,9 @@ public sealed class SweepEntity
     /// <summary>Why it ended: "all 6 steps ran", an early stop, a cancellation, a failure.</summary>
     public string? StopReason { get; set; }
 
+    /// <summary>Where the sweep came from (<see cref="Provenance.RunMetadata"/> as stored): each of its steps' runs carries it.</summary>
+    public string? MetadataJson { get; set; }
+
     /// <summary>The knee of each series (<see cref="KneeResult"/> list) once the sweep has ended.</summary>
     public string? KneeJson { get; set; }
 

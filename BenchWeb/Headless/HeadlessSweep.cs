@@ -6,6 +6,7 @@ using BenchEngine.Sweeps;
 using BenchEngine.Targets;
 using BenchWeb.Provenance;
 using BenchWeb.Runs;
+using BenchWeb.Sweeps;
 
 namespace BenchWeb.Headless;
 
@@ -34,6 +35,8 @@ internal static class HeadlessSweep
         }
 
         var problems = sweep.Validate(basePlan, ValidationAudience.Local).ToList();
+        // As the form and the API refuse it: a setting the profile's target does not read makes every step the same run.
+        problems.AddRange(SweepAxes.Errors(sweep, basePlan));
         if (problems.Count == 0 && sweep.Steps(basePlan).Any(s => s.Plan.Load.Agents != 1))
         {
             // Running a step's whole load here would measure one client as if it were several.

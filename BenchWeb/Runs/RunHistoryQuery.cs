@@ -54,6 +54,7 @@ public static class RunHistoryQuery
                 SweepId = r.SweepId,
                 SweepStep = r.SweepStep,
                 SweepName = r.SweepId == null ? null : db.Sweeps.Where(s => s.Id == r.SweepId).Select(s => s.Name).FirstOrDefault(),
+                MetadataJson = r.MetadataJson,
             })
             .ToListAsync(cancellationToken);
         return new RunHistoryPage(rows, total, page, pageSize);

@@ -49,4 +49,7 @@ public sealed record RunHistoryRow
     public int? SweepStep { get; init; }
 
     public string? SweepName { get; init; }
+
+    /// <summary>Where the run came from, as stored (<see cref="Provenance.RunMetadata.FromStored"/> reads it).</summary>
+    public string? MetadataJson { get; init; }
 }

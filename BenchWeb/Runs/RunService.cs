@@ -91,8 +91,8 @@ public sealed class RunService(
     /// sweep's job executes it inline (<see cref="RunExecutor.ExecuteAsync"/>), on the same client as the other steps.</summary>
     /// <remarks>A step spread over agents (a sweep of the number of agents) is queued to its agents like any such run, on
     /// agents other than <paramref name="sweepAgent"/>, whose one worker runs the sweep itself.</remarks>
-    internal Task<long> QueueSweepStepAsync(RunPlan plan, long? profileId, long sweepId, int step, Actor actor, string sweepAgent, CancellationToken cancellationToken) =>
-        LaunchAsync(plan, profileId, null, RunMetadata.Empty, actor, (sweepId, step, sweepAgent), cancellationToken);
+    internal Task<long> QueueSweepStepAsync(RunPlan plan, long? profileId, long sweepId, int step, RunMetadata metadata, Actor actor, string sweepAgent, CancellationToken cancellationToken) =>
+        LaunchAsync(plan, profileId, null, metadata, actor, (sweepId, step, sweepAgent), cancellationToken);
 
     private async Task<(IReadOnlyDictionary<string, Uri> SecretEndpoints, LaunchRules Rules)> CheckAsync(RunPlan plan, long? profileId, CancellationToken cancellationToken)
     {
@@ -382,7 +382,7 @@ public sealed class RunService(
 
         var secret = string.Concat(module.Fields.Where(f => f.Input == TargetInput.Secret)
             .Select(f => $"; {f.Label.ToLowerInvariant()} “{TargetSettings.Text(plan.Target, f.Path)}”"));
-        return $"{Origin(profileId, presetId, plan.Name)}; {plan.Target.Kind}{secret}; {string.Join("; ", stop)}";
+        return $"{Origin(profileId, presetId, plan.Name)}; {module.DisplayName}{secret}; {string.Join("; ", stop)}";
     }
 
     /// <summary>Why a launch was refused, as the audit log records it: each refused field and its reason, or the pause.</summary>

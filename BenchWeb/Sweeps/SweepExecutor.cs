@@ -4,6 +4,7 @@ using BenchEngine.Running;
 using BenchEngine.Sweeps;
 using BenchWeb.Administration;
 using BenchWeb.Data;
+using BenchWeb.Provenance;
 using BenchWeb.Runs;
 using BenchWeb.Security;
 using Microsoft.EntityFrameworkCore;
@@ -147,7 +148,7 @@ public sealed partial class SweepExecutor(
     private async Task<SweepStepResult> RunStepAsync(SweepEntity sweep, SweepStep step, SweepOptions options, Actor actor, string? reRunReason, CancellationToken cancellationToken)
     {
         var plan = reRunReason is null ? step.Plan : step.Plan with { Name = SweepOptions.ReRunName(step.Plan.Name) };
-        var runId = await runs.QueueSweepStepAsync(plan, sweep.ProfileId, sweep.Id, step.Index, actor, agent.Id, cancellationToken);
+        var runId = await runs.QueueSweepStepAsync(plan, sweep.ProfileId, sweep.Id, step.Index, RunMetadata.FromStored(sweep.MetadataJson), actor, agent.Id, cancellationToken);
         publisher.SweepChanged(sweep.Id);
         if (plan.Load.Agents == 1)
         {

@@ -5,6 +5,7 @@ using BenchWeb.Administration;
 using BenchWeb.Audit;
 using BenchWeb.Data;
 using BenchWeb.Jobs;
+using BenchWeb.Provenance;
 using BenchWeb.Runs;
 using BenchWeb.Security;
 using Microsoft.EntityFrameworkCore;
@@ -23,16 +24,24 @@ public sealed class SweepService(
     Microsoft.Extensions.Options.IOptions<Configuration.BenchWebOptions> options,
     TimeProvider time)
 {
-    /// <summary>Queues a sweep of <paramref name="basePlan"/>.</summary>
+    /// <summary>Queues a sweep of <paramref name="basePlan"/> that keeps nothing of where it came from.</summary>
+    /// <exception cref="RunPlanValidationException">The sweep or one of its steps is invalid, or refused by the installation.</exception>
+    /// <exception cref="LaunchesPausedException">An administrator has paused launching.</exception>
+    public Task<long> StartAsync(RunPlan basePlan, SweepOptions sweep, long? profileId, Actor actor, CancellationToken cancellationToken) =>
+        StartAsync(basePlan, sweep, profileId, RunMetadata.Empty, actor, cancellationToken);
+
+    /// <summary>Queues a sweep of <paramref name="basePlan"/> whose steps' runs keep <paramref name="metadata"/> (a pipeline's
+    /// commit, branch, build…).</summary>
     /// <exception cref="RunPlanValidationException">The sweep or one of its steps is invalid, or refused by the installation
     /// (the errors name the field, <c>Sweep.Values[2]</c> for a step).</exception>
     /// <exception cref="LaunchesPausedException">An administrator has paused launching.</exception>
-    public async Task<long> StartAsync(RunPlan basePlan, SweepOptions sweep, long? profileId, Actor actor, CancellationToken cancellationToken)
+    public async Task<long> StartAsync(RunPlan basePlan, SweepOptions sweep, long? profileId, RunMetadata metadata, Actor actor, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(basePlan);
         ArgumentNullException.ThrowIfNull(sweep);
+        ArgumentNullException.ThrowIfNull(metadata);
         ArgumentNullException.ThrowIfNull(actor);
-        if (sweep.Validate(basePlan) is { Count: > 0 } invalid)
+        if (sweep.Validate(basePlan).Concat(metadata.Validate()).ToList() is { Count: > 0 } invalid)
         {
             throw new RunPlanValidationException(invalid);
         }
@@ -79,6 +88,7 @@ public sealed class SweepService(
             Status = RunStatus.Queued,
             QueuedAt = time.GetUtcNow(),
             LaunchedByJson = JsonSerializer.Serialize(actor, RunPlan.JsonOptions),
+            MetadataJson = metadata.ToStored(),
         };
         db.Sweeps.Add(entity);
         await db.SaveChangesAsync(cancellationToken);

@@ -91,6 +91,11 @@ internal sealed class RedisModule : TargetModule
             Help = "Only for a server on this machine with a self-signed certificate.",
             AppliesWhen = o => o.Redis.UseTls,
         },
+        new("Target.Redis.ProfileCommands", "Profile each command", TargetInput.Flag)
+        {
+            ClientSetting = true,
+            Help = "A slow request's diagnostics then show when its SET was queued, sent, answered and completed. Costs the client about 12 % more CPU a SET; pipelined batches are not profiled.",
+        },
     ];
 
     /// <summary>Built on first use: a preset's plan is made of types that the registry, which makes this module, serves.</summary>

@@ -36,6 +36,11 @@ public sealed class SweepPageTests
         Assert.Equal("2 re-run", reRun.QuerySelector("a")!.TextContent);
         Assert.Equal("re-run: p99 rose past the rule at this step only; the re-run did not confirm it", reRun.QuerySelector("td.note")!.TextContent);
         Assert.Contains("recommended", reRun.ClassName, StringComparison.Ordinal);
+        // The knee's step says so in its own cell; every column but the compare boxes has a heading.
+        Assert.Equal("recommended", reRun.QuerySelector("td.step .badge.recommended")!.TextContent);
+        Assert.Single(page.FindAll("#sweep-steps .badge.recommended"));
+        Assert.All(page.FindAll("#sweep-steps thead th").Skip(1), th => Assert.False(string.IsNullOrWhiteSpace(th.TextContent)));
+        Assert.Equal(page.FindAll("#sweep-steps thead th").Count, rows[0].QuerySelectorAll("td").Length);
         Assert.Equal($"runs/{runs[1]}", rows[1].QuerySelector("a")!.GetAttribute("href"));
         Assert.Contains("3 of 3 steps run, 1 re-run", System.Text.RegularExpressions.Regex.Replace(page.Find("#sweep-description").TextContent, "\\s+", " "), StringComparison.Ordinal);
         var note = page.Find("#sweep-knees .knee-notes li");

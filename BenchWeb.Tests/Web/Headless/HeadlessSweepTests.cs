@@ -86,6 +86,26 @@ public sealed class HeadlessSweepTests : IDisposable
     }
 
     [Fact]
+    public async Task RunSweep_SettingTheTargetDoesNotRead_ExitsInvalidInputNamingItAndRunsNothing()
+    {
+        // A simulator profile: Cosmos DB's connection mode would make every step the same run, as the form and the API say.
+        var profile = Path.Combine(_directory, "plan.json");
+        await File.WriteAllTextAsync(profile, new RunPlan { Name = "simulated", Stop = new StopOptions { DurationSeconds = 1 } }.ToJson());
+        var sweep = Path.Combine(_directory, "sweep.json");
+        await File.WriteAllTextAsync(sweep, """{ "setting": "Target.Cosmos.ConnectionMode", "values": ["Gateway", "Direct"] }""");
+        using var output = new StringWriter();
+        using var error = new StringWriter();
+
+        var code = await HeadlessCommand.RunAsync([profile, "--sweep", sweep, "--summary", Path.Combine(_directory, "out.json")], output, error, CancellationToken.None);
+
+        Assert.Equal(HeadlessCommand.ExitInvalidInput, code);
+        Assert.Contains("Sweep.Setting", error.ToString(), StringComparison.Ordinal);
+        Assert.Contains("is a setting of Cosmos DB (SQL API); this profile's target is Simulated Cosmos DB", error.ToString(), StringComparison.Ordinal);
+        Assert.DoesNotContain("Step 1/", output.ToString(), StringComparison.Ordinal);
+        Assert.False(File.Exists(Path.Combine(_directory, "out.json")));
+    }
+
+    [Fact]
     [Slow]
     public async Task RunSweep_ConfiguredClientLimits_JudgeEveryStep()
     {

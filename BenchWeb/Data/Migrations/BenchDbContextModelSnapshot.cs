@@ -821,6 +821,9 @@ namespace BenchWeb.Data.Migrations
                     b.Property<string>("LaunchedByJson")
                         .HasColumnType("TEXT");
 
+                    b.Property<string>("MetadataJson")
+                        .HasColumnType("TEXT");
+
                     b.Property<string>("Name")
                         .IsRequired()
                         .HasMaxLength(200)

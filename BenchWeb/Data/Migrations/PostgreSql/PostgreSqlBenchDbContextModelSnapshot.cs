@@ -840,6 +840,9 @@ namespace BenchWeb.Data.Migrations.PostgreSql
                     b.Property<string>("LaunchedByJson")
                         .HasColumnType("text");
 
+                    b.Property<string>("MetadataJson")
+                        .HasColumnType("text");
+
                     b.Property<string>("Name")
                         .IsRequired()
                         .HasMaxLength(200)

@@ -59,7 +59,7 @@ public sealed class RunMetadataPostgreSqlTests : IAsyncLifetime
 
     private async Task<long[]> ApiAsync(string meta)
     {
-        var answer = await RunsApi.ListAsync(null, null, null, meta, _databases, CancellationToken.None);
+        var answer = await RunsApi.ListAsync(null, null, null, meta, new RunReader(_databases, TimeProvider.System), CancellationToken.None);
         var page = Assert.IsType<Ok<RunPage>>(answer.Result).Value!;
         return [.. page.Items.Select(r => r.Id)];
     }

@@ -67,7 +67,7 @@ public sealed class ArchitectureTests
     [Fact]
     public void NoRazorComponent_OpensTheDatabase()
     {
-        // Pages ask a read side (RunReader, SweepReader) or a service; injecting the context factory is how one would open it.
+        // Pages ask a read side (RunReader, ProfileReader, SweepReader) or a service; injecting the context factory is how one would open it.
         var opening = Web.GetTypes()
             .Where(t => typeof(Microsoft.AspNetCore.Components.IComponent).IsAssignableFrom(t))
             .Where(t => t.GetProperties(BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic)
@@ -78,6 +78,23 @@ public sealed class ArchitectureTests
         Assert.Empty(opening);
         // The check sees injected services at all: the run page injects its read side.
         Assert.Contains(typeof(BenchWeb.Components.Pages.Runs.RunLive).GetProperties(BindingFlags.Instance | BindingFlags.NonPublic), p => p.PropertyType == typeof(BenchWeb.Runs.RunReader));
+    }
+
+    [Fact]
+    public void NoApiEndpoint_OpensTheDatabase()
+    {
+        // The HTTP API asks the read sides (RunReader, ProfileReader, SweepReader) or a service, as the pages do; an endpoint
+        // taking the context factory would read on its own. Lambdas' bodies are methods of nested types, checked too.
+        var opening = Web.GetTypes()
+            .Where(t => t.Namespace == "BenchWeb.Apis")
+            .SelectMany(t => t.GetMethods(BindingFlags.Instance | BindingFlags.Static | BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.DeclaredOnly)
+                .Where(m => m.GetParameters().Any(p => p.ParameterType == typeof(IDbContextFactory<BenchDbContext>) || p.ParameterType == typeof(BenchDbContext)))
+                .Select(m => $"{t.FullName}.{m.Name}"))
+            .ToList();
+
+        Assert.Empty(opening);
+        // The check sees endpoints' parameters at all: the runs list takes its read side.
+        Assert.Contains(typeof(BenchWeb.Apis.RunsApi).GetMethods(BindingFlags.Static | BindingFlags.NonPublic), m => m.GetParameters().Any(p => p.ParameterType == typeof(BenchWeb.Runs.RunReader)));
     }
 
     private static string Describe(IEnumerable<SortedSet<string>> loops) => string.Join("; ", loops.Select(l => string.Join(" ⇄ ", l)));

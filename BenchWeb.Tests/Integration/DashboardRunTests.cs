@@ -212,7 +212,7 @@ public class DashboardRunTests(AzuriteServer azurite)
         form.WithNewSecret(ProfileForms.TablesConnectionString, azurite.ConnectionString);
         var profiles = host.Get<ProfileService>();
         var id = await profiles.SaveAsync(0, form, TestActors.Admin, CancellationToken.None);
-        return (RunPlan.FromJson((await profiles.FindAsync(id, CancellationToken.None))!.PlanJson), id);
+        return (RunPlan.FromJson((await host.Get<ProfileReader>().FindAsync(id, CancellationToken.None))!.PlanJson), id);
     }
 
     /// <summary>Counted by the SDK's own client, independently of the target the run wrote through.</summary>

@@ -59,7 +59,7 @@ public sealed class RunMetadataPostgreSqlTests : IAsyncLifetime
 
     private async Task<long[]> ApiAsync(string meta)
     {
-        var answer = await RunsApi.ListAsync(null, null, null, meta, null, _databases, CancellationToken.None);
+        var answer = await RunsApi.ListAsync(null, null, null, meta, null, new RunReader(_databases, TimeProvider.System), CancellationToken.None);
         var page = Assert.IsType<Ok<RunPage>>(answer.Result).Value!;
         return [.. page.Items.Select(r => r.Id)];
     }

@@ -40,7 +40,7 @@ public sealed class UploadedCsvRunTests(AzuriteServer azurite) : IDisposable
         form.WithNewSecret(ProfileForms.TablesConnectionString, azurite.ConnectionString);
         var profiles = host.Get<ProfileService>();
         var profileId = await profiles.SaveAsync(0, form, TestActors.Runner, CancellationToken.None);
-        var plan = RunPlan.FromJson((await profiles.FindAsync(profileId, CancellationToken.None))!.PlanJson);
+        var plan = RunPlan.FromJson((await host.Get<ProfileReader>().FindAsync(profileId, CancellationToken.None))!.PlanJson);
 
         var runId = await host.Get<RunService>().StartAsync(plan, profileId, null, TestActors.Runner, CancellationToken.None);
         var run = await host.WaitUntilEndedAsync(runId, RunTimeout);

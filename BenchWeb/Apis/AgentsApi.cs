@@ -1,8 +1,6 @@
 using BenchWeb.Agents;
-using BenchWeb.Data;
 using BenchWeb.Runs;
 using BenchWeb.Security;
-using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Apis;
 
@@ -36,16 +34,10 @@ public static class AgentsApi
             .WithSummary("List the agents")
             .WithDescription("Every instance that executes runs and was heard from in the last day: Alive (heartbeating), Lost (silent for longer than the installation allows; its runs are interrupted) or Stopped.");
 
-        endpoints.MapGet("/api/runs/{id:long}/agents", async Task<IResult> (long id, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken) =>
-            {
-                await using var db = await databases.CreateDbContextAsync(cancellationToken);
-                if (!await db.Runs.AnyAsync(r => r.Id == id, cancellationToken))
-                {
-                    return TypedResults.Problem(statusCode: StatusCodes.Status404NotFound, title: "No such run", detail: $"There is no run #{id}.");
-                }
-
-                return TypedResults.Ok(await RunAgentBreakdown.ForRunAsync(db, id, cancellationToken));
-            })
+        endpoints.MapGet("/api/runs/{id:long}/agents", async Task<IResult> (long id, RunReader reader, CancellationToken cancellationToken) =>
+                await reader.AgentsAsync(id, cancellationToken) is { } rows
+                    ? TypedResults.Ok(rows)
+                    : TypedResults.Problem(statusCode: StatusCodes.Status404NotFound, title: "No such run", detail: $"There is no run #{id}."))
             .RequireAuthorization(Policies.Viewer)
             .WithTags("Runs")
             .WithName("GetRunAgents")

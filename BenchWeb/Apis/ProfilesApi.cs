@@ -1,10 +1,8 @@
 using BenchEngine.Running;
-using BenchWeb.Data;
 using BenchWeb.Profiles;
 using BenchWeb.Security;
 using BenchWeb.Uploads;
 using Microsoft.AspNetCore.Http.HttpResults;
-using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Apis;
 
@@ -41,20 +39,13 @@ public static class ProfilesApi
         return group;
     }
 
-    internal static async Task<Ok<List<ProfileResponse>>> ListAsync(IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
-    {
-        await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        var profiles = await db.Profiles.AsNoTracking().OrderBy(p => p.Name).ThenBy(p => p.Id).ToListAsync(cancellationToken);
-        return TypedResults.Ok(profiles.Select(ProfileResponse.From).ToList());
-    }
+    internal static async Task<Ok<List<ProfileResponse>>> ListAsync(ProfileReader reader, CancellationToken cancellationToken) =>
+        TypedResults.Ok((await reader.ListAsync(cancellationToken)).Select(ProfileResponse.From).ToList());
 
-    internal static async Task<Results<Ok<ProfileResponse>, ProblemHttpResult>> GetAsync(long id, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
-    {
-        await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        return await db.Profiles.AsNoTracking().SingleOrDefaultAsync(p => p.Id == id, cancellationToken) is { } profile
+    internal static async Task<Results<Ok<ProfileResponse>, ProblemHttpResult>> GetAsync(long id, ProfileReader reader, CancellationToken cancellationToken) =>
+        await reader.FindAsync(id, cancellationToken) is { } profile
             ? TypedResults.Ok(ProfileResponse.From(profile))
             : ApiJson.NotFound($"Profile {id} does not exist.");
-    }
 
     internal static async Task<Results<Created<ProfileResponse>, ValidationProblem>> CreateAsync(
         HttpRequest request, ProfileService profiles, CancellationToken cancellationToken)

@@ -5,11 +5,11 @@ using BenchEngine.Diagnostics;
 using BenchEngine.Running;
 using BenchWeb.Administration;
 using BenchWeb.Data;
+using BenchWeb.Profiles;
 using BenchWeb.Provenance;
 using BenchWeb.Runs;
 using BenchWeb.Security;
 using Microsoft.AspNetCore.Http.HttpResults;
-using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Apis;
 
@@ -105,7 +105,7 @@ public static class RunsApi
         [Description("Only runs with this status: Queued, Running, Completed, Stopped, Cancelled, Failed or Interrupted.")] string? status,
         [Description("Only runs whose metadata has this pair, written key=value (e.g. commit=1a2b3c4); key and value match exactly.")] string? meta,
         [Description("Only the steps of this sweep, by its number (re-runs included).")] string? sweep,
-        IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
+        RunReader reader, CancellationToken cancellationToken)
     {
         var errors = new List<FieldError>();
         var pageNumber = QueryNumbers.ParseInt(page, 1, "page", 1, int.MaxValue, errors);
@@ -123,17 +123,10 @@ public static class RunsApi
             }
         }
 
-        string? metaFilter = null;
-        if (!string.IsNullOrWhiteSpace(meta))
+        // The run list's filter takes a pair that is not key=value as no filter; the API says what is wrong with it.
+        if (!string.IsNullOrWhiteSpace(meta) && RunMetadata.TryParsePair(meta, out _) is { } problem)
         {
-            if (RunMetadata.TryParsePair(meta, out var pair) is { } problem)
-            {
-                errors.Add(new("meta", problem));
-            }
-            else
-            {
-                metaFilter = RunMetadata.StoredPair(pair.Key, pair.Value);
-            }
+            errors.Add(new("meta", problem));
         }
 
         long? sweepFilter = null;
@@ -154,38 +147,28 @@ public static class RunsApi
             return ApiJson.Invalid(errors);
         }
 
-        await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        var query = db.Runs.AsNoTracking();
-        if (sweepFilter is { } sweepWanted)
+        // The run list's filter and query, newest queued first.
+        var filter = new RunHistoryFilter
         {
-            query = query.Where(r => r.SweepId == sweepWanted);
-        }
-
-        if (statusFilter is { } wanted)
-        {
-            query = query.Where(r => r.Status == wanted);
-        }
-
-        // The stored object holds a pair in one form only (see RunMetadata.StoredPair): one substring test, in SQL.
-        if (metaFilter is not null)
-        {
-            query = query.Where(r => r.MetadataJson != null && r.MetadataJson.Contains(metaFilter));
-        }
-
-        var total = await query.CountAsync(cancellationToken);
-        var runs = await query.OrderByDescending(r => r.QueuedAt).ThenByDescending(r => r.Id)
-            .Skip((int)Math.Min((long)(pageNumber - 1) * size, int.MaxValue)).Take(size)
-            .ToListAsync(cancellationToken);
-        return TypedResults.Ok(new RunPage(runs.Select(RunListItem.From).ToList(), pageNumber, size, total));
+            Status = statusFilter,
+            Meta = string.IsNullOrWhiteSpace(meta) ? null : meta,
+            Sweep = sweepFilter,
+            Sort = RunHistorySort.Queued,
+            Descending = true,
+            Page = pageNumber,
+            PageSize = size,
+        };
+        var found = await reader.ListAsync(filter, cancellationToken);
+        return TypedResults.Ok(new RunPage(found.Runs.Select(RunListItem.From).ToList(), pageNumber, size, found.TotalCount));
     }
 
-    internal static async Task<Results<Ok<RunDetails>, ProblemHttpResult>> GetAsync(long id, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken) =>
-        await FindAsync(databases, id, cancellationToken) is { } details
+    internal static async Task<Results<Ok<RunDetails>, ProblemHttpResult>> GetAsync(long id, RunReader reader, CancellationToken cancellationToken) =>
+        await FindAsync(reader, id, cancellationToken) is { } details
             ? TypedResults.Ok(details)
             : NoSuchRun(id);
 
     internal static async Task<Results<Accepted<RunDetails>, ValidationProblem, ProblemHttpResult>> StartAsync(
-        HttpRequest request, RunService runs, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
+        HttpRequest request, RunService runs, RunReader reader, ProfileReader profiles, CancellationToken cancellationToken)
     {
         var (body, problem) = await ApiJson.ReadAsync<StartRunRequest>(request, cancellationToken);
         if (problem is not null)
@@ -193,7 +176,7 @@ public static class RunsApi
             return problem;
         }
 
-        var (plan, profile, invalid) = await PlanToLaunchAsync(body!.ProfileId, body.Plan, databases, cancellationToken);
+        var (plan, profile, invalid) = await PlanToLaunchAsync(body!.ProfileId, body.Plan, profiles, cancellationToken);
         if (invalid is not null)
         {
             return invalid;
@@ -202,7 +185,7 @@ public static class RunsApi
         try
         {
             var runId = await runs.StartAsync(plan!, profile?.Id, profile?.PresetId, body.Metadata ?? RunMetadata.Empty, request.HttpContext.Actor(), cancellationToken);
-            return TypedResults.Accepted($"{Path}/{runId}", await FindAsync(databases, runId, cancellationToken));
+            return TypedResults.Accepted($"{Path}/{runId}", await FindAsync(reader, runId, cancellationToken));
         }
         catch (RunPlanValidationException ex)
         {
@@ -217,7 +200,7 @@ public static class RunsApi
     /// <summary>What a launch request names: a saved profile (<paramref name="profileId"/>) or an inline plan, exactly one of
     /// them; otherwise a validation problem on <c>ProfileId</c>.</summary>
     internal static async Task<(RunPlan? Plan, ProfileEntity? Profile, ValidationProblem? Problem)> PlanToLaunchAsync(
-        long? profileId, RunPlan? plan, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
+        long? profileId, RunPlan? plan, ProfileReader profiles, CancellationToken cancellationToken)
     {
         if ((profileId is null) == (plan is null))
         {
@@ -229,41 +212,40 @@ public static class RunsApi
             return (plan, null, null);
         }
 
-        await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        return await db.Profiles.AsNoTracking().SingleOrDefaultAsync(p => p.Id == id, cancellationToken) is { } profile
+        return await profiles.FindAsync(id, cancellationToken) is { } profile
             ? (RunPlan.FromJson(profile.PlanJson), profile, null)
             : (null, null, ApiJson.Invalid([new FieldError("ProfileId", $"Profile {id} does not exist.")]));
     }
 
     internal static async Task<Results<Accepted<RunDetails>, ProblemHttpResult>> CancelAsync(
-        long id, HttpContext http, RunService runs, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
+        long id, HttpContext http, RunService runs, RunReader reader, CancellationToken cancellationToken)
     {
-        if (await FindAsync(databases, id, cancellationToken) is not { } before)
+        if (await FindAsync(reader, id, cancellationToken) is not { } before)
         {
             return NoSuchRun(id);
         }
 
         if (!await runs.CancelAsync(id, http.Actor(), cancellationToken))
         {
-            var ended = await FindAsync(databases, id, cancellationToken) ?? before;
+            var ended = await FindAsync(reader, id, cancellationToken) ?? before;
             return TypedResults.Problem(
                 statusCode: StatusCodes.Status409Conflict,
                 title: "The run has already ended.",
                 detail: $"Run {id} ended as {ended.Status}; there is nothing to cancel.");
         }
 
-        return TypedResults.Accepted($"{Path}/{id}", await FindAsync(databases, id, cancellationToken));
+        return TypedResults.Accepted($"{Path}/{id}", await FindAsync(reader, id, cancellationToken));
     }
 
-    internal static async Task<Results<FileContentHttpResult, ProblemHttpResult>> ExportJsonAsync(long id, RunTransfer transfer, CancellationToken cancellationToken) =>
-        await transfer.ExportAsync(id, cancellationToken) is { } export
+    internal static async Task<Results<FileContentHttpResult, ProblemHttpResult>> ExportJsonAsync(long id, RunReader reader, CancellationToken cancellationToken) =>
+        await reader.ExportAsync(id, cancellationToken) is { } export
             ? TypedResults.File(Encoding.UTF8.GetBytes(RunTransfer.ToJson(export)), "application/json", $"run-{id}.json")
             : NoSuchRun(id);
 
     internal static async Task<Results<Ok<RunDiagnosticsResponse>, ValidationProblem, ProblemHttpResult>> DiagnosticsAsync(
         long id,
         [Description("Only the entries of this second of the run (from 0).")] string? second,
-        IDbContextFactory<BenchDbContext> databases,
+        RunReader reader,
         CancellationToken cancellationToken)
     {
         var errors = new List<FieldError>();
@@ -273,18 +255,14 @@ public static class RunsApi
             return ApiJson.Invalid(errors);
         }
 
-        await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        if (!await db.Runs.AnyAsync(r => r.Id == id, cancellationToken))
-        {
-            return NoSuchRun(id);
-        }
-
-        return TypedResults.Ok(new RunDiagnosticsResponse(id, only, await RunDiagnostics.OfRunAsync(db, id, only, cancellationToken)));
+        return await reader.DiagnosticsAsync(id, only, cancellationToken) is { } requests
+            ? TypedResults.Ok(new RunDiagnosticsResponse(id, only, requests))
+            : NoSuchRun(id);
     }
 
-    internal static async Task<Results<FileContentHttpResult, ProblemHttpResult>> ExportCsvAsync(long id, RunTransfer transfer, CancellationToken cancellationToken)
+    internal static async Task<Results<FileContentHttpResult, ProblemHttpResult>> ExportCsvAsync(long id, RunReader reader, CancellationToken cancellationToken)
     {
-        if (await transfer.ExportAsync(id, cancellationToken) is not { } export)
+        if (await reader.ExportAsync(id, cancellationToken) is not { } export)
         {
             return NoSuchRun(id);
         }
@@ -295,7 +273,7 @@ public static class RunsApi
     }
 
     internal static async Task<Results<Created<RunDetails>, ValidationProblem, ProblemHttpResult>> ImportAsync(
-        HttpRequest request, RunTransfer transfer, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
+        HttpRequest request, RunTransfer transfer, RunReader reader, CancellationToken cancellationToken)
     {
         var (document, problem) = await ApiJson.ReadAsync<RunExport>(request, cancellationToken);
         if (problem is not null)
@@ -312,7 +290,7 @@ public static class RunsApi
         try
         {
             var runId = await transfer.ImportAsync(document!, request.HttpContext.Actor(), cancellationToken);
-            return TypedResults.Created($"{Path}/{runId}", await FindAsync(databases, runId, cancellationToken));
+            return TypedResults.Created($"{Path}/{runId}", await FindAsync(reader, runId, cancellationToken));
         }
         catch (RunAlreadyImportedException ex)
         {
@@ -324,12 +302,8 @@ public static class RunsApi
         }
     }
 
-    private static async Task<RunDetails?> FindAsync(IDbContextFactory<BenchDbContext> databases, long id, CancellationToken cancellationToken)
-    {
-        await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        var run = await db.Runs.AsNoTracking().SingleOrDefaultAsync(r => r.Id == id, cancellationToken);
-        return run is null ? null : RunDetails.From(run, await db.RunSeconds.CountAsync(s => s.RunId == id, cancellationToken));
-    }
+    private static async Task<RunDetails?> FindAsync(RunReader reader, long id, CancellationToken cancellationToken) =>
+        await reader.WithSecondCountAsync(id, cancellationToken) is { } found ? RunDetails.From(found.Run, found.SecondsRecorded) : null;
 
     private static ProblemHttpResult NoSuchRun(long id) => ApiJson.NotFound($"Run {id} does not exist.");
 }

@@ -2,11 +2,10 @@ using System.Globalization;
 using System.Text;
 using BenchEngine.Running;
 using BenchWeb.Administration;
-using BenchWeb.Data;
+using BenchWeb.Profiles;
 using BenchWeb.Security;
 using BenchWeb.Sweeps;
 using Microsoft.AspNetCore.Http.HttpResults;
-using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Apis;
 
@@ -72,7 +71,7 @@ public static class SweepsApi
         await FindAsync(reader, id, cancellationToken) is { } details ? TypedResults.Ok(details) : NoSuchSweep(id);
 
     internal static async Task<Results<Accepted<SweepDetails>, ValidationProblem, ProblemHttpResult>> StartAsync(
-        HttpRequest request, SweepService sweeps, SweepReader reader, IDbContextFactory<BenchDbContext> databases, CancellationToken cancellationToken)
+        HttpRequest request, SweepService sweeps, SweepReader reader, ProfileReader profiles, CancellationToken cancellationToken)
     {
         var (body, problem) = await ApiJson.ReadAsync<StartSweepRequest>(request, cancellationToken);
         if (problem is not null)
@@ -80,7 +79,7 @@ public static class SweepsApi
             return problem;
         }
 
-        var (plan, profile, invalid) = await RunsApi.PlanToLaunchAsync(body!.ProfileId, body.Plan, databases, cancellationToken);
+        var (plan, profile, invalid) = await RunsApi.PlanToLaunchAsync(body!.ProfileId, body.Plan, profiles, cancellationToken);
         if (invalid is not null)
         {
             return invalid;

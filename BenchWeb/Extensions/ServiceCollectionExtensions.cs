@@ -72,6 +72,7 @@ public static class ServiceCollectionExtensions
         services.AddSingleton<Live.LiveFeed>();
         services.AddSingleton<RunReader>();
         services.AddSingleton<Sweeps.SweepReader>();
+        services.AddSingleton<ProfileReader>();
         services.AddSingleton<RunUpdatePublisher>();
         services.AddSingleton<ExecutingRuns>();
         services.AddSingleton<RunExecutor>();

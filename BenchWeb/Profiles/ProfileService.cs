@@ -11,33 +11,9 @@ namespace BenchWeb.Profiles;
 
 /// <summary>Saved test profiles. A profile's plan is validated before it is saved, by the engine's rules and those of a
 /// plan from the web (an uploaded workload file, never a path). Creating, changing (with the settings that changed),
-/// cloning and deleting are recorded in the audit log.</summary>
+/// cloning and deleting are recorded in the audit log. Reading profiles is <see cref="ProfileReader"/>'s.</summary>
 public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, SecretStore secrets, CsvUploadStore uploads, AuditLog audit, TimeProvider time)
 {
-    public async Task<IReadOnlyList<ProfileEntity>> ListAsync(CancellationToken cancellationToken)
-    {
-        await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        return await db.Profiles.AsNoTracking().OrderBy(p => p.Name).ThenBy(p => p.Id).ToListAsync(cancellationToken);
-    }
-
-    /// <summary>For each profile with a completed run, its latest one's id and average throughput: the rate its next run
-    /// can expect, to say how long that will take.</summary>
-    public async Task<IReadOnlyDictionary<long, (long RunId, double PerSecond)>> LastRatesAsync(CancellationToken cancellationToken)
-    {
-        await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        var completed = await db.Runs.AsNoTracking()
-            .Where(r => r.ProfileId != null && r.Status == RunStatus.Completed && r.AverageThroughput > 0)
-            .Select(r => new { r.Id, ProfileId = r.ProfileId!.Value, r.AverageThroughput })
-            .ToListAsync(cancellationToken);
-        return completed.GroupBy(r => r.ProfileId).ToDictionary(g => g.Key, g => g.MaxBy(r => r.Id) is { } last ? (last.Id, last.AverageThroughput ?? 0) : default);
-    }
-
-    public async Task<ProfileEntity?> FindAsync(long id, CancellationToken cancellationToken)
-    {
-        await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        return await db.Profiles.AsNoTracking().SingleOrDefaultAsync(p => p.Id == id, cancellationToken);
-    }
-
     /// <summary>Creates (id 0) or updates a profile and stores any secret typed into the form.</summary>
     /// <exception cref="RunPlanValidationException">The form's plan has invalid settings; nothing was saved.</exception>
     /// <exception cref="ProfileDeletedException">The profile <paramref name="id"/> was deleted meanwhile (an editor left

@@ -30,9 +30,7 @@ public static class RunHistoryQuery
         var total = await runs.CountAsync(cancellationToken);
         var pageCount = total == 0 ? 1 : (total + pageSize - 1) / pageSize;
         var page = Math.Clamp(filter.Page, 1, pageCount);
-        var rows = await Sort(runs, filter.Sort, filter.Descending)
-            .Skip((page - 1) * pageSize)
-            .Take(pageSize)
+        var rows = await PageOf(Sort(runs, filter.Sort, filter.Descending), page, pageSize)
             .Select(r => new RunHistoryRow
             {
                 Id = r.Id,
@@ -59,6 +57,27 @@ public static class RunHistoryQuery
             .ToListAsync(cancellationToken);
         return new RunHistoryPage(rows, total, page, pageSize);
     }
+
+    /// <summary>The same filters and sort, for the HTTP API: whole rows, and a page past the end is empty rather than the
+    /// last one (a client paging on stops at an empty page).</summary>
+    /// <param name="db">The database.</param>
+    /// <param name="filter">Filters, sort and page; the page size is clamped to 1–<see cref="RunHistoryFilter.MaxPageSize"/>.</param>
+    /// <param name="timeZone">The zone the filter's days are in; the server's by default.</param>
+    /// <param name="cancellationToken">Cancels the query.</param>
+    public static async Task<RunListPage> ListAsync(BenchDbContext db, RunHistoryFilter filter, TimeZoneInfo? timeZone, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(db);
+        ArgumentNullException.ThrowIfNull(filter);
+        var pageSize = Math.Clamp(filter.PageSize, 1, RunHistoryFilter.MaxPageSize);
+        var runs = Filter(db.Runs.AsNoTracking(), filter, timeZone ?? TimeZoneInfo.Local);
+        var total = await runs.CountAsync(cancellationToken);
+        var rows = await PageOf(Sort(runs, filter.Sort, filter.Descending), Math.Max(filter.Page, 1), pageSize).ToListAsync(cancellationToken);
+        return new RunListPage(rows, total);
+    }
+
+    // A page far past the end skips every row rather than overflowing.
+    private static IQueryable<RunEntity> PageOf(IQueryable<RunEntity> runs, int page, int pageSize) =>
+        runs.Skip((int)Math.Min((long)(page - 1) * pageSize, int.MaxValue)).Take(pageSize);
 
     private static IQueryable<RunEntity> Filter(IQueryable<RunEntity> runs, RunHistoryFilter filter, TimeZoneInfo timeZone)
     {

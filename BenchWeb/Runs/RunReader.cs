@@ -1,12 +1,14 @@
+using BenchEngine.Diagnostics;
 using BenchEngine.Running;
 using BenchWeb.Data;
 using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Runs;
 
-/// <summary>The read side of runs for the pages and the live feed: a run's row, with its seconds when asked, and the seconds
-/// of a range. Pages ask this rather than open the database.</summary>
-public sealed class RunReader(IDbContextFactory<BenchDbContext> databases)
+/// <summary>The read side of runs for the pages, the HTTP API, the exports and the live feed: lists, a run's row (with its
+/// seconds, or their count, when asked), the seconds of a range, its slow requests, its agents and its export. Pages and
+/// APIs ask this rather than open the database.</summary>
+public sealed class RunReader(IDbContextFactory<BenchDbContext> databases, TimeProvider time)
 {
     /// <summary>The run's row, or null when there is no such run.</summary>
     public async Task<RunEntity?> FindAsync(long runId, CancellationToken cancellationToken)
@@ -15,15 +17,49 @@ public sealed class RunReader(IDbContextFactory<BenchDbContext> databases)
         return await db.Runs.AsNoTracking().SingleOrDefaultAsync(r => r.Id == runId, cancellationToken);
     }
 
-    /// <summary>The run's row with every second saved so far, in order (<see cref="RunEntity.Seconds"/>); null when there
-    /// is no such run. One query: the seconds are read beside the row, not once per row.</summary>
-    public async Task<RunEntity?> WithSecondsAsync(long runId, CancellationToken cancellationToken)
+    /// <summary>The run's row with every second saved so far, in order (<see cref="RunEntity.Seconds"/>), and the name of
+    /// the sweep it is a step of; null when there is no such run. The run page's one read when it loads.</summary>
+    /// <remarks>Two commands however many seconds the run has: the row with the sweep's name, then the seconds. One joined
+    /// command would repeat the row (its plan, summary and environment, kilobytes of text) beside each of an hour-long
+    /// run's 3,600 seconds, which PostgreSQL in shared mode sends over the network every time.</remarks>
+    public async Task<RunWithSeconds?> WithSecondsAsync(long runId, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        var found = await db.Runs.AsNoTracking()
+            .Where(r => r.Id == runId)
+            .Select(r => new
+            {
+                Run = r,
+                SweepName = r.SweepId == null ? null : db.Sweeps.Where(s => s.Id == r.SweepId).Select(s => s.Name).FirstOrDefault(),
+                Seconds = r.Seconds.OrderBy(s => s.Index).ToList(),
+            })
+            .AsSplitQuery()
+            .SingleOrDefaultAsync(cancellationToken);
+        if (found is null)
+        {
+            return null;
+        }
+
+        found.Run.Seconds.AddRange(found.Seconds);
+        return new RunWithSeconds(found.Run, found.SweepName);
+    }
+
+    /// <summary>The run's row and how many seconds it has saved, in one command; null when there is no such run.</summary>
+    public async Task<RunWithSecondCount?> WithSecondCountAsync(long runId, CancellationToken cancellationToken)
     {
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         return await db.Runs.AsNoTracking()
-            .Include(r => r.Seconds.OrderBy(s => s.Index))
-            .AsSplitQuery()
-            .SingleOrDefaultAsync(r => r.Id == runId, cancellationToken);
+            .Where(r => r.Id == runId)
+            .Select(r => new RunWithSecondCount(r, db.RunSeconds.Count(s => s.RunId == r.Id)))
+            .SingleOrDefaultAsync(cancellationToken);
+    }
+
+    /// <summary>A page of whole runs and how many match (<see cref="RunHistoryQuery.ListAsync"/>): the run history's filters and
+    /// sort, for the HTTP API.</summary>
+    public async Task<RunListPage> ListAsync(RunHistoryFilter filter, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        return await RunHistoryQuery.ListAsync(db, filter, null, cancellationToken);
     }
 
     /// <summary>The run's seconds after <paramref name="afterIndex"/> (-1: from the first) and before
@@ -48,11 +84,39 @@ public sealed class RunReader(IDbContextFactory<BenchDbContext> databases)
         return await RunDiagnostics.EntriesOfRunAsync(db, runId, null, cancellationToken);
     }
 
-    /// <summary>A run spread over agents: each agent's part (<see cref="RunAgentBreakdown"/>).</summary>
-    public async Task<IReadOnlyList<RunAgentRow>> AgentsAsync(long runId, CancellationToken cancellationToken)
+    /// <summary>The run's slow requests (of second <paramref name="second"/> only, when given), as the API shows them
+    /// (<see cref="RunDiagnostics.OfRunAsync"/>); null when there is no such run.</summary>
+    public async Task<List<SlowRequest>?> DiagnosticsAsync(long runId, int? second, CancellationToken cancellationToken)
     {
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        return await RunAgentBreakdown.ForRunAsync(db, runId, cancellationToken);
+        return await db.Runs.AnyAsync(r => r.Id == runId, cancellationToken)
+            ? await RunDiagnostics.OfRunAsync(db, runId, second, cancellationToken)
+            : null;
+    }
+
+    /// <summary>The run as an export document (<see cref="RunTransfer.ExportOf"/>): its row, every second and its slow
+    /// requests; null when there is no such run.</summary>
+    public async Task<RunExport?> ExportAsync(long runId, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        if (await db.Runs.AsNoTracking().SingleOrDefaultAsync(r => r.Id == runId, cancellationToken) is not { } run)
+        {
+            return null;
+        }
+
+        var seconds = await db.RunSeconds.AsNoTracking().Where(s => s.RunId == runId).OrderBy(s => s.Index).ToListAsync(cancellationToken);
+        var slowRequests = await RunDiagnostics.OfRunAsync(db, runId, null, cancellationToken);
+        return RunTransfer.ExportOf(run, seconds, slowRequests, time.GetUtcNow());
+    }
+
+    /// <summary>A run spread over agents: each agent's part (<see cref="RunAgentBreakdown"/>); empty for a run on one agent,
+    /// null when there is no such run.</summary>
+    public async Task<IReadOnlyList<RunAgentRow>?> AgentsAsync(long runId, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        var rows = await RunAgentBreakdown.ForRunAsync(db, runId, cancellationToken);
+        // Only a run without shards needs to be told from no run: the page reads this on each of an agent's seconds.
+        return rows.Count > 0 || await db.Runs.AnyAsync(r => r.Id == runId, cancellationToken) ? rows : null;
     }
 
     /// <summary>Where a queued run stands: its place among the runs and sweeps queued before it, and what executes now, which
@@ -83,22 +147,6 @@ public sealed class RunReader(IDbContextFactory<BenchDbContext> databases)
     {
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         return await RunHistoryQuery.ExecuteAsync(db, filter, null, cancellationToken);
-    }
-
-    /// <summary>A sweep's name; null when there is no such sweep.</summary>
-    public async Task<string?> SweepNameAsync(long sweepId, CancellationToken cancellationToken)
-    {
-        await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        return await db.Sweeps.AsNoTracking().Where(s => s.Id == sweepId).Select(s => s.Name).SingleOrDefaultAsync(cancellationToken);
-    }
-
-    /// <summary>The newest sweeps' numbers and names (at most <see cref="Sweeps.SweepReader.MaxListed"/>), for the list's filter.</summary>
-    public async Task<IReadOnlyList<(long Id, string Name)>> SweepNamesAsync(CancellationToken cancellationToken)
-    {
-        await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        var sweeps = await db.Sweeps.AsNoTracking().OrderByDescending(s => s.Id).Take(Sweeps.SweepReader.MaxListed)
-            .Select(s => new { s.Id, s.Name }).ToListAsync(cancellationToken);
-        return [.. sweeps.Select(s => (s.Id, s.Name))];
     }
 
     /// <summary>The runs of a comparison (<see cref="RunComparison"/>), with their seconds when asked.</summary>

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
+using BenchEngine.Diagnostics;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
@@ -34,21 +35,19 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
 
     private static readonly RunStatus[] TerminalStatuses = [RunStatus.Completed, RunStatus.Stopped, RunStatus.Cancelled, RunStatus.Failed, RunStatus.Interrupted];
 
-    /// <summary>The run as an export document, or null when it does not exist.</summary>
-    public async Task<RunExport?> ExportAsync(long runId, CancellationToken cancellationToken)
+    /// <summary>A saved run as an export document (<see cref="RunReader.ExportAsync"/> reads what it needs).</summary>
+    /// <param name="run">The run's row.</param>
+    /// <param name="seconds">Its seconds, in order.</param>
+    /// <param name="slowRequests">Its slow requests, in the order they are shown.</param>
+    /// <param name="exportedAt">The document's time of writing.</param>
+    public static RunExport ExportOf(RunEntity run, IReadOnlyList<RunSecondEntity> seconds, IReadOnlyList<SlowRequest> slowRequests, DateTimeOffset exportedAt)
     {
-        await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        var run = await db.Runs.AsNoTracking().SingleOrDefaultAsync(r => r.Id == runId, cancellationToken);
-        if (run is null)
-        {
-            return null;
-        }
-
-        var seconds = await db.RunSeconds.AsNoTracking().Where(s => s.RunId == runId).OrderBy(s => s.Index).ToListAsync(cancellationToken);
-        var slowRequests = await RunDiagnostics.OfRunAsync(db, runId, null, cancellationToken);
+        ArgumentNullException.ThrowIfNull(run);
+        ArgumentNullException.ThrowIfNull(seconds);
+        ArgumentNullException.ThrowIfNull(slowRequests);
         return new RunExport
         {
-            ExportedAt = time.GetUtcNow(),
+            ExportedAt = exportedAt,
             ExportedFrom = Environment.MachineName,
             RunId = run.Id,
             ProfileName = run.ProfileName,

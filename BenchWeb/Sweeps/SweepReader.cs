@@ -20,6 +20,16 @@ public sealed class SweepReader(IDbContextFactory<BenchDbContext> databases)
         return sweep is null ? null : new SweepWithSteps(sweep, await db.Runs.AsNoTracking().Where(r => r.SweepId == sweepId).ToListAsync(cancellationToken));
     }
 
+    /// <summary>The newest sweeps' numbers and names (at most <see cref="MaxListed"/>), newest first: the run list's sweep
+    /// filter offers them.</summary>
+    public async Task<IReadOnlyList<(long Id, string Name)>> NamesAsync(CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        var sweeps = await db.Sweeps.AsNoTracking().OrderByDescending(s => s.Id).Take(MaxListed)
+            .Select(s => new { s.Id, s.Name }).ToListAsync(cancellationToken);
+        return [.. sweeps.Select(s => (s.Id, s.Name))];
+    }
+
     /// <summary>The newest sweeps (at most <see cref="MaxListed"/>), each with its steps' runs.</summary>
     public async Task<IReadOnlyList<SweepWithSteps>> ListAsync(CancellationToken cancellationToken)
     {

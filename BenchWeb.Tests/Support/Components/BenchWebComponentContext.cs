@@ -41,7 +41,7 @@ internal sealed class BenchWebComponentContext : BunitContext
         Directory.CreateDirectory(_directory);
         JSInterop.Mode = JSRuntimeMode.Strict;
         Services.AddSignalR();
-        Services.AddDbContextFactory<BenchDbContext>(db => db.UseSqlite($"Data Source={Path.Combine(_directory, "benchweb.db")}"));
+        Services.AddDbContextFactory<BenchDbContext>(db => db.UseSqlite($"Data Source={Path.Combine(_directory, "benchweb.db")}").AddInterceptors(Commands));
         Services.AddSingleton<IDataProtectionProvider>(new EphemeralDataProtectionProvider());
         Services.AddSingleton(TimeProvider.System);
         Services.AddSingleton<AuditLog>();
@@ -66,6 +66,7 @@ internal sealed class BenchWebComponentContext : BunitContext
         Services.AddSingleton<BenchWeb.Live.LiveFeed>();
         Services.AddSingleton<RunReader>();
         Services.AddSingleton<BenchWeb.Sweeps.SweepReader>();
+        Services.AddSingleton<ProfileReader>();
         Services.AddSingleton<RunUpdatePublisher>();
         Services.AddSingleton<IRunJobClient>(jobs ?? Jobs);
         Services.AddSingleton<SessionStore>();
@@ -82,6 +83,9 @@ internal sealed class BenchWebComponentContext : BunitContext
     }
 
     public RecordingRunJobClient Jobs { get; } = new();
+
+    /// <summary>The queries the app's services and pages send to the database (<see cref="CommandLog.Clear"/> before the act).</summary>
+    public CommandLog Commands { get; } = new();
 
     /// <summary>Who the pages see as signed in (an admin unless a test says otherwise).</summary>
     public BunitAuthorizationContext Authorization { get; }

@@ -45,7 +45,7 @@ public sealed class LaunchGuardTests
         await using var context = new BenchWebComponentContext();
         var profiles = context.Services.GetRequiredService<ProfileService>();
         var id = await profiles.SaveAsync(0, ProfileForms.RedisWithKey("c2VjcmV0LWFjY2Vzcy1rZXk="), TestActors.Admin, CancellationToken.None);
-        var plan = BenchEngine.Running.RunPlan.FromJson((await profiles.FindAsync(id, CancellationToken.None))!.PlanJson);
+        var plan = BenchEngine.Running.RunPlan.FromJson((await context.Services.GetRequiredService<ProfileReader>().FindAsync(id, CancellationToken.None))!.PlanJson);
         var runs = context.Services.GetRequiredService<RunService>();
 
         // A runner points the profile at a host of their own: the key stored for the cache is not sent there.

@@ -232,7 +232,7 @@ public sealed class ProfileEditTests
         Assert.DoesNotContain("c2VjcmV0LWNvc21vcy1rZXk=", markup, StringComparison.Ordinal);
         Assert.Contains("data-secret-stored=\"true\"", markup, StringComparison.Ordinal);
         var resolve = await context.Services.GetRequiredService<SecretStore>().CreateResolverAsync(id, new BenchEngine.Running.RunPlan(), CancellationToken.None);
-        var plan = BenchEngine.Running.RunPlan.FromJson((await profiles.FindAsync(id, CancellationToken.None))!.PlanJson);
+        var plan = BenchEngine.Running.RunPlan.FromJson((await context.Services.GetRequiredService<ProfileReader>().FindAsync(id, CancellationToken.None))!.PlanJson);
         Assert.Equal("c2VjcmV0LWNvc21vcy1rZXk=", resolve(plan.Target.Cosmos.KeySecret));
     }
 

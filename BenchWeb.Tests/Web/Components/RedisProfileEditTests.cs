@@ -53,7 +53,7 @@ public sealed class RedisProfileEditTests
 
         Assert.DoesNotContain(AccessKey, page.Markup, StringComparison.Ordinal);
         Assert.Contains("data-secret-stored=\"true\"", page.Markup, StringComparison.Ordinal);
-        var planJson = (await profiles.FindAsync(id, CancellationToken.None))!.PlanJson;
+        var planJson = (await context.Services.GetRequiredService<ProfileReader>().FindAsync(id, CancellationToken.None))!.PlanJson;
         Assert.DoesNotContain(AccessKey, planJson, StringComparison.Ordinal);
         var resolve = await context.Services.GetRequiredService<SecretStore>().CreateResolverAsync(id, new BenchEngine.Running.RunPlan(), CancellationToken.None);
         Assert.Equal(AccessKey, resolve(RunPlan.FromJson(planJson).Target.Redis.AccessKeySecret));

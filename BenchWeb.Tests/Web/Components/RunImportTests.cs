@@ -19,7 +19,7 @@ public sealed class RunImportTests
         await using var context = new BenchWebComponentContext();
         context.SignInAs(BenchWebRoles.Runner);
         var original = await SeededRuns.AddAsync(context.Databases, SeededRuns.Plan(TargetKind.Simulated, "to share"), SeededRuns.Seconds(3, 500, 6));
-        var export = RunTransfer.ToJson((await context.Services.GetRequiredService<RunTransfer>().ExportAsync(original, CancellationToken.None))!);
+        var export = RunTransfer.ToJson((await context.Services.GetRequiredService<RunReader>().ExportAsync(original, CancellationToken.None))!);
 
         var page = context.Render<RunImport>();
         page.FindComponent<InputFile>().UploadFiles(InputFileContent.CreateFromText(export, "run.json"));
@@ -90,7 +90,7 @@ public sealed class RunImportTests
         await using var context = new BenchWebComponentContext();
         context.SignInAs(BenchWebRoles.Runner);
         var original = await SeededRuns.AddAsync(context.Databases, SeededRuns.Plan(TargetKind.Simulated, "to share"), SeededRuns.Seconds(3, 500, 6));
-        var export = System.Text.Json.Nodes.JsonNode.Parse(RunTransfer.ToJson((await context.Services.GetRequiredService<RunTransfer>().ExportAsync(original, CancellationToken.None))!))!;
+        var export = System.Text.Json.Nodes.JsonNode.Parse(RunTransfer.ToJson((await context.Services.GetRequiredService<RunReader>().ExportAsync(original, CancellationToken.None))!))!;
         export["summary"]!["latency"]!["p99Ms"] = "NaN";
         var page = context.Render<RunImport>();
 

@@ -307,7 +307,7 @@ public sealed class RunLiveTests
         }.WithNewSecret(ProfileForms.TablesConnectionString, $"DefaultEndpointsProtocol=https;AccountName=acme;AccountKey={Key}==;EndpointSuffix=core.windows.net");
         var profiles = context.Services.GetRequiredService<BenchWeb.Profiles.ProfileService>();
         var profileId = await profiles.SaveAsync(0, form, TestActors.Admin, CancellationToken.None);
-        var plan = RunPlan.FromJson((await profiles.FindAsync(profileId, CancellationToken.None))!.PlanJson);
+        var plan = RunPlan.FromJson((await context.Services.GetRequiredService<BenchWeb.Profiles.ProfileReader>().FindAsync(profileId, CancellationToken.None))!.PlanJson);
         var runId = await context.Services.GetRequiredService<BenchWeb.Runs.RunService>().StartAsync(plan, profileId, null, TestActors.Admin, CancellationToken.None);
         await using (var db = await context.Databases.CreateDbContextAsync())
         {
@@ -363,6 +363,39 @@ public sealed class RunLiveTests
     }
 
     private static int[] Indices(object? seconds) => [.. Assert.IsAssignableFrom<IEnumerable<RunSecondEntity>>(seconds).Select(s => s.Index)];
+
+    [Fact]
+    public async Task Load_RunWithManySeconds_ReadsThemInOneReadAndNoMoreQueriesThanAFew()
+    {
+        await using var context = new BenchWebComponentContext();
+        var few = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 3);
+        var many = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 600);
+        var (module, _) = RunChartModule.SetUp(context);
+
+        var readForFew = await QueriesOfLoadingAsync(context, module, few, 1);
+        var readForMany = await QueriesOfLoadingAsync(context, module, many, 2);
+
+        // However many seconds the run has, the same queries: the seconds come in one read, never one query a second.
+        Assert.Equal(readForFew, readForMany);
+        Assert.True(ExpectedLoad.SequenceEqual(readForMany), "The page read: " + string.Join(" | ", readForMany));
+    }
+
+    // Loading: the row with its sweep's name, its seconds (RunReader.WithSecondsAsync), its slow requests. Once the charts have
+    // started: the row, the seconds after the last one the page has, the slow requests.
+    private static readonly string[] ExpectedLoad = ["Sweeps + Runs", "Runs + RunSeconds", "RunDiagnostics", "Runs", "RunSeconds", "RunDiagnostics"];
+
+    // The tables each query of the page's load reads, until the charts have started and the page has caught up.
+    private static async Task<IReadOnlyList<string>> QueriesOfLoadingAsync(BenchWebComponentContext context, JSObjectSetup module, long runId, int starts)
+    {
+        context.Commands.Clear();
+        var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, runId));
+        page.WaitForAssertion(() => Assert.Equal(starts, module.Interop.Invocations["start"].Count));
+        // The catch-up after the start is the last read: wait for it, and a moment more for any read beyond it.
+        await Eventually.TrueAsync(() => Task.FromResult(context.Commands.Queries.Count >= ExpectedLoad.Length), TimeSpan.FromSeconds(15), "the page's reads");
+        await Task.Delay(300);
+        await context.DisposeComponentsAsync();
+        return context.Commands.TablesRead;
+    }
 
     private static async Task<long> SeedRunAsync(BenchWebComponentContext context, RunStatus status, int secondsSaved)
     {

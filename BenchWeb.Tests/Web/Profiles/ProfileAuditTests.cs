@@ -33,7 +33,7 @@ public sealed class ProfileAuditTests
             await db.SaveChangesAsync();
         }
 
-        var form = ProfileForm.FromPlan(RunPlan.FromJson((await profiles.FindAsync(id, CancellationToken.None))!.PlanJson));
+        var form = ProfileForm.FromPlan(RunPlan.FromJson((await context.Services.GetRequiredService<ProfileReader>().FindAsync(id, CancellationToken.None))!.PlanJson));
         await profiles.SaveAsync(id, form, TestActors.Admin, CancellationToken.None);
         form.Concurrency = 20;
         await profiles.SaveAsync(id, form, TestActors.Admin, CancellationToken.None);

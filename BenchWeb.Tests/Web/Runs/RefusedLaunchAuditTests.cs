@@ -65,7 +65,7 @@ public sealed class RefusedLaunchAuditTests
         await using var context = new BenchWebComponentContext();
         var profiles = context.Services.GetRequiredService<ProfileService>();
         var id = await profiles.SaveAsync(0, ProfileForms.RedisWithKey("c2VjcmV0LWFjY2Vzcy1rZXk="), TestActors.Admin, CancellationToken.None);
-        var plan = RunPlan.FromJson((await profiles.FindAsync(id, CancellationToken.None))!.PlanJson);
+        var plan = RunPlan.FromJson((await context.Services.GetRequiredService<ProfileReader>().FindAsync(id, CancellationToken.None))!.PlanJson);
         var moved = plan.MovedTo("elsewhere.redis.cache.windows.net");
 
         await Assert.ThrowsAsync<RunPlanValidationException>(() => Runs(context).StartAsync(moved, id, null, TestActors.Runner, CancellationToken.None));

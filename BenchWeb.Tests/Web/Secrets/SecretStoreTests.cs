@@ -135,7 +135,7 @@ public sealed class SecretStoreTests
         var source = await profiles.SaveAsync(0, new ProfileForm { Name = "source", TargetKind = TargetKind.CosmosSql }.WithNewSecret(ProfileForms.CosmosKey, "source-key").WithText(ProfileForms.CosmosEndpoint, "https://acme.documents.azure.com:443/"), TestActors.Admin, CancellationToken.None);
 
         var clone = (await profiles.CloneAsync(source, TestActors.Admin, CancellationToken.None))!.Value;
-        var clonePlan = BenchEngine.Running.RunPlan.FromJson((await profiles.FindAsync(clone, CancellationToken.None))!.PlanJson);
+        var clonePlan = BenchEngine.Running.RunPlan.FromJson((await context.Services.GetRequiredService<ProfileReader>().FindAsync(clone, CancellationToken.None))!.PlanJson);
         Assert.Equal(SecretStore.NameFor(clone, "cosmos-key"), clonePlan.Target.Cosmos.KeySecret);
         Assert.Equal("source-key", (await store.CreateResolverAsync(clone, new BenchEngine.Running.RunPlan(), CancellationToken.None))(clonePlan.Target.Cosmos.KeySecret));
 

@@ -90,7 +90,7 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
             () => {
               const table = document.querySelector('table.run-history');
               const headers = [...table.querySelectorAll('thead th')].map(th => th.textContent.trim());
-              const columns = ['Target', 'Queued', 'Duration', 'Avg inserts/s', 'P99 latency', 'Throttled']
+              const columns = ['Target', 'Queued', 'Duration', 'Inserts/s', 'p99', 'Throttled']
                 .map(name => headers.findIndex(h => h.startsWith(name)));
               return [...table.querySelectorAll('tbody tr')].flatMap(row => columns.map(c => row.children[c])).filter(wraps).map(cell => cell.textContent.trim());
             }
@@ -206,14 +206,17 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
     [Theory]
     [InlineData(LaptopWidth, LaptopHeight)]
     [InlineData(1_920, 1_080)]
-    public Task DataPages_KeepEveryDateOnOneLine_AndUseTheScreensWidth(int width, int height) => WithDiagnosticsAsync($"glance-data-pages-{width}", async () =>
+    public Task DataPages_KeepEveryDateAndNameOnOneLine_UseTheScreensWidth_AndLineUpTheirCharts(int width, int height) => WithDiagnosticsAsync($"glance-data-pages-{width}", async () =>
     {
-        await SeedOneRunOfEachTargetAsync();
+        var runs = await SeedOneRunOfEachTargetAsync();
+        await SeedSweepAsync(runs);
         await Page.SetViewportSizeAsync(width, height);
-        foreach (var path in new[] { "", "sweeps", "admin/audit", "agents" })
+        var compared = $"{runs[1]},{runs[5]},{runs[7]}";
+        foreach (var path in new[] { "", "runs", "sweeps", "admin/audit", "agents", $"compare?runs={compared}", $"results?runs={string.Join(',', runs)}", $"runs/{runs[0]}" })
         {
             await DashboardPages.GotoAsync(Page, App(path));
             await Expect(Page.Locator("main h1")).ToBeVisibleAsync();
+            await Expect(Page.Locator("main table").First).ToBeVisibleAsync();
             // Every cell whose text is a date and time ("2026-11-26 09:00…") lays it out on one line.
             var wrapped = await Page.EvaluateAsync<string[]>(
                 """
@@ -221,11 +224,36 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
                   .filter(wraps).map(cell => cell.textContent.trim())
                 """.Replace("wraps)", WrapsOverLines + ")", StringComparison.Ordinal));
             Assert.True(wrapped.Length == 0, $"/{path} at {width} px: dates wrapped over two lines: {string.Join("; ", wrapped)}");
+            // Every name in a table: a run's or a sweep's (its links), a person's and an agent's. A long one is cut with an
+            // ellipsis, never laid over two lines.
+            var names = await Page.EvaluateAsync<string[]>(
+                """
+                () => [...document.querySelectorAll('main table a[href^="runs/"], main table a[href^="sweeps/"], main table [data-name], main table th[data-run]')]
+                  .filter(name => name.textContent.trim().length > 0)
+                  .map(name => `${wraps(name) ? 'wrapped' : 'one line'}: ${name.textContent.trim()}`)
+                """.Replace("wraps(name)", "(" + WrapsOverLines + ")(name)", StringComparison.Ordinal));
+            // (A run's own page has no table of names: its name is its heading.)
+            Assert.True(names.Length > 0 || path.StartsWith("runs/", StringComparison.Ordinal), $"/{path}: no name found to check.");
+            var wrappedNames = names.Where(n => n.StartsWith("wrapped", StringComparison.Ordinal)).ToList();
+            Assert.True(wrappedNames.Count == 0, $"/{path} at {width} px: names wrapped over two lines: {string.Join("; ", wrappedNames)}");
             Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), $"/{path} scrolls sideways at {width} px.");
-            // A data page is not held in a 960 px column: its main area takes most of a laptop's width.
+            // A data page is not held in a 960 px column: its main area takes most of the screen's width.
             var mainWidth = await Page.EvaluateAsync<double>("() => document.querySelector('main').getBoundingClientRect().width");
             Assert.True(mainWidth >= Math.Min(width, 1_760) * 0.9, $"/{path} at {width} px: the page is {mainWidth:N0} px wide.");
-            await ScreenshotAsync($"glance-{(path.Length == 0 ? "home" : path.Replace('/', '-'))}-{width}");
+            if (path.StartsWith("runs/", StringComparison.Ordinal))
+            {
+                // One time axis for every chart of the run; no colour twice in a chart; latency on a log axis.
+                await Expect(Page.Locator("#run-charts")).ToHaveAttributeAsync("data-points", "30");
+                Assert.Equal(["0-30"], (await DashboardPages.RunChartRangesAsync(Page)).Distinct());
+            }
+
+            if (path.StartsWith("runs/", StringComparison.Ordinal) || path.StartsWith("compare", StringComparison.Ordinal))
+            {
+                Assert.Empty(await DashboardPages.ChartProblemsAsync(Page));
+            }
+
+            var named = new string([.. path.TakeWhile(c => c != '?').Select(c => char.IsLetterOrDigit(c) ? c : '-')]);
+            await ScreenshotAsync($"glance-{(named.Length > 0 ? named : "home")}-{width}");
         }
 
         AssertNoBrowserErrors();
@@ -307,6 +335,48 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
             await SeededRuns.AddAsync(databases, SeededRuns.Plan(TargetKind.Redis, Unique("RD2: 1 KB SET, 50 clients, pipelines of 10")),
                 SeededRuns.Seconds(30, 48_000, 0, batchSize: 10)),
         ];
+    }
+
+    // A sweep with a name as long as a study's, the first seeded runs its steps (the runs list names it in its Sweep column).
+    private async Task SeedSweepAsync(IReadOnlyList<long> runs)
+    {
+        var databases = SeededRuns.Databases(fixture.App.DatabasePath);
+        await using var db = await databases.CreateDbContextAsync();
+        var plan = SeededRuns.Plan(TargetKind.Simulated, Unique("G-study: connection mode and workers against 20,000 RU/s, 100 tasks × 10,000 upserts"));
+        var sweep = new BenchWeb.Data.SweepEntity
+        {
+            Name = plan.Name,
+            PlanJson = plan.ToJson(),
+            SweepJson = System.Text.Json.JsonSerializer.Serialize(new BenchEngine.Sweeps.SweepOptions { Setting = "Load.Concurrency", Values = ["16", "32"] }, RunPlan.JsonOptions),
+            Status = RunStatus.Completed,
+            QueuedAt = new DateTimeOffset(2026, 11, 21, 9, 0, 0, TimeSpan.Zero),
+            StopReason = "2 steps ran",
+        };
+        db.Sweeps.Add(sweep);
+        await db.SaveChangesAsync();
+        var steps = await db.Runs.Where(r => r.Id == runs[0] || r.Id == runs[4]).ToListAsync();
+        for (var i = 0; i < steps.Count; i++)
+        {
+            steps[i].SweepId = sweep.Id;
+            steps[i].SweepStep = i;
+        }
+
+        await db.SaveChangesAsync();
+
+        // The audit log's line for it, by a person whose name is as long as a directory's display names get.
+        db.AuditEntries.Add(new BenchWeb.Data.AuditEntryEntity
+        {
+            At = sweep.QueuedAt,
+            UserId = "oid:6f1c2d3e-4b5a-6978-8a9b-0c1d2e3f4a5b",
+            UserName = "Maximiliane Rautenstrauch-Oyelaran (Performance Engineering, EMEA)",
+            Role = "Runner",
+            Via = "browser",
+            RemoteIp = "127.0.0.1",
+            Action = "sweep.launched",
+            Subject = $"sweep #{sweep.Id}",
+            Details = $"Concurrency over 16, 32; 2 steps of \"{sweep.Name}\"",
+        });
+        await db.SaveChangesAsync();
     }
 
     private Uri App(string relative) => new(fixture.App.BaseAddress, relative);

@@ -317,8 +317,26 @@ public sealed class RunListTests
         var link = page.Find($"tr[data-run='{step}'] td.sweep a");
         Assert.Equal("sweeps/2", link.GetAttribute("href"));
         Assert.Equal("tuning", link.TextContent);
-        Assert.Equal("Step 3 of sweep #2", link.GetAttribute("title"));
+        Assert.Equal("Step 3 of sweep #2: tuning", link.GetAttribute("title"));
         Assert.Contains("id=\"sort-id\" href=\"runs?sweep=2&amp;sort=id&amp;dir=asc\"", page.Markup, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task List_NoRunOfThePageIsASweepStep_HasNoSweepColumn_AndKeepsLongNamesOnOneLineWithTheirWholeNameInTheTitle()
+    {
+        await using var context = new BenchWebComponentContext();
+        const string name = "L4: Flights into the Cosmos DB Table API, 10 parallel batches of 100 in waves, against 4,000 RU/s";
+        var run = await AddAsync(context, name, TargetKind.CosmosTable, RunStatus.Completed);
+
+        var page = context.Render<RunList>();
+        page.WaitForAssertion(() => Assert.DoesNotContain("Loading…", page.Markup, StringComparison.Ordinal));
+
+        Assert.DoesNotContain("Sweep", page.FindAll("thead th").Select(h => h.TextContent.Trim()));
+        Assert.Empty(page.FindAll("td.sweep"));
+        Assert.Equal(page.FindAll("thead th").Count, page.FindAll($"tr[data-run='{run}'] > td").Count);
+        var link = page.Find($"tr[data-run='{run}'] td.name a.one-line");
+        Assert.Equal(name, link.TextContent);
+        Assert.Equal(name, link.GetAttribute("title"));
     }
 
     private static async Task<long> AddAsync(BenchWebComponentContext context, string profile, TargetKind kind, RunStatus status,

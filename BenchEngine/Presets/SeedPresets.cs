@@ -10,9 +10,10 @@ namespace BenchEngine.Presets;
 /// without an account before it is run against a paid one.
 /// </summary>
 /// <remarks>
-/// A real plan's <see cref="TargetOptions.Simulator"/> section is ignored by the real target; presets use it
-/// to say how to model their service (physical partitions, and for tables the account's indexing), which
-/// the plan has no other place for. <see cref="OnSimulator"/> reads it from there.
+/// A real plan's <see cref="TargetOptions.Simulator"/> section is ignored by the real target, and not written when the plan
+/// is stored (a stored plan keeps its own kind's section only); presets use it to say how to model their service (physical
+/// partitions, and for tables the account's indexing), which the plan has no other place for. <see cref="OnSimulator"/>
+/// reads it from the preset's plan.
 /// </remarks>
 public static class SeedPresets
 {

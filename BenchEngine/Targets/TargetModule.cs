@@ -31,7 +31,8 @@ public abstract class TargetModule
     /// <summary>What it stores, in words: documents, entities, blobs, messages, keys.</summary>
     public virtual TargetUnit Unit => TargetUnit.Documents;
 
-    /// <summary>The plan's settings section this kind reads (<c>Cosmos</c> for <c>Target.Cosmos.*</c>); null when it reads none.</summary>
+    /// <summary>The plan's settings section this kind reads (<c>Cosmos</c> for <c>Target.Cosmos.*</c>); null when it reads none.
+    /// A plan written to JSON keeps this section only (<see cref="TargetOptions"/>).</summary>
     public virtual string? Section => null;
 
     /// <summary>A model or a client-only target rather than a real service (the UI labels it).</summary>

@@ -8,10 +8,11 @@ namespace BenchEngine.Targets;
 /// A stored Cosmos DB plan thus holds <c>kind</c>, <c>operation</c> and <c>cosmos</c>; the simulator's plan <c>simulator</c>;
 /// the no-op target's no section at all.
 /// </summary>
-/// <remarks>Only writing changes: a plan that carries every section (every plan stored before) reads as it always did, each
+/// <remarks>The dashboard's HTTP API writes plans the same way, so a plan reads the same in a profile, a run, an export and
+/// an answer of the API. Only writing changes: a plan that carries every section (every plan stored before) reads as it always did, each
 /// section into its settings, and a request may still send any section. <see cref="TargetSettings"/> reads settings through
 /// every section, so it writes them all.</remarks>
-internal static class TargetSectionsJson
+public static class TargetSectionsJson
 {
     /// <summary>A contract modifier: on <see cref="TargetOptions"/>, a kind's section is written only when it is the options'
     /// own kind's. A property that is no kind's section is a setting every kind shares, and always written.</summary>

@@ -5,13 +5,15 @@ using BenchEngine.Workloads;
 namespace BenchEngine.Presets;
 
 /// <summary>
-/// The seed experiments as built-in presets, and the mapping that runs any of them on the simulated
-/// Cosmos DB, so each one can be tried without an account before it is run against a paid one.
+/// The catalogue of built-in presets: the seed experiments, then the rows of the storage services' comparison tables
+/// (<see cref="StoragePresets"/>); and the mapping that runs any of them on the simulated Cosmos DB, so each one can be tried
+/// without an account before it is run against a paid one.
 /// </summary>
 /// <remarks>
-/// A real plan's <see cref="TargetOptions.Simulator"/> section is ignored by the real target; presets use it
-/// to say how to model their service (physical partitions, and for tables the account's indexing), which
-/// the plan has no other place for. <see cref="OnSimulator"/> reads it from there.
+/// A real plan's <see cref="TargetOptions.Simulator"/> section is ignored by the real target, and not written when the plan
+/// is stored (a stored plan keeps its own kind's section only); presets use it to say how to model their service (physical
+/// partitions, and for tables the account's indexing), which the plan has no other place for. <see cref="OnSimulator"/>
+/// reads it from the preset's plan.
 /// </remarks>
 public static class SeedPresets
 {
@@ -201,8 +203,8 @@ public static class SeedPresets
         },
     ];
 
-    /// <summary>The seed experiments, then each target's own presets (in registry order).</summary>
-    public static IReadOnlyList<Preset> All { get; } = [.. Seeds, .. TargetRegistry.All.SelectMany(m => m.Presets)];
+    /// <summary>Every preset: the seed experiments, then the comparison tables' rows (Blob Storage, Queue Storage, Redis).</summary>
+    public static IReadOnlyList<Preset> All { get; } = [.. Seeds, .. StoragePresets.All];
 
     /// <summary>The preset with this id, ignoring case (<c>g1</c> finds G1); null when there is none.</summary>
     public static Preset? Find(string id) =>
@@ -223,8 +225,8 @@ public static class SeedPresets
             return plan;
         }
 
-        var module = target.Kind.Module;
-        var requestUnits = Math.Max(400, (int)(module.PlannedRequestUnits(target) ?? TableRequestUnits));
+        var throughput = target.Kind.Module as IRequestUnitThroughput;
+        var requestUnits = Math.Max(400, (int)(throughput?.PlannedRequestUnits(target) ?? TableRequestUnits));
         var fewestPartitions = (int)Math.Ceiling(requestUnits / (double)SimulatedCosmosTarget.RequestUnitsPerPartition);
         return plan with
         {
@@ -236,7 +238,7 @@ public static class SeedPresets
                 {
                     ProvisionedRequestUnits = requestUnits,
                     PhysicalPartitions = Math.Max(fewestPartitions, target.Simulator.PhysicalPartitions ?? 1),
-                    Indexing = module.PlannedIndexing(target) ?? target.Simulator.Indexing,
+                    Indexing = throughput?.PlannedIndexing(target) ?? target.Simulator.Indexing,
                 },
             },
         };

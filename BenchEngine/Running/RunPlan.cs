@@ -1,5 +1,6 @@
 using System.Text.Json;
 using System.Text.Json.Serialization;
+using System.Text.Json.Serialization.Metadata;
 using BenchEngine.Diagnostics;
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
@@ -18,8 +19,11 @@ public sealed record RunPlan
     /// <summary>Largest entity-group transaction Tables accept.</summary>
     public const int MaxTableBatch = 100;
 
+    /// <summary>How plans (and what the app stores beside them) are written and read. A plan's target is written with its own
+    /// kind's section only (<see cref="TargetSectionsJson"/>); a plan with every kind's section still reads.</summary>
     public static readonly JsonSerializerOptions JsonOptions = new(JsonSerializerDefaults.Web)
     {
+        TypeInfoResolver = new DefaultJsonTypeInfoResolver { Modifiers = { TargetSectionsJson.WriteOwnSectionOnly } },
         WriteIndented = true,
         DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
         AllowTrailingCommas = true,

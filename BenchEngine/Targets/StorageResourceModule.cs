@@ -7,7 +7,7 @@ namespace BenchEngine.Targets;
 /// connection-string secret, the resource's name (3–63 lowercase letters, digits and single hyphens) and whether to
 /// create it. Its fields, validation, description and endpoint follow from the section and the service.
 /// </summary>
-internal abstract class StorageResourceModule : TargetModule
+internal abstract class StorageResourceModule : TargetModule, IServiceEndpoints
 {
     private readonly StorageService _service;
     private readonly string _resource;
@@ -42,6 +42,8 @@ internal abstract class StorageResourceModule : TargetModule
 
     public sealed override string Section { get; }
 
+    public abstract IReadOnlyList<string> ServiceHostPatterns { get; }
+
     public override TargetUnit Unit { get; }
 
     public override ItemSizeLimit ItemLimit { get; }
@@ -60,5 +62,5 @@ internal abstract class StorageResourceModule : TargetModule
 
     public override string Describe(TargetOptions options) => $"{DisplayName}, {_resource} {Settings(options).Name}";
 
-    public override Uri? EndpointOfSecret(TargetField field, string value) => StorageConnectionString.EndpointOf(value, _service);
+    public Uri? EndpointOfSecret(TargetField field, string value) => StorageConnectionString.EndpointOf(value, _service);
 }

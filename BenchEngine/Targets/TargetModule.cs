@@ -4,13 +4,19 @@ using BenchEngine.Workloads;
 namespace BenchEngine.Targets;
 
 /// <summary>
-/// Everything the rest of the application knows about one kind of target, declared in the target's own folder: its name
-/// and units, whether it reports request units or takes batches, how to validate and describe its settings, the fields its
-/// profile-editor section shows, where it connects, and how to open it. Pages, validation, comparisons and the run
-/// history ask the kind's module (<see cref="TargetKind.Module"/>); none of them switches on a kind.
+/// What the rest of the application knows about every kind of target, declared in the target's own folder: its name and
+/// units, its limits (batch size, item size), the fields its profile-editor section shows, how to validate and describe its
+/// settings, and how to open it. Pages, validation, comparisons and the run history ask the kind's module
+/// (<see cref="TargetKind.Module"/>); none of them switches on a kind.
 /// </summary>
-/// <remarks>A new target is a folder with its options (a part of <see cref="TargetOptions"/>), its
-/// <see cref="IInsertTarget"/>, its module, and one line in <see cref="TargetRegistry"/>.</remarks>
+/// <remarks>
+/// <para>What only some kinds have is a capability the module implements when it has it, and callers ask for it
+/// (<c>module is IServiceEndpoints endpoints</c>): <see cref="IRequestUnitThroughput"/> (request units, and the throughput a
+/// plan provisions), <see cref="IServiceEndpoints"/> (where it connects, for the endpoint allow-list and the audit log) and
+/// <see cref="IClientConnection"/> (how the client connects, for the results table).</para>
+/// <para>A new target is a folder with its options (a part of <see cref="TargetOptions"/>), its <see cref="IInsertTarget"/>,
+/// its module, and one line in <see cref="TargetRegistry"/>. Its presets, if any, go in <c>Presets/</c>.</para>
+/// </remarks>
 public abstract class TargetModule
 {
     /// <summary>The kind's stable name, stored in plans and runs.</summary>
@@ -25,11 +31,9 @@ public abstract class TargetModule
     /// <summary>What it stores, in words: documents, entities, blobs, messages, keys.</summary>
     public virtual TargetUnit Unit => TargetUnit.Documents;
 
-    /// <summary>The plan's settings section this kind reads (<c>Cosmos</c> for <c>Target.Cosmos.*</c>); null when it reads none.</summary>
+    /// <summary>The plan's settings section this kind reads (<c>Cosmos</c> for <c>Target.Cosmos.*</c>); null when it reads none.
+    /// A plan written to JSON keeps this section only (<see cref="TargetOptions"/>).</summary>
     public virtual string? Section => null;
-
-    /// <summary>Whether responses carry a request-unit charge. False: RU figures are "n/a", never 0.</summary>
-    public virtual bool ReportsRequestUnits => false;
 
     /// <summary>A model or a client-only target rather than a real service (the UI labels it).</summary>
     public virtual bool IsModel => false;
@@ -51,13 +55,6 @@ public abstract class TargetModule
     /// <summary>The fields of its section of the profile editor, in order; also the labels of its settings on the run page and
     /// in comparisons.</summary>
     public virtual IReadOnlyList<TargetField> Fields => [];
-
-    /// <summary>The hosts of the service in Azure's clouds, as allow-list patterns (<c>*.documents.azure.com</c>): what an
-    /// installation allows until its administrator says otherwise.</summary>
-    public virtual IReadOnlyList<string> ServiceHostPatterns => [];
-
-    /// <summary>Ready plans for this kind (rows of the published comparison tables), offered with the seed presets.</summary>
-    public virtual IReadOnlyList<Presets.Preset> Presets => [];
 
     /// <summary>Opens the target for one run.</summary>
     public abstract IInsertTarget Create(TargetOptions options, TargetContext context);
@@ -83,42 +80,10 @@ public abstract class TargetModule
     public TargetField? FieldAt(string path) =>
         Fields.FirstOrDefault(f => string.Equals(f.Path, path, StringComparison.OrdinalIgnoreCase));
 
-    /// <summary>How the client connects, for the results table's connection column ("Direct", "Gateway", "TLS"); null: not said.</summary>
-    public virtual string? ConnectionText(TargetOptions options) => null;
-
-    /// <summary>Whether the client groups concurrent writes itself (Cosmos DB's bulk mode), for the results table; null: no such mode.</summary>
-    public virtual bool? ClientGroupsWrites(TargetOptions options) => null;
-
-    /// <summary>The throughput a run would buy: what it provisions on a real service when it creates its container (the
-    /// installation's limit applies to it), with the field that sets it; null when it provisions nothing (a model, an
-    /// existing container).</summary>
-    public virtual ProvisionedThroughput? ProvisionsOnCreate(TargetOptions options) => null;
-
-    /// <summary>The throughput the plan provisions, when it says (for comparisons and the preset's simulated twin).</summary>
-    public virtual double? PlannedRequestUnits(TargetOptions options) => null;
-
-    /// <summary>How the plan indexes a container it creates, when it says (the preset's simulated twin uses it).</summary>
-    public virtual IndexingMode? PlannedIndexing(TargetOptions options) => null;
-
-    /// <summary>The endpoint the plan names in its own settings (not in a secret), with the field that names it; null when none.</summary>
-    public virtual TargetEndpoint? PlannedEndpoint(TargetOptions options) => null;
-
-    /// <summary>Where a secret's value points (a connection string's endpoint: scheme, host and port), read without keeping any
-    /// of it; null when it names none. The endpoint allow-list and the audit log use it.</summary>
-    /// <param name="field">The secret's field.</param>
-    /// <param name="value">The secret's value.</param>
-    public virtual Uri? EndpointOfSecret(TargetField field, string value) => null;
-
     /// <summary>The target's settings for shard <paramref name="index"/> of a run spread over <paramref name="count"/>
     /// agents. A real service is shared as it is (the default); a model gives each agent its share of what it models.</summary>
     public virtual TargetOptions ForShard(TargetOptions options, int index, int count) => options;
 }
-
-/// <summary>Request units per second a run provisions, and the field that sets them.</summary>
-public sealed record ProvisionedThroughput(string Field, double RequestUnits);
-
-/// <summary>An endpoint a plan names, and the field that names it (where an error about it belongs).</summary>
-public sealed record TargetEndpoint(string Field, Uri Endpoint);
 
 /// <summary>What a target stores, in words.</summary>
 public sealed record TargetUnit(string Singular, string Plural)

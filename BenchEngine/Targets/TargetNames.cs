@@ -10,7 +10,8 @@ public static class TargetNames
     /// <summary>Whether one request can carry a batch of documents (see <see cref="TargetModule.MaxBatchSize"/>).</summary>
     public static bool TakesBatches(this TargetKind kind) => kind.Module.MaxBatchSize > 1;
 
-    /// <summary>Whether the kind's responses carry request units (as its target's <c>ReportsRequestUnits</c> says): runs
-    /// stored before their summary recorded it are told by their kind, so Table Storage and the no-op show "n/a", never 0.</summary>
-    public static bool ReportsRequestUnits(this TargetKind kind) => kind.Module.ReportsRequestUnits;
+    /// <summary>Whether the kind's responses carry request units: its module sells throughput in request units
+    /// (<see cref="IRequestUnitThroughput"/>), as its target's <c>ReportsRequestUnits</c> says. Runs stored before their
+    /// summary recorded it are told by their kind, so Table Storage and the no-op show "n/a", never 0.</summary>
+    public static bool ReportsRequestUnits(this TargetKind kind) => kind.Module is IRequestUnitThroughput;
 }

@@ -9,10 +9,12 @@ namespace BenchEngine.Targets;
 /// fields) without knowing its options type.</summary>
 public static class TargetSettings
 {
-    // The plan's conventions; a double that is not finite (possible in a plan built in code, refused by its rules) is kept as
-    // "NaN" rather than failing to be read.
+    // The plan's conventions, but every kind's section written (a setting of another kind is read and changed here, and the
+    // defaults of every kind's secrets come from here); a double that is not finite (possible in a plan built in code, refused
+    // by its rules) is kept as "NaN" rather than failing to be read.
     private static readonly JsonSerializerOptions Json = new(RunPlan.JsonOptions)
     {
+        TypeInfoResolver = new System.Text.Json.Serialization.Metadata.DefaultJsonTypeInfoResolver(),
         NumberHandling = System.Text.Json.Serialization.JsonNumberHandling.AllowNamedFloatingPointLiterals,
     };
 

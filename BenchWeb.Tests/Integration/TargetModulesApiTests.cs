@@ -31,6 +31,27 @@ public sealed class TargetModulesApiTests
         { """{ "kind": "Redis", "redis": { "host": "x.redis.cache.windows.net", "connectTimeoutMs": -5 } }""", "Target.Redis.ConnectTimeoutMs", "Between 100 and 60,000" },
     };
 
+    [Fact]
+    public async Task CreateProfile_WithEverySection_StoresAndAnswersTheChosenKindsSectionOnly()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+        using var body = new StringContent("""
+            { "name": "every section", "plan": { "name": "every section",
+              "target": { "kind": "Simulated", "operation": "Upsert", "simulator": { "provisionedRequestUnits": 20000 },
+                          "cosmos": { "connectionMode": "Gateway" }, "tables": { "tableName": "flights" }, "redis": { "port": 6379 } },
+              "stop": { "durationSeconds": 5 } } }
+            """, Encoding.UTF8, "application/json");
+
+        using var created = await http.PostAsync(new Uri("api/profiles", UriKind.Relative), body);
+
+        Assert.Equal(HttpStatusCode.Created, created.StatusCode);
+        var id = (await ReadAsync(created))["id"]!.GetValue<long>();
+        var target = (await GetJsonAsync(http, $"api/profiles/{id}"))["plan"]!["target"]!.AsObject();
+        Assert.Equal(["kind", "operation", "simulator"], target.Select(p => p.Key));
+        Assert.Equal((20_000, "Upsert"), (target["simulator"]!["provisionedRequestUnits"]!.GetValue<int>(), target["operation"]!.GetValue<string>()));
+    }
+
     [Theory]
     [MemberData(nameof(HostilePlans))]
     public async Task StartRun_RefusesAHostileTargetSetting_OnThatSetting_AndQueuesNothing(string target, string field, string expected)

@@ -105,7 +105,7 @@ internal static class SeededRuns
         string? targetDescription = null)
     {
         var kind = plan.Target.Kind;
-        var provisioned = kind.Module.PlannedRequestUnits(plan.Target);
+        var provisioned = (kind.Module as IRequestUnitThroughput)?.PlannedRequestUnits(plan.Target);
         var latency = new LatencyDistribution();
         foreach (var second in seconds)
         {

@@ -76,7 +76,7 @@ public sealed record InstallationLimits(double MaxDurationSeconds, long MaxDocum
         }
 
         // Only what the app would provision: a container it creates. The simulator spends a model's budget, no money.
-        if (plan.Target.Kind.Module.ProvisionsOnCreate(plan.Target) is { } provisioned && provisioned.RequestUnits > MaxRequestUnits)
+        if ((plan.Target.Kind.Module as IRequestUnitThroughput)?.ProvisionsOnCreate(plan.Target) is { } provisioned && provisioned.RequestUnits > MaxRequestUnits)
         {
             errors.Add(new(provisioned.Field, $"the installation allows at most {MaxRequestUnits:N0} RU/s for a container it creates {ByAdministrator}."));
         }

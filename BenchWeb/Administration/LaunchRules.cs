@@ -20,7 +20,7 @@ public sealed record LaunchRules(InstallationLimits Limits, IReadOnlyList<string
         ArgumentNullException.ThrowIfNull(plan);
         var errors = Limits.Check(plan).ToList();
         var module = plan.Target.Kind.Module;
-        var planned = module.PlannedEndpoint(plan.Target);
+        var planned = (module as IServiceEndpoints)?.PlannedEndpoint(plan.Target);
         if (planned is not null && EndpointAllowList.Check(planned.Endpoint, EndpointPatterns, AllowLoopbackEndpoints) is { } refused)
         {
             errors.Add(new(planned.Field, refused));

@@ -106,7 +106,7 @@ public sealed class AuditLog(IDbContextFactory<BenchDbContext> databases, TimePr
     public static string? EndpointOf(RunPlan plan, IReadOnlyDictionary<string, Uri>? secretEndpoints)
     {
         ArgumentNullException.ThrowIfNull(plan);
-        var endpoint = plan.Target.Kind.Module.PlannedEndpoint(plan.Target)?.Endpoint ?? secretEndpoints?.Values.FirstOrDefault();
+        var endpoint = (plan.Target.Kind.Module as IServiceEndpoints)?.PlannedEndpoint(plan.Target)?.Endpoint ?? secretEndpoints?.Values.FirstOrDefault();
         return endpoint is null ? null : EndpointAllowList.HostOf(endpoint);
     }
 

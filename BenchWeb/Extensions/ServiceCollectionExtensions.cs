@@ -1,5 +1,7 @@
 using System.Text.Json.Serialization;
+using System.Text.Json.Serialization.Metadata;
 using BenchEngine.Running;
+using BenchEngine.Targets;
 using BenchWeb.Administration;
 using BenchWeb.Agents;
 using BenchWeb.Apis;
@@ -83,7 +85,14 @@ public static class ServiceCollectionExtensions
         services.AddSingleton<RunTransfer>();
         services.AddOpenApi(openApi => openApi.AddSchemaTransformer<RunMetadataSchemaTransformer>());
         services.AddProblemDetails();
-        services.ConfigureHttpJsonOptions(json => json.SerializerOptions.Converters.Add(new JsonStringEnumConverter()));
+        services.ConfigureHttpJsonOptions(json =>
+        {
+            json.SerializerOptions.Converters.Add(new JsonStringEnumConverter());
+
+            // A plan in an answer is the plan as stored and exported: its target's own section only.
+            json.SerializerOptions.TypeInfoResolver = (json.SerializerOptions.TypeInfoResolver ?? new DefaultJsonTypeInfoResolver())
+                .WithAddedModifier(TargetSectionsJson.WriteOwnSectionOnly);
+        });
 
         // Order matters: the schema and left-open runs are dealt with before the job server starts taking jobs.
         services.AddHostedService<RunRecoveryService>();

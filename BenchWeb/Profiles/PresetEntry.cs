@@ -76,7 +76,7 @@ public sealed record PresetEntry
     public static string OnSimulator(TargetModule target)
     {
         ArgumentNullException.ThrowIfNull(target);
-        return target.ReportsRequestUnits
+        return target is IRequestUnitThroughput
             ? "Runs it now on the simulated Cosmos DB with the same RU/s and partitions: no account needed."
             : $"On the simulator this runs as a simulated Cosmos DB: it checks the plan, not {target.DisplayName}'s speed.";
     }

@@ -213,13 +213,13 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
     private async Task StoreNewSecretsAsync(long profileId, ProfileForm form, Actor actor, CancellationToken cancellationToken)
     {
         // Only the chosen kind's: a key pasted before switching to another kind is not stored.
-        var module = form.TargetKind.Module;
-        var planned = module.PlannedEndpoint(form.ToPlan().Target)?.Endpoint;
+        var endpoints = form.TargetKind.Module as IServiceEndpoints;
+        var planned = endpoints?.PlannedEndpoint(form.ToPlan().Target)?.Endpoint;
         foreach (var value in form.ChosenTargetFields.Where(v => v.Field.Input == TargetInput.Secret && !string.IsNullOrWhiteSpace(v.NewSecret)))
         {
             value.Text = SecretStore.NameFor(profileId, value.Field.SecretPurpose ?? value.Field.Path);
             // A connection string names its endpoint; a key is bound to the endpoint the profile names when it is stored.
-            await secrets.SetAsync(value.Text, value.NewSecret!, typed => module.EndpointOfSecret(value.Field, typed) ?? planned, actor, cancellationToken);
+            await secrets.SetAsync(value.Text, value.NewSecret!, typed => endpoints?.EndpointOfSecret(value.Field, typed) ?? planned, actor, cancellationToken);
         }
 
         // Typed secrets leave the form's memory as soon as they are stored.

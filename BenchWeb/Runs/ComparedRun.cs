@@ -50,7 +50,7 @@ public sealed class ComparedRun
     /// <summary>RU/s the cost is based on: what the run recorded, else what a model's plan provisions (the simulator's). A Cosmos DB
     /// plan's RU/s are not taken: whether the container has them is known only from the run (null: unknown).</summary>
     public double? ProvisionedRequestUnits => !RequestUnitsReported ? null : Summary?.ProvisionedRequestUnitsPerSecond ?? Run.ProvisionedRequestUnits
-        ?? (Plan?.Target is { } target && target.Kind.Module.IsModel ? target.Kind.Module.PlannedRequestUnits(target) : null);
+        ?? (Plan?.Target is { } target && target.Kind.Module is { IsModel: true } and IRequestUnitThroughput model ? model.PlannedRequestUnits(target) : null);
 
     /// <summary>Whether the run's target reports request units: Table Storage and the no-op do not ("n/a", never 0). Runs stored before
     /// the summary said so are told by their target.</summary>

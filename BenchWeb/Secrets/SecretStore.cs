@@ -26,7 +26,7 @@ public sealed class SecretStore(IDbContextFactory<BenchDbContext> databases, IDa
     /// <summary>Stores a secret, encrypted (recorded in the audit log).</summary>
     /// <param name="name">The store name (<see cref="NameFor"/>).</param>
     /// <param name="value">The secret.</param>
-    /// <param name="endpointOf">Where the value points (its target's <see cref="TargetModule.EndpointOfSecret"/>), kept beside
+    /// <param name="endpointOf">Where the value points (its target's <see cref="IServiceEndpoints.EndpointOfSecret"/>), kept beside
     /// it for the allow-list and the audit log; the value itself is never read again but by a run.</param>
     /// <param name="actor">Who stores it.</param>
     /// <param name="cancellationToken">Cancels the write.</param>
@@ -140,7 +140,8 @@ public sealed class SecretStore(IDbContextFactory<BenchDbContext> databases, IDa
         ArgumentNullException.ThrowIfNull(field);
         ArgumentNullException.ThrowIfNull(target);
         var module = target.Kind.Module;
-        var planned = module.PlannedEndpoint(target)?.Endpoint;
+        var endpoints = module as IServiceEndpoints;
+        var planned = endpoints?.PlannedEndpoint(target)?.Endpoint;
         var label = $"{module.DisplayName}'s {field.Label.ToLowerInvariant()} ({field.Path})";
         if (options.Value.EnvironmentSecrets.TryGetValue(name, out var listed))
         {
@@ -154,7 +155,7 @@ public sealed class SecretStore(IDbContextFactory<BenchDbContext> databases, IDa
             }
 
             // A key goes to the server the plan names; a connection string names its own.
-            var server = planned ?? module.EndpointOfSecret(field, Environment.GetEnvironmentVariable(name) ?? "");
+            var server = planned ?? endpoints?.EndpointOfSecret(field, Environment.GetEnvironmentVariable(name) ?? "");
             var bound = EnvironmentSecretOptions.ServerOf(listed.Host);
             return server is not null && bound is not null && !IsServer(bound, server)
                 ? ($"The environment secret {name} is bound to {listed.Host}: it is not sent to {server.Authority}.", true)
@@ -202,7 +203,7 @@ public sealed class SecretStore(IDbContextFactory<BenchDbContext> databases, IDa
         var listed = options.Value.EnvironmentSecrets
             .Where(e => TargetRegistry.Parse(e.Value.Kind ?? "") == target.Kind && string.Equals(e.Value.Setting, field.Path, StringComparison.OrdinalIgnoreCase))
             .Select(e => e.Key);
-        var own = TargetSettings.DefaultText(field.Path) is { } name && target.Kind.Module.PlannedEndpoint(target) is null ? [name] : Array.Empty<string>();
+        var own = TargetSettings.DefaultText(field.Path) is { } name && (target.Kind.Module as IServiceEndpoints)?.PlannedEndpoint(target) is null ? [name] : Array.Empty<string>();
         return own.Concat(listed).Distinct(StringComparer.Ordinal);
     }
 

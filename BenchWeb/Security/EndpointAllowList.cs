@@ -16,7 +16,7 @@ public sealed class EndpointAllowList(InstallationSettingsService settings, IOpt
     /// <summary>Every target's service hosts in Azure's public cloud, Azure China and Azure US Government, as its module
     /// declares them (Cosmos DB, Table, Blob and Queue Storage, Azure Cache for Redis).</summary>
     public static readonly IReadOnlyList<string> BuiltInPatterns =
-        [.. BenchEngine.Targets.TargetRegistry.All.SelectMany(m => m.ServiceHostPatterns).Distinct(StringComparer.Ordinal)];
+        [.. BenchEngine.Targets.TargetRegistry.All.OfType<BenchEngine.Targets.IServiceEndpoints>().SelectMany(m => m.ServiceHostPatterns).Distinct(StringComparer.Ordinal)];
 
     public const int MaxPatterns = 100;
 

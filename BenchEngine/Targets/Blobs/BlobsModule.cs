@@ -1,4 +1,3 @@
-using BenchEngine.Presets;
 using BenchEngine.Workloads;
 
 namespace BenchEngine.Targets;
@@ -35,18 +34,6 @@ internal sealed class BlobsModule() : StorageResourceModule(
         ["*.blob.core.windows.net", "*.blob.core.chinacloudapi.cn", "*.blob.core.usgovcloudapi.net"];
 
     public override string DisplayName => "Blob Storage";
-
-    public override IReadOnlyList<Preset> Presets => field ??=
-    [
-        StoragePresets.Row(Kind, "BL1", "1 KB block blobs, 10 parallel writers, 10,000 blobs", workers: 10, items: 10_000,
-            "Throughput of small uploads: ten writers each putting the next ~1 KB blob as soon as the last one returns. "
-            + "Look at blobs/s, the latency percentiles and any 503s (Blob Storage's throttle).",
-            "How many small blobs a second ten parallel writers upload, and when Blob Storage starts answering 503."),
-        StoragePresets.Row(Kind, "BL2", "1 KB block blobs, 1 writer, 1,000 blobs", workers: 1, items: 1_000,
-            "Latency of one writer uploading ~1 KB blobs one after another: what a single request costs, with no queueing of its own. "
-            + "Compare its P50 and P99 with BL1's.",
-            "What one small upload costs when nothing queues: the latency floor of Blob Storage from this client."),
-    ];
 
     public override IInsertTarget Create(TargetOptions options, TargetContext context) => new BlobTarget(options.Blobs, context);
 

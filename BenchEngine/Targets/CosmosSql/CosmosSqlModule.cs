@@ -15,7 +15,7 @@ public sealed partial record TargetOptions
 }
 
 /// <summary>Azure Cosmos DB for NoSQL: one document per request (bulk mode groups them in the SDK), RU from every response.</summary>
-internal sealed class CosmosSqlModule : TargetModule
+internal sealed class CosmosSqlModule : TargetModule, IRequestUnitThroughput, IServiceEndpoints, IClientConnection
 {
     private const int MaxResourceName = 255;
 
@@ -25,10 +25,8 @@ internal sealed class CosmosSqlModule : TargetModule
 
     public override string Section => "Cosmos";
 
-    public override IReadOnlyList<string> ServiceHostPatterns { get; } =
+    public IReadOnlyList<string> ServiceHostPatterns { get; } =
         ["*.documents.azure.com", "*.cosmos.azure.com", "*.documents.azure.cn", "*.documents.azure.us"];
-
-    public override bool ReportsRequestUnits => true;
 
     public override string BatchRefusal => "Cosmos DB for NoSQL writes one document per request here; turn on Bulk mode to let the SDK group writes.";
 
@@ -135,18 +133,18 @@ internal sealed class CosmosSqlModule : TargetModule
             $"{DisplayName}, {cosmos.ConnectionMode}{(cosmos.Bulk ? ", bulk" : "")}{(cosmos.RequestUnits is { } ru ? $", {ru:N0} RU/s" : "")}");
     }
 
-    public override string ConnectionText(TargetOptions options) => options.Cosmos.ConnectionMode.ToString();
+    public string ConnectionText(TargetOptions options) => options.Cosmos.ConnectionMode.ToString();
 
-    public override bool? ClientGroupsWrites(TargetOptions options) => options.Cosmos.Bulk;
+    public bool? ClientGroupsWrites(TargetOptions options) => options.Cosmos.Bulk;
 
-    public override double? PlannedRequestUnits(TargetOptions options) => options.Cosmos.RequestUnits;
+    public double? PlannedRequestUnits(TargetOptions options) => options.Cosmos.RequestUnits;
 
-    public override ProvisionedThroughput? ProvisionsOnCreate(TargetOptions options) =>
+    public ProvisionedThroughput? ProvisionsOnCreate(TargetOptions options) =>
         options.Cosmos is { CreateIfMissing: true, RequestUnits: { } ru } ? new("Target.Cosmos.RequestUnits", ru) : null;
 
-    public override IndexingMode? PlannedIndexing(TargetOptions options) => options.Cosmos.Indexing;
+    public IndexingMode? PlannedIndexing(TargetOptions options) => options.Cosmos.Indexing;
 
-    public override TargetEndpoint? PlannedEndpoint(TargetOptions options) =>
+    public TargetEndpoint? PlannedEndpoint(TargetOptions options) =>
         EndpointOf(options.Cosmos) is { } endpoint ? new("Target.Cosmos.Endpoint", endpoint) : null;
 
     private static Uri? EndpointOf(CosmosOptions cosmos) =>

@@ -1,4 +1,3 @@
-using BenchEngine.Presets;
 using BenchEngine.Workloads;
 
 namespace BenchEngine.Targets;
@@ -35,18 +34,6 @@ internal sealed class QueuesModule() : StorageResourceModule(
         ["*.queue.core.windows.net", "*.queue.core.chinacloudapi.cn", "*.queue.core.usgovcloudapi.net"];
 
     public override string DisplayName => "Queue Storage";
-
-    public override IReadOnlyList<Preset> Presets => field ??=
-    [
-        StoragePresets.Row(Kind, "Q1", "1 KB messages, 10 parallel senders, 10,000 messages", workers: 10, items: 10_000,
-            "Throughput of small messages: ten senders each sending the next ~1 KB message as soon as the last one returns. "
-            + "Look at messages/s, the latency percentiles and any 503s (Queue Storage's throttle).",
-            "How many small messages a second ten parallel senders put on a queue, and when Queue Storage starts answering 503."),
-        StoragePresets.Row(Kind, "Q2", "1 KB messages, 1 sender, 1,000 messages", workers: 1, items: 1_000,
-            "Latency of one sender putting ~1 KB messages one after another: what a single request costs, with no queueing of its own. "
-            + "Compare its P50 and P99 with Q1's.",
-            "What sending one message costs when nothing queues: the latency floor of Queue Storage from this client."),
-    ];
 
     public override IInsertTarget Create(TargetOptions options, TargetContext context) => new QueueTarget(options.Queues, context);
 

@@ -1,5 +1,4 @@
 using System.Globalization;
-using BenchEngine.Presets;
 using BenchEngine.Running;
 using BenchEngine.Workloads;
 
@@ -32,7 +31,7 @@ public sealed partial record TargetOptions
 /// like plain http, and an allow-list entry for a cache names its TLS port (<c>https://myname.redis.cache.windows.net:6380</c>).
 /// Every connection the client opens is checked, not only the first.</para>
 /// </remarks>
-internal sealed class RedisModule : TargetModule
+internal sealed class RedisModule : TargetModule, IServiceEndpoints, IClientConnection
 {
     /// <summary>The most keys one pipelined batch carries.</summary>
     public const int MaxPipeline = 1_000;
@@ -50,7 +49,7 @@ internal sealed class RedisModule : TargetModule
 
     public override TargetKind Kind => TargetKind.Redis;
 
-    public override IReadOnlyList<string> ServiceHostPatterns { get; } =
+    public IReadOnlyList<string> ServiceHostPatterns { get; } =
         ["*.redis.cache.windows.net", "*.redis.cache.chinacloudapi.cn", "*.redis.cache.usgovcloudapi.net"];
 
     public override string DisplayName => "Azure Cache for Redis";
@@ -98,21 +97,6 @@ internal sealed class RedisModule : TargetModule
         },
     ];
 
-    /// <summary>Built on first use: a preset's plan is made of types that the registry, which makes this module, serves.</summary>
-    public override IReadOnlyList<Preset> Presets => field ??=
-    [
-        RedisPreset("RD1", "1 KB SET, 1 client", concurrency: 1, batchSize: 1, totalKeys: 100_000,
-            "One client writing 1 KB values with SET, one at a time: the round trip alone, as the comparison table's single-client row. "
-            + "Azure Cache for Redis does not throttle: a cache that cannot keep up answers with errors (OOM, BUSY) or times out, "
-            + "and those count as errors.",
-            "The round trip of one write from one client: the cache's latency floor from this machine."),
-        RedisPreset("RD2", "1 KB SET, 50 clients, pipelined batches of 10", concurrency: 50, batchSize: 10, totalKeys: 1_000_000,
-            "50 clients each sending pipelines of 10 SETs of 1 KB values, as the comparison table's pipelined row: what the cache "
-            + "serves when round trips overlap. Latency is per pipeline. Compare keys/s with RD1 and watch the cache's CPU and memory: "
-            + "a full cache answers OOM, counted as errors, not throttles.",
-            "How many keys a second the cache takes when 50 clients overlap their round trips, and whether its CPU or memory gives out first."),
-    ];
-
     public override IInsertTarget Create(TargetOptions options, TargetContext context) => new RedisTarget(options.Redis, context);
 
     public override void Validate(TargetOptions options, TargetChecks checks)
@@ -151,9 +135,9 @@ internal sealed class RedisModule : TargetModule
             $"{DisplayName}, {(redis.UseTls ? "TLS" : "no TLS")}, database {redis.Database}, keys {redis.KeyPrefix}*");
     }
 
-    public override string ConnectionText(TargetOptions options) => options.Redis.UseTls ? "TLS" : "no TLS";
+    public string ConnectionText(TargetOptions options) => options.Redis.UseTls ? "TLS" : "no TLS";
 
-    public override TargetEndpoint? PlannedEndpoint(TargetOptions options) =>
+    public TargetEndpoint? PlannedEndpoint(TargetOptions options) =>
         options.Redis is { Host: { } host } redis && IsHostName(host) && redis.Port is >= 1 and <= 65_535
             && Uri.TryCreate($"{(redis.UseTls ? Uri.UriSchemeHttps : Uri.UriSchemeHttp)}://{host}:{redis.Port}/", UriKind.Absolute, out var endpoint)
             ? new("Target.Redis.Host", endpoint)
@@ -172,28 +156,4 @@ internal sealed class RedisModule : TargetModule
     /// <summary>Letters, digits and <c>: _ - . /</c>: none of the characters SCAN's pattern gives a meaning to (<c>* ? [ ] \</c>).</summary>
     private static bool IsKeyPrefix(string? prefix) =>
         prefix is { Length: > 0 and <= MaxKeyPrefix } && prefix.All(c => char.IsAsciiLetterOrDigit(c) || c is ':' or '_' or '-' or '.' or '/');
-
-    // A row of the comparison table as the storage services' rows are, writing with SET (upsert) in pipelines of
-    // batchSize. The host stays empty on purpose: validation then asks for the user's cache rather than a run going to a
-    // placeholder.
-    private static Preset RedisPreset(string id, string title, int concurrency, int batchSize, long totalKeys, string summary, string tells)
-    {
-        var row = StoragePresets.Row(TargetKind.Redis, id, title, concurrency, totalKeys, summary, tells);
-        return row with
-        {
-            OriginalResult = "No original figure: a row of the comparison table to run against your cache",
-            Plan = row.Plan with
-            {
-                Target = row.Plan.Target with
-                {
-                    Operation = WriteOperation.Upsert,
-                    Redis = new RedisOptions { KeyPrefix = $"benchweb:{id.ToLowerInvariant()}:" },
-                },
-
-                // Redis ignores partition keys; a few fixed ones let the simulated twin (whose batches share a key) batch too.
-                Workload = row.Plan.Workload with { PartitionKey = new PartitionKeyOptions { Strategy = PartitionKeyStrategy.FixedKeys } },
-                Load = row.Plan.Load with { BatchSize = batchSize },
-            },
-        };
-    }
 }

@@ -15,7 +15,7 @@ public sealed partial record TargetOptions
 }
 
 /// <summary>The built-in simulated Cosmos DB: needs no account, and is labelled a model everywhere.</summary>
-internal sealed class SimulatedModule : TargetModule
+internal sealed class SimulatedModule : TargetModule, IRequestUnitThroughput
 {
     public override TargetKind Kind => TargetKind.Simulated;
 
@@ -24,8 +24,6 @@ internal sealed class SimulatedModule : TargetModule
     public override string ChoiceNote => "model, no account";
 
     public override string Section => "Simulator";
-
-    public override bool ReportsRequestUnits => true;
 
     public override bool IsModel => true;
 
@@ -64,5 +62,5 @@ internal sealed class SimulatedModule : TargetModule
     public override string Describe(TargetOptions options) =>
         string.Create(CultureInfo.InvariantCulture, $"{DisplayName} (model), {options.Simulator.ProvisionedRequestUnits:N0} RU/s");
 
-    public override double? PlannedRequestUnits(TargetOptions options) => options.Simulator.ProvisionedRequestUnits;
+    public double? PlannedRequestUnits(TargetOptions options) => options.Simulator.ProvisionedRequestUnits;
 }

@@ -15,33 +15,31 @@ public sealed partial record TargetOptions
     public TableOptions Tables { get; init; } = new();
 }
 
-/// <summary>Azure Table Storage and the Cosmos DB Table API: one table client, two services (one reports RU, throttles with 429).</summary>
-internal sealed class TablesModule : TargetModule
+/// <summary>Azure Table Storage and the Cosmos DB Table API: one table client, two services (the Cosmos DB one reports RU,
+/// throttles with 429).</summary>
+internal class TablesModule : TargetModule, IServiceEndpoints
 {
-    private TablesModule(TargetKind kind, string displayName, bool cosmos)
+    private TablesModule(TargetKind kind, string displayName, IReadOnlyList<string> serviceHostPatterns)
     {
         Kind = kind;
         DisplayName = displayName;
-        ReportsRequestUnits = cosmos;
+        ServiceHostPatterns = serviceHostPatterns;
     }
 
-    public static TablesModule TableStorage { get; } = new(TargetKind.TableStorage, "Table Storage", cosmos: false);
+    public static TablesModule TableStorage { get; } = new(TargetKind.TableStorage, "Table Storage",
+        ["*.table.core.windows.net", "*.table.core.chinacloudapi.cn", "*.table.core.usgovcloudapi.net"]);
 
-    public static TablesModule CosmosTable { get; } = new(TargetKind.CosmosTable, "Cosmos DB Table API", cosmos: true);
+    public static TablesModule CosmosTable { get; } = new CosmosTableModule();
 
     public override TargetKind Kind { get; }
 
     public override string DisplayName { get; }
 
+    public IReadOnlyList<string> ServiceHostPatterns { get; }
+
     public override TargetUnit Unit { get; } = new("entity", "entities");
 
     public override string Section => "Tables";
-
-    public override IReadOnlyList<string> ServiceHostPatterns => ReportsRequestUnits
-        ? ["*.table.cosmos.azure.com", "*.cosmos.azure.com", "*.table.cosmos.azure.cn", "*.table.cosmos.azure.us"]
-        : ["*.table.core.windows.net", "*.table.core.chinacloudapi.cn", "*.table.core.usgovcloudapi.net"];
-
-    public override bool ReportsRequestUnits { get; }
 
     public override int MaxBatchSize => Running.RunPlan.MaxTableBatch;
 
@@ -69,8 +67,13 @@ internal sealed class TablesModule : TargetModule
 
     public override string Describe(TargetOptions options) => $"{DisplayName}, table {options.Tables.TableName}";
 
-    public override Uri? EndpointOfSecret(TargetField field, string value) => StorageConnectionString.EndpointOf(value, StorageConnectionString.Tables);
+    public Uri? EndpointOfSecret(TargetField field, string value) => StorageConnectionString.EndpointOf(value, StorageConnectionString.Tables);
 
     private static bool IsValidTableName(string? name) =>
         name is not null && name.Length is >= 3 and <= 63 && char.IsAsciiLetter(name[0]) && name.All(char.IsAsciiLetterOrDigit);
+
+    /// <summary>The Cosmos DB Table API: its responses carry request units. Its plans name no throughput (the table's is set
+    /// in the account), so the simulated twin of a table preset models <see cref="Presets.SeedPresets.TableRequestUnits"/>.</summary>
+    private sealed class CosmosTableModule() : TablesModule(TargetKind.CosmosTable, "Cosmos DB Table API",
+        ["*.table.cosmos.azure.com", "*.cosmos.azure.com", "*.table.cosmos.azure.cn", "*.table.cosmos.azure.us"]), IRequestUnitThroughput;
 }

@@ -16,12 +16,23 @@ public class SeedPresetsTests
     public static TheoryData<string> Ids() => new(SeedPresets.All.Select(p => p.Id));
 
     [Fact]
-    public void All_HoldsEverySeedOfTheDesignTable_ThenEachTargetsOwnPresets()
+    public void All_HoldsEverySeedOfTheDesignTable_ThenTheComparisonTablesRows()
     {
-        var fromTargets = TargetRegistry.All.SelectMany(m => m.Presets).Select(p => p.Id).ToList();
+        var fromTargets = StoragePresets.All.Select(p => p.Id).ToList();
 
         Assert.Equal(SeedIds.Order(StringComparer.Ordinal), SeedPresets.All.Select(p => p.Id).SkipLast(fromTargets.Count).Order(StringComparer.Ordinal));
         Assert.Equal(fromTargets, SeedPresets.All.Select(p => p.Id).TakeLast(fromTargets.Count));
+    }
+
+    [Fact]
+    public void All_ListsThePresetsInTheOrderThePresetsPageShows()
+    {
+        Assert.Equal(
+            ["G1", "G2", "G4", "G14", "G17", "L1", "L3", "L4", "L5", "J1", "J3", "B3", "B3-bulk", "BL1", "BL2", "Q1", "Q2", "RD1", "RD2"],
+            SeedPresets.All.Select(p => p.Id));
+        Assert.Equal(
+            [TargetKind.BlobStorage, TargetKind.BlobStorage, TargetKind.QueueStorage, TargetKind.QueueStorage, TargetKind.Redis, TargetKind.Redis],
+            StoragePresets.All.Select(p => p.RealTarget));
     }
 
     [Fact]

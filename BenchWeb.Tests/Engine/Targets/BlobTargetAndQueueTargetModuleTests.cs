@@ -41,7 +41,7 @@ public sealed class BlobTargetAndQueueTargetModuleTests
 
         Assert.True(TargetRegistry.IsKnown(new TargetKind(kind)));
         Assert.Equal((displayName, singular, plural, section), (module.DisplayName, module.Unit.Singular, module.Unit.Plural, module.Section));
-        Assert.Equal((1, false, false), (module.MaxBatchSize, module.ReportsRequestUnits, module.IsModel));
+        Assert.Equal((1, false, false), (module.MaxBatchSize, module is IRequestUnitThroughput, module.IsModel));
         Assert.All(module.Fields, f => Assert.StartsWith(section == "Blobs" ? "Target.Blobs." : "Target.Queues.", f.Path, StringComparison.Ordinal));
     }
 
@@ -154,7 +154,7 @@ public sealed class BlobTargetAndQueueTargetModuleTests
     {
         var module = new TargetKind(kind).Module;
 
-        Assert.Equal(new Uri(endpoint), module.EndpointOfSecret(module.Fields[0], connectionString));
+        Assert.Equal(new Uri(endpoint), ((IServiceEndpoints)module).EndpointOfSecret(module.Fields[0], connectionString));
     }
 
     [Theory]
@@ -166,7 +166,7 @@ public sealed class BlobTargetAndQueueTargetModuleTests
     {
         var module = new TargetKind(kind).Module;
 
-        Assert.Null(module.EndpointOfSecret(module.Fields[0], connectionString));
+        Assert.Null(((IServiceEndpoints)module).EndpointOfSecret(module.Fields[0], connectionString));
     }
 
     [Fact]
@@ -180,14 +180,14 @@ public sealed class BlobTargetAndQueueTargetModuleTests
         Assert.Equal(description, new TargetKind(kind).Module.Describe(Options(kind, "files")));
 
     [Fact]
-    public void Plan_KeepsTheBlobAndQueueSettings_ThroughItsJson()
+    public void Plan_KeepsTheBlobSettings_ThroughItsJson_AndNotTheQueuesItDoesNotUse()
     {
         var plan = new RunPlan { Target = Options(Blob, "files", "MY_BLOBS") with { Queues = new QueueOptions { QueueName = "jobs", CreateIfMissing = false } } };
 
         var read = RunPlan.FromJson(plan.ToJson());
 
         Assert.Equal(plan.Target.Blobs, read.Target.Blobs);
-        Assert.Equal(plan.Target.Queues, read.Target.Queues);
+        Assert.Equal(new QueueOptions(), read.Target.Queues);
         Assert.Equal(TargetKind.BlobStorage, read.Target.Kind);
     }
 
@@ -201,7 +201,7 @@ public sealed class BlobTargetAndQueueTargetModuleTests
         var preset = SeedPresets.Find(id);
 
         Assert.NotNull(preset);
-        Assert.Contains(preset, new TargetKind(kind).Module.Presets);
+        Assert.Contains(preset, StoragePresets.All);
         Assert.Equal(new TargetKind(kind), preset.RealTarget);
         Assert.Empty(preset.Plan.Validate());
         Assert.Equal((DocumentShape.SmallDto, 1_024), (preset.Plan.Workload.Shape, preset.Plan.Workload.TargetSizeBytes));

@@ -30,7 +30,7 @@ public class RedisModuleTests
         Assert.True(TargetRegistry.IsKnown(TargetKind.Redis));
         Assert.Equal(("Redis", "Azure Cache for Redis", "Redis"), (module.Kind.Name, module.DisplayName, module.Section));
         Assert.Equal(("key", "keys"), (module.Unit.Singular, module.Unit.Plural));
-        Assert.False(module.ReportsRequestUnits);
+        Assert.False(TargetKind.Redis.ReportsRequestUnits());
         Assert.False(module.BatchesSharePartitionKey);
         Assert.Equal(1_000, module.MaxBatchSize);
         Assert.Equal("a Redis value", module.ItemLimit.Item);
@@ -117,7 +117,7 @@ public class RedisModuleTests
     {
         var options = new TargetOptions { Kind = TargetKind.Redis, Redis = Azure with { UseTls = useTls } };
 
-        var planned = TargetRegistry.Of(TargetKind.Redis).PlannedEndpoint(options);
+        var planned = ((IServiceEndpoints)TargetRegistry.Of(TargetKind.Redis)).PlannedEndpoint(options);
 
         Assert.Equal(("Target.Redis.Host", new Uri(expected)), (planned?.Field, planned?.Endpoint));
     }
@@ -125,7 +125,7 @@ public class RedisModuleTests
     [Fact]
     public void PlannedEndpoint_IsNone_WhenTheHostIsMissingOrNotAHostName()
     {
-        var module = TargetRegistry.Of(TargetKind.Redis);
+        var module = (IServiceEndpoints)TargetRegistry.Of(TargetKind.Redis);
 
         Assert.Null(module.PlannedEndpoint(new TargetOptions { Kind = TargetKind.Redis }));
         Assert.Null(module.PlannedEndpoint(new TargetOptions { Kind = TargetKind.Redis, Redis = Azure with { Host = "a b" } }));
@@ -135,7 +135,7 @@ public class RedisModuleTests
     [InlineData(true, "TLS")]
     [InlineData(false, "no TLS")]
     public void ConnectionText_SaysWhetherTlsIsUsed(bool useTls, string expected) =>
-        Assert.Equal(expected, TargetRegistry.Of(TargetKind.Redis).ConnectionText(new TargetOptions { Kind = TargetKind.Redis, Redis = Azure with { UseTls = useTls } }));
+        Assert.Equal(expected, ((IClientConnection)TargetRegistry.Of(TargetKind.Redis)).ConnectionText(new TargetOptions { Kind = TargetKind.Redis, Redis = Azure with { UseTls = useTls } }));
 
     [Fact]
     public void Describe_SaysTlsDatabaseAndPrefix_WithoutTheHost() =>
@@ -145,7 +145,7 @@ public class RedisModuleTests
     [Fact]
     public void Presets_AreOfferedWithIdsOfTheirOwn_AndAskForTheUsersCache()
     {
-        var presets = TargetRegistry.Of(TargetKind.Redis).Presets;
+        var presets = StoragePresets.All.Where(p => p.RealTarget == TargetKind.Redis).ToList();
 
         Assert.Equal(["RD1", "RD2"], presets.Select(p => p.Id));
         Assert.Equal(SeedPresets.All.Count, SeedPresets.All.Select(p => p.Id.ToUpperInvariant()).Distinct().Count());

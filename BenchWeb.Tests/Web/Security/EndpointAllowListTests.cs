@@ -10,6 +10,24 @@ public sealed class EndpointAllowListTests
 {
     private static readonly IReadOnlyList<string> Defaults = EndpointAllowList.BuiltInPatterns;
 
+    [Fact]
+    public void BuiltInPatterns_AreTheServiceHostsOfEveryModuleWithEndpoints_InRegistryOrder()
+    {
+        Assert.Equal(
+            TargetRegistry.All.OfType<IServiceEndpoints>().SelectMany(m => m.ServiceHostPatterns).Distinct(StringComparer.Ordinal),
+            Defaults);
+        Assert.Equal(
+        [
+            "*.documents.azure.com", "*.cosmos.azure.com", "*.documents.azure.cn", "*.documents.azure.us",
+            "*.table.core.windows.net", "*.table.core.chinacloudapi.cn", "*.table.core.usgovcloudapi.net",
+            "*.table.cosmos.azure.com", "*.table.cosmos.azure.cn", "*.table.cosmos.azure.us",
+            "*.blob.core.windows.net", "*.blob.core.chinacloudapi.cn", "*.blob.core.usgovcloudapi.net",
+            "*.queue.core.windows.net", "*.queue.core.chinacloudapi.cn", "*.queue.core.usgovcloudapi.net",
+            "*.redis.cache.windows.net", "*.redis.cache.chinacloudapi.cn", "*.redis.cache.usgovcloudapi.net",
+        ],
+            Defaults);
+    }
+
     [Theory]
     [InlineData("*.documents.azure.com", "acme.documents.azure.com", true)]
     [InlineData("*.documents.azure.com", "ACME.Documents.Azure.com.", true)]

@@ -1,5 +1,5 @@
-using BenchWeb.Extensions;
 using BenchWeb.Headless;
+using BenchWeb.Hosting;
 using BenchWeb.Security;
 
 if (args is ["run", .. var runArgs])

@@ -1,6 +1,6 @@
 using System.Collections.Concurrent;
 using System.Text.Json;
-using BenchWeb.Extensions;
+using BenchWeb.Hosting;
 using BenchWeb.Security;
 using BenchWeb.Tests.Support;
 using Microsoft.AspNetCore.Builder;

@@ -1,5 +1,5 @@
 using BenchWeb.Data;
-using BenchWeb.Extensions;
+using BenchWeb.Hosting;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore;

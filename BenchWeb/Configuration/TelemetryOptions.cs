@@ -11,6 +11,9 @@ public sealed class TelemetryOptions
 {
     public const string SectionName = "BenchWeb:Telemetry";
 
+    /// <summary>The service name of the exported resource, and the name of the dashboard's activity source and meter.</summary>
+    public const string ServiceName = "BenchWeb";
+
     public const string HttpProtobuf = "http/protobuf";
 
     public const string Grpc = "grpc";

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using BenchEngine.Running;
+using BenchWeb.Configuration;
 using BenchWeb.Data;
 
 namespace BenchWeb.Runs;
@@ -9,7 +10,7 @@ namespace BenchWeb.Runs;
 /// event per status it goes through and its final status. Without a listener no activity is made.</summary>
 internal static class RunActivity
 {
-    public const string SourceName = Extensions.TelemetryExtensions.ServiceName;
+    public const string SourceName = TelemetryOptions.ServiceName;
 
     /// <summary>The run's number, as text: the value of the engine's run tag too, so a trace and its run's metrics join.</summary>
     public const string RunIdTag = "benchweb.run.id";

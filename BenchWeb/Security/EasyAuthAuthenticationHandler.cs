@@ -65,7 +65,7 @@ internal sealed class EasyAuthAuthenticationHandler(
     protected override async Task HandleChallengeAsync(AuthenticationProperties properties)
     {
         var failure = (await HandleAuthenticateOnceSafeAsync()).Failure?.Message;
-        await AnswerAsync(StatusCodes.Status401Unauthorized, failure ?? "Sign in first.", Extensions.SecurityExtensions.SignInRedirect(Request, failure));
+        await AnswerAsync(StatusCodes.Status401Unauthorized, failure ?? "Sign in first.", SignInChallenge.SignInRedirect(Request, failure));
     }
 
     protected override Task HandleForbiddenAsync(AuthenticationProperties properties) =>
@@ -73,7 +73,7 @@ internal sealed class EasyAuthAuthenticationHandler(
 
     private Task AnswerAsync(int status, string title, string page)
     {
-        if (Extensions.SecurityExtensions.IsMachineRequest(Request))
+        if (SignInChallenge.IsMachineRequest(Request))
         {
             return Results.Problem(statusCode: status, title: title).ExecuteAsync(Context);
         }

@@ -10,7 +10,7 @@ namespace BenchWeb.Security;
 /// <summary>Local sign-in's way in for the administrator, like a notebook server's token: a one-time link that signs
 /// its user in as the installation's admin (valid 24 hours, until used; no default password). It is printed at start
 /// only while no administrator exists (a fresh install), and by the <c>admin-link</c> command
-/// (<see cref="AdminLinkCommand"/>) whenever an operator asks. It is written to the console itself — standard output —
+/// (<c>AdminLinkCommand</c>, in the composition root) whenever an operator asks. It is written to the console itself — standard output —
 /// never through the logging providers, which may ship logs elsewhere. On Azure App Service standard output is the log
 /// stream and <c>/home/LogFiles</c>, so there the start prints how to get a link instead of one. Only the token's hash
 /// is kept, in the database, so a link the command prints works in the running server. The command's link replaces every

@@ -10,12 +10,15 @@ namespace BenchWeb.Security;
 /// <summary>Browser sessions kept server-side: every cookie sign-in starts one (its id travels inside the encrypted
 /// cookie), and a cookie is honoured only while its session lasts. Signing out or disabling the user ends it in the
 /// database — at once on this instance, which also remembers it in memory, and on other instances at their next
-/// check (<see cref="Extensions.SecurityExtensions.SessionCheckInterval"/>). A session ends
+/// check (<see cref="CheckInterval"/>). A session ends
 /// <see cref="SecurityOptions.SessionMaxHours"/> after its sign-in however active it is.</summary>
 public sealed class SessionStore(IDbContextFactory<BenchDbContext> databases, IOptions<SecurityOptions> options, TimeProvider time)
 {
     private const string IdKey = "benchweb.session";
     private const string StartedAtKey = "benchweb.session-started";
+
+    /// <summary>How often a browser session is checked against its user (disabled, role changed).</summary>
+    public static readonly TimeSpan CheckInterval = TimeSpan.FromMinutes(1);
 
     /// <summary>Sessions ended by this instance, until their absolute end: checked on every request, no database needed.</summary>
     private readonly ConcurrentDictionary<string, DateTimeOffset> _endedHere = new(StringComparer.Ordinal);

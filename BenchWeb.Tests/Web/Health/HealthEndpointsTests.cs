@@ -1,6 +1,6 @@
 using System.Globalization;
 using System.Net;
-using BenchWeb.Extensions;
+using BenchWeb.Hosting;
 using BenchWeb.Tests.Support;
 using Microsoft.AspNetCore.Mvc.Testing;
 

@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Net;
 using BenchEngine.Running;
 using BenchEngine.Targets;
-using BenchWeb.Extensions;
+using BenchWeb.Hosting;
 using BenchWeb.Jobs;
 using BenchWeb.Runs;
 using BenchWeb.Security;

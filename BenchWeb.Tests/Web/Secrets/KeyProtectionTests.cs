@@ -1,6 +1,5 @@
 using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
-using BenchWeb.Extensions;
 using BenchWeb.Secrets;
 using BenchWeb.Tests.Support;
 

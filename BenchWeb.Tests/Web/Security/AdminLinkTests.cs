@@ -1,5 +1,6 @@
 using System.Net;
 using System.Text.RegularExpressions;
+using BenchWeb.Hosting;
 using BenchWeb.Security;
 using BenchWeb.Tests.Support;
 using Microsoft.Extensions.DependencyInjection;

@@ -109,7 +109,7 @@ public sealed class CrossSiteRequestTests
         using var handler = new HttpClientHandler { AllowAutoRedirect = false, UseCookies = false };
         using var http = new HttpClient(handler) { BaseAddress = host.BaseAddress };
         var signIn = await http.GetAsync($"/signin/local?token={token}");
-        var cookie = signIn.Headers.GetValues("Set-Cookie").Select(c => c.Split(';', 2)[0]).Single(c => c.StartsWith(BenchWeb.Extensions.SecurityExtensions.SessionCookie, StringComparison.Ordinal));
+        var cookie = signIn.Headers.GetValues("Set-Cookie").Select(c => c.Split(';', 2)[0]).Single(c => c.StartsWith(BenchWeb.Hosting.SecurityExtensions.SessionCookie, StringComparison.Ordinal));
         var socketUri = new UriBuilder(new Uri(host.BaseAddress, path)) { Scheme = "ws" }.Uri;
 
         async Task<System.Net.WebSockets.WebSocketState?> ConnectAsync(string origin)
@@ -168,6 +168,6 @@ public sealed class CrossSiteRequestTests
         var token = await users.InviteAsync("socket user", BenchWebRoles.Viewer, TestActors.Admin, CancellationToken.None);
         using var http = SignInTests.Browser(app);
         var response = await http.GetAsync($"/signin/local?token={token}");
-        return response.Headers.GetValues("Set-Cookie").Select(c => c.Split(';', 2)[0]).Single(c => c.StartsWith(BenchWeb.Extensions.SecurityExtensions.SessionCookie, StringComparison.Ordinal));
+        return response.Headers.GetValues("Set-Cookie").Select(c => c.Split(';', 2)[0]).Single(c => c.StartsWith(BenchWeb.Hosting.SecurityExtensions.SessionCookie, StringComparison.Ordinal));
     }
 }

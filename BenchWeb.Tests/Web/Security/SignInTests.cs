@@ -108,7 +108,7 @@ public sealed partial class SignInTests
         Assert.Equal(HttpStatusCode.OK, (await browser.GetAsync("/runs")).StatusCode);
 
         Assert.True(await users.SetDisabledAsync(hal.Id, disabled: true, TestActors.Admin, CancellationToken.None));
-        time.Advance(SecurityExtensionsInterval + TimeSpan.FromSeconds(1));
+        time.Advance(SessionStore.CheckInterval + TimeSpan.FromSeconds(1));
 
         Assert.StartsWith("/signin", (await browser.GetAsync("/runs")).Headers.Location?.PathAndQuery, StringComparison.Ordinal);
         using var pipeline = app.CreateClient().WithToken(apiToken);
@@ -140,7 +140,7 @@ public sealed partial class SignInTests
         var cookies = new CookieContainer();
         using var browser = new HttpClient(new HttpClientHandler { CookieContainer = cookies, AllowAutoRedirect = false }) { BaseAddress = host.BaseAddress };
         await browser.GetAsync(host.Get<LocalAdminLink>().Link!.PathAndQuery);
-        var saved = cookies.GetCookies(host.BaseAddress).Single(c => c.Name == BenchWeb.Extensions.SecurityExtensions.SessionCookie);
+        var saved = cookies.GetCookies(host.BaseAddress).Single(c => c.Name == BenchWeb.Hosting.SecurityExtensions.SessionCookie);
         using var copy = new HttpClient(new HttpClientHandler { UseCookies = false, AllowAutoRedirect = false }) { BaseAddress = host.BaseAddress };
         copy.DefaultRequestHeaders.Add("Cookie", $"{saved.Name}={saved.Value}");
         Assert.Equal(HttpStatusCode.OK, (await copy.GetAsync("api/runs")).StatusCode);
@@ -192,8 +192,6 @@ public sealed partial class SignInTests
 
         Assert.StartsWith("/signin", (await browser.GetAsync("/runs")).Headers.Location?.PathAndQuery, StringComparison.Ordinal);
     }
-
-    private static TimeSpan SecurityExtensionsInterval => BenchWeb.Extensions.SecurityExtensions.SessionCheckInterval;
 
     /// <summary>A client that keeps cookies and shows redirects, as a browser's network log would.</summary>
     internal static HttpClient Browser(BenchWebFactory app) =>

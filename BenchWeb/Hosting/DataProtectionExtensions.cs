@@ -1,8 +1,9 @@
 using System.Security.Cryptography.X509Certificates;
 using BenchWeb.Configuration;
+using BenchWeb.Secrets;
 using Microsoft.AspNetCore.DataProtection;
 
-namespace BenchWeb.Extensions;
+namespace BenchWeb.Hosting;
 
 /// <summary>ASP.NET Core Data Protection, which encrypts the keys and connection strings stored in the dashboard. Its
 /// own keys live in a folder of the data directory, protected at rest by a certificate when one is configured, by DPAPI
@@ -72,15 +73,4 @@ public static class DataProtectionExtensions
         Directory.CreateDirectory(folder.FullName, OwnerOnly);
         File.SetUnixFileMode(folder.FullName, OwnerOnly);
     }
-}
-
-/// <summary>How the Data Protection keys are protected at rest.</summary>
-public enum KeyProtection
-{
-    Certificate,
-    Dpapi,
-    FolderPermissions,
-
-    /// <summary>Kept in the shared database without a certificate: readable by whoever reads the database.</summary>
-    None,
 }

@@ -7,15 +7,12 @@ using OpenTelemetry.Metrics;
 using OpenTelemetry.Resources;
 using OpenTelemetry.Trace;
 
-namespace BenchWeb.Extensions;
+namespace BenchWeb.Hosting;
 
 /// <summary>OpenTelemetry metrics and traces over OTLP, by the rule of <see cref="TelemetryOptions"/>. When it is off the SDK is
 /// not registered at all: the engine's instruments then have no listener and cost a check per response.</summary>
 public static class TelemetryExtensions
 {
-    /// <summary>The service name of the exported resource, and the name of the dashboard's activity source and meter.</summary>
-    public const string ServiceName = "BenchWeb";
-
     public static WebApplicationBuilder AddBenchWebTelemetry(this WebApplicationBuilder builder)
     {
         ArgumentNullException.ThrowIfNull(builder);
@@ -61,12 +58,12 @@ public static class TelemetryExtensions
         // The instance: App Service's instance id when there is one, else the machine.
         builder.Services.AddOpenTelemetry()
             .ConfigureResource(resource => resource.AddService(
-                ServiceName,
+                TelemetryOptions.ServiceName,
                 serviceVersion: typeof(TelemetryExtensions).Assembly.GetName().Version?.ToString(),
                 autoGenerateServiceInstanceId: false,
                 serviceInstanceId: configuration["WEBSITE_INSTANCE_ID"] is { Length: > 0 } instance ? instance : Environment.MachineName))
             .WithMetrics(metrics => metrics
-                .AddMeter(EngineTelemetry.MeterName, ServiceName)
+                .AddMeter(EngineTelemetry.MeterName, TelemetryOptions.ServiceName)
                 .AddOtlpExporter((exporter, reader) =>
                 {
                     Export(exporter, "v1/metrics");

@@ -18,7 +18,7 @@ using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Diagnostics;
 using Microsoft.Extensions.Options;
 
-namespace BenchWeb.Extensions;
+namespace BenchWeb.Hosting;
 
 /// <summary>The dashboard's services, on the embedded defaults: a SQLite file, uploaded workload files beside it,
 /// in-process background jobs (Hangfire, in-memory storage) and the simulated target preselected. In shared mode

@@ -8,7 +8,7 @@ using Microsoft.AspNetCore.Components.Server.Circuits;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
 
-namespace BenchWeb.Extensions;
+namespace BenchWeb.Hosting;
 
 /// <summary>Sign-in, always on: a session cookie for browsers (after the local one-time link, an invitation, or
 /// OpenID Connect), personal API tokens for pipelines, and App Service authentication's headers when enabled.
@@ -20,9 +20,6 @@ public static class SecurityExtensions
     private const string CheckedAtKey = "benchweb.checked";
     private const string NoRoleFailure = "no-role";
     private static readonly string[] StandardScopes = ["openid", "profile"];
-
-    /// <summary>How often a browser session is checked against its user (disabled, role changed).</summary>
-    public static readonly TimeSpan SessionCheckInterval = TimeSpan.FromMinutes(1);
 
     public static WebApplicationBuilder AddBenchWebSecurity(this WebApplicationBuilder builder)
     {
@@ -69,10 +66,10 @@ public static class SecurityExtensions
                 cookie.SlidingExpiration = true;
                 cookie.LoginPath = SignInEndpoints.SignInPage;
                 cookie.AccessDeniedPath = SignInEndpoints.DeniedPage;
-                cookie.Events.OnRedirectToLogin = context => IsMachineRequest(context.Request)
+                cookie.Events.OnRedirectToLogin = context => SignInChallenge.IsMachineRequest(context.Request)
                     ? ProblemAsync(context.HttpContext, StatusCodes.Status401Unauthorized, "Sign in first: send a personal API token as 'Authorization: Bearer <token>'.")
                     : Redirect(context);
-                cookie.Events.OnRedirectToAccessDenied = context => IsMachineRequest(context.Request)
+                cookie.Events.OnRedirectToAccessDenied = context => SignInChallenge.IsMachineRequest(context.Request)
                     ? ProblemAsync(context.HttpContext, StatusCodes.Status403Forbidden, "Your role does not allow this.")
                     : Redirect(context);
                 // Every sign-in (the local links, OpenID Connect) starts a server-side session the cookie names.
@@ -101,15 +98,6 @@ public static class SecurityExtensions
         return builder;
     }
 
-    /// <summary>The sign-in page for a page request that needs a signed-in user (with the reason when there is one).</summary>
-    internal static string SignInRedirect(HttpRequest request, string? failure) =>
-        $"{SignInEndpoints.SignInPage}?{(failure is null ? "" : "error=norole&")}returnUrl={Uri.EscapeDataString(request.Path + request.QueryString)}";
-
-    /// <summary>API clients, the hub and the jobs dashboard's data get status codes, not the sign-in page.</summary>
-    internal static bool IsMachineRequest(HttpRequest request) =>
-        request.Path.StartsWithSegments("/api") || request.Path.StartsWithSegments("/openapi") || request.Path.StartsWithSegments("/hubs")
-        || request.Headers.Accept.ToString().Contains("application/json", StringComparison.OrdinalIgnoreCase);
-
     private static Task Redirect(RedirectContext<CookieAuthenticationOptions> context)
     {
         context.Response.Redirect(context.RedirectUri);
@@ -135,7 +123,7 @@ public static class SecurityExtensions
 
         if (context.Properties.GetString(CheckedAtKey) is { } text
             && DateTimeOffset.TryParse(text, CultureInfo.InvariantCulture, DateTimeStyles.RoundtripKind, out var checkedAt)
-            && now - checkedAt < SessionCheckInterval)
+            && now - checkedAt < SessionStore.CheckInterval)
         {
             return;
         }

@@ -1,9 +1,9 @@
 using BenchWeb.Data;
-using BenchWeb.Extensions;
+using BenchWeb.Security;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
 
-namespace BenchWeb.Security;
+namespace BenchWeb.Hosting;
 
 /// <summary><c>BenchWeb admin-link</c> (<c>dotnet BenchWeb.dll admin-link</c>, <c>dotnet run --project BenchWeb --
 /// admin-link</c>): prints a fresh one-time administrator link to the console and exits, for an installation whose

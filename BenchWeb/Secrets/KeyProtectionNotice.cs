@@ -1,4 +1,4 @@
-namespace BenchWeb.Extensions;
+namespace BenchWeb.Secrets;
 
 /// <summary>Says once, at start-up, where the Data Protection keys are and how they are protected — in place of the
 /// framework's generic warning about unencrypted keys, with what to do about it.</summary>

@@ -1,7 +1,7 @@
 using BenchWeb.Health;
 using Microsoft.AspNetCore.Diagnostics.HealthChecks;
 
-namespace BenchWeb.Extensions;
+namespace BenchWeb.Hosting;
 
 /// <summary>Health endpoints for App Service's health check and container probes, which carry no sign-in: anonymous, and
 /// answering the status word alone (Healthy, Degraded or Unhealthy; 503 when unhealthy), never which dependency failed

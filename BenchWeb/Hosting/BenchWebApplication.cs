@@ -4,7 +4,7 @@ using BenchWeb.Configuration;
 using BenchWeb.Hubs;
 using BenchWeb.Security;
 
-namespace BenchWeb.Extensions;
+namespace BenchWeb.Hosting;
 
 /// <summary>Builds the dashboard: used by <c>Program</c>, and by tests that host it in-process.</summary>
 public static class BenchWebApplication

@@ -10,7 +10,7 @@ using Hangfire.Dashboard;
 using Hangfire.InMemory;
 using Microsoft.Extensions.Options;
 
-namespace BenchWeb.Extensions;
+namespace BenchWeb.Hosting;
 
 /// <summary>Background jobs on Hangfire: the one place that knows the job storage, the server's settings and the
 /// dashboard. Embedded mode keeps jobs in memory; shared mode in the shared PostgreSQL database (Hangfire.PostgreSql,

@@ -339,6 +339,34 @@ public sealed class RunListTests
         Assert.Equal(name, link.GetAttribute("title"));
     }
 
+    [Fact]
+    public async Task List_RunWithMetadata_ShowsItsPairsUnderItsName_EachLinkedToTheRunsWithThatPair_NeverToAScript()
+    {
+        await using var context = new BenchWebComponentContext();
+        var run = await AddAsync(context, "from a pipeline", TargetKind.Simulated, RunStatus.Completed);
+        await using (var db = await context.Databases.CreateDbContextAsync())
+        {
+            var entity = await db.Runs.FindAsync(run);
+            entity!.MetadataJson = BenchWeb.Provenance.RunMetadata.FromStored(
+                """{"commit":"0123456789abcdef0123456789abcdef01234567","pipeline":"https://ci.example.com/runs/812","link":"javascript:alert(1)"}""").ToStored();
+            await db.SaveChangesAsync();
+        }
+
+        var page = context.Render<RunList>();
+        page.WaitForAssertion(() => Assert.DoesNotContain("Loading…", page.Markup, StringComparison.Ordinal));
+
+        var pairs = page.Find($"tr[data-run='{run}'] td.name .run-metadata.compact");
+        Assert.Null(pairs.GetAttribute("id"));
+        Assert.Equal(["commit", "pipeline", "link"], pairs.QuerySelectorAll(".meta-pair").Select(p => p.GetAttribute("data-key")));
+        var commit = pairs.QuerySelector(".meta-pair[data-key='commit'] a")!;
+        Assert.Equal("runs?meta=commit%3D0123456789abcdef0123456789abcdef01234567", commit.GetAttribute("href"));
+        Assert.Equal("0123456789abcdef0123456789abcdef01234567", commit.TextContent);
+        Assert.Equal("https://ci.example.com/runs/812", pairs.QuerySelector(".meta-pair[data-key='pipeline'] a.meta-link")!.GetAttribute("href"));
+        Assert.Equal("https://ci.example.com/runs/812", pairs.QuerySelector(".meta-pair[data-key='pipeline'] a.meta-link")!.GetAttribute("title"));
+        Assert.Equal("runs?meta=link%3Djavascript%3Aalert(1)", pairs.QuerySelector(".meta-pair[data-key='link'] a")!.GetAttribute("href"));
+        Assert.DoesNotContain(page.FindAll("a"), a => (a.GetAttribute("href") ?? "").StartsWith("javascript", StringComparison.OrdinalIgnoreCase));
+    }
+
     private static async Task<long> AddAsync(BenchWebComponentContext context, string profile, TargetKind kind, RunStatus status,
         string? tags = null, string? notes = null, string? verdict = null, string? importedFrom = null)
     {

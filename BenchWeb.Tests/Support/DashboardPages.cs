@@ -77,6 +77,17 @@ public static partial class DashboardPages
     public static async Task<string[]> ChartProblemsAsync(IPage page)
     {
         ArgumentNullException.ThrowIfNull(page);
+        // The charts are drawn by the page's script after the table is on screen: wait for the first one (a busy machine can
+        // take a few seconds) before reading them, and report none if none comes.
+        try
+        {
+            await page.WaitForFunctionAsync("() => window.Chart && Object.keys(window.Chart.instances).length > 0", null, new() { Timeout = 15_000 });
+        }
+        catch (TimeoutException)
+        {
+            return ["no chart is drawn"];
+        }
+
         return await page.EvaluateAsync<string[]>(
             """
             () => Object.values(window.Chart.instances).length === 0 ? ['no chart is drawn'] : Object.values(window.Chart.instances).flatMap(chart => {

@@ -1,6 +1,6 @@
+using BenchWeb.Guard.Security;
 using BenchWeb.Headless;
 using BenchWeb.Hosting;
-using BenchWeb.Security;
 
 if (args is ["run", .. var runArgs])
 {

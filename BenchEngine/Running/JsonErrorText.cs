@@ -56,7 +56,7 @@ public static partial class JsonErrorText
     [GeneratedRegex(@"The JSON value could not be converted to (?<type>\S+?)\.?$", RegexOptions.None, 1000)]
     private static partial Regex ConvertedTo();
 
-    // "The JSON property 'run' could not be mapped to any .NET member contained in type 'BenchWeb.Runs.RunExport'." names
+    // "The JSON property 'run' could not be mapped to any .NET member contained in type 'BenchWeb.Transfer.RunExport'." names
     // a .NET type too: the property's name is what the reader needs.
     [GeneratedRegex(@"The JSON property '(?<name>[^']*)' could not be mapped to any \.NET member contained in type '[^']*'\.?", RegexOptions.None, 1000)]
     private static partial Regex UnknownProperty();

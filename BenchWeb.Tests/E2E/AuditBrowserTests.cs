@@ -1,7 +1,7 @@
 using System.Collections.Concurrent;
 using System.Text.Json.Nodes;
 using System.Text.RegularExpressions;
-using BenchWeb.Audit;
+using BenchWeb.Guard.Audit;
 using BenchWeb.Tests.Support;
 using Microsoft.Playwright;
 using static Microsoft.Playwright.Assertions;

@@ -1,7 +1,7 @@
 using System.Collections.Concurrent;
 using System.Text.Json;
+using BenchWeb.Guard.Security;
 using BenchWeb.Hosting;
-using BenchWeb.Security;
 using BenchWeb.Tests.Support;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;

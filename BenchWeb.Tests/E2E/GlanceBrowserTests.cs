@@ -1,7 +1,7 @@
 using System.Net;
 using BenchEngine.Running;
 using BenchEngine.Targets;
-using BenchWeb.Runs;
+using BenchWeb.Execution;
 using BenchWeb.Tests.Support;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Playwright;

@@ -1,8 +1,8 @@
 using System.Net;
 using BenchEngine.Running;
 using BenchEngine.Targets;
-using BenchWeb.Administration;
-using BenchWeb.Security;
+using BenchWeb.Guard.Administration;
+using BenchWeb.Guard.Security;
 using BenchWeb.Tests.Support;
 using static BenchWeb.Tests.Integration.RunsApiTests;
 

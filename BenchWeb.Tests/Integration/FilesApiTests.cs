@@ -5,7 +5,7 @@ using System.Text.Json.Nodes;
 using BenchEngine.Running;
 using BenchEngine.Workloads;
 using BenchWeb.Data;
-using BenchWeb.Security;
+using BenchWeb.Guard.Security;
 using BenchWeb.Tests.Support;
 using BenchWeb.Uploads;
 using Microsoft.EntityFrameworkCore;
@@ -192,7 +192,7 @@ public sealed class FilesApiTests : IDisposable
             [HttpStatusCode.BadRequest, HttpStatusCode.BadRequest, HttpStatusCode.RequestEntityTooLarge, HttpStatusCode.BadRequest,
                 HttpStatusCode.BadRequest, HttpStatusCode.RequestEntityTooLarge, HttpStatusCode.RequestEntityTooLarge],
             new[] { notUtf8, binary, streamed, cut, noFileField, announced, byViewer }.Select(r => r.StatusCode));
-        var entries = (await GetJsonAsync(admin, $"api/audit?action={BenchWeb.Audit.AuditActions.FileRefused}&pageSize=100"))["items"]!.AsArray()
+        var entries = (await GetJsonAsync(admin, $"api/audit?action={BenchWeb.Guard.Audit.AuditActions.FileRefused}&pageSize=100"))["items"]!.AsArray()
             .Select(e => e!).Reverse().ToList();
         Assert.All(entries, e =>
         {

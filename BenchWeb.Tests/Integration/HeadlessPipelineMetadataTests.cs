@@ -1,8 +1,8 @@
 using System.Net;
 using System.Text;
 using System.Text.Json.Nodes;
+using BenchWeb.Guard.Security;
 using BenchWeb.Headless;
-using BenchWeb.Security;
 using BenchWeb.Tests.Support;
 using static BenchWeb.Tests.Integration.RunsApiTests;
 

@@ -2,8 +2,8 @@ using System.Globalization;
 using System.Net;
 using BenchEngine.Running;
 using BenchEngine.Workloads;
-using BenchWeb.Administration;
-using BenchWeb.Security;
+using BenchWeb.Guard.Administration;
+using BenchWeb.Guard.Security;
 using BenchWeb.Tests.Support;
 using static BenchWeb.Tests.Integration.RunsApiTests;
 

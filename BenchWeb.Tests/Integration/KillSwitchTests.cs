@@ -1,6 +1,6 @@
 using System.Net;
 using BenchEngine.Running;
-using BenchWeb.Security;
+using BenchWeb.Guard.Security;
 using BenchWeb.Tests.Support;
 using static BenchWeb.Tests.Integration.RunsApiTests;
 
@@ -80,7 +80,7 @@ public sealed class KillSwitchTests
 
         await AssertProblemAsync(stop, HttpStatusCode.Forbidden);
         await AssertProblemAsync(read, HttpStatusCode.Forbidden);
-        Assert.False((await host.Get<BenchWeb.Administration.KillSwitch>().StateAsync(CancellationToken.None)).Engaged);
+        Assert.False((await host.Get<BenchWeb.Guard.Administration.KillSwitch>().StateAsync(CancellationToken.None)).Engaged);
     }
 
     private static async Task<long> StartAsync(HttpClient http, RunPlan plan)

@@ -2,7 +2,7 @@ using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchWeb.Data;
-using BenchWeb.Runs;
+using BenchWeb.Execution;
 using BenchWeb.Tests.Support;
 using Microsoft.EntityFrameworkCore;
 

@@ -3,9 +3,9 @@ using System.Text;
 using System.Text.Json.Nodes;
 using BenchEngine.Diagnostics;
 using BenchEngine.Running;
-using BenchWeb.Runs;
-using BenchWeb.Security;
+using BenchWeb.Guard.Security;
 using BenchWeb.Tests.Support;
+using BenchWeb.Transfer;
 using static BenchWeb.Tests.Integration.RunsApiTests;
 
 namespace BenchWeb.Tests.Integration;

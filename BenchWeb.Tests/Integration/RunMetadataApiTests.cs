@@ -2,7 +2,7 @@ using System.Globalization;
 using System.Net;
 using System.Text;
 using System.Text.Json.Nodes;
-using BenchWeb.Security;
+using BenchWeb.Guard.Security;
 using BenchWeb.Tests.Support;
 using CsvHelper;
 using static BenchWeb.Tests.Integration.RunsApiTests;

@@ -5,9 +5,10 @@ using System.Text;
 using System.Text.Json.Nodes;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
-using BenchWeb.Runs;
-using BenchWeb.Security;
+using BenchWeb.Execution;
+using BenchWeb.Guard.Security;
 using BenchWeb.Tests.Support;
+using BenchWeb.Transfer;
 using CsvHelper;
 using static BenchWeb.Tests.Integration.RunsApiTests;
 

@@ -4,7 +4,7 @@ using System.Text;
 using System.Text.Json.Nodes;
 using BenchEngine.Running;
 using BenchWeb.Data;
-using BenchWeb.Security;
+using BenchWeb.Guard.Security;
 using BenchWeb.Tests.Support;
 using Microsoft.EntityFrameworkCore;
 using static BenchWeb.Tests.Integration.RunsApiTests;

@@ -1,6 +1,6 @@
 using System.Net;
 using System.Text;
-using BenchWeb.Security;
+using BenchWeb.Guard.Security;
 using BenchWeb.Tests.Support;
 using static BenchWeb.Tests.Integration.RunsApiTests;
 

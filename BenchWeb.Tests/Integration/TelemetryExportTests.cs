@@ -1,7 +1,7 @@
 using System.Net;
 using System.Text;
 using BenchEngine.Metrics;
-using BenchWeb.Security;
+using BenchWeb.Guard.Security;
 using BenchWeb.Tests.Support;
 using Microsoft.Extensions.DependencyInjection;
 using OpenTelemetry.Metrics;

@@ -1,5 +1,5 @@
 using System.Net.Http.Headers;
-using BenchWeb.Security;
+using BenchWeb.Guard.Security;
 using Microsoft.Extensions.DependencyInjection;
 
 namespace BenchWeb.Tests.Support;

@@ -55,7 +55,7 @@ public sealed class BenchWebFactory(IReadOnlyDictionary<string, string?>? settin
         }
 
         builder.ConfigureLogging(logging => logging.ClearProviders());
-        builder.ConfigureServices(s => s.AddSingleton(sp => BenchWeb.Security.LocalAdminLink.Create(sp, TextWriter.Null)));
+        builder.ConfigureServices(s => s.AddSingleton(sp => BenchWeb.Guard.Security.LocalAdminLink.Create(sp, TextWriter.Null)));
         if (services is not null)
         {
             builder.ConfigureTestServices(services);

@@ -65,7 +65,7 @@ public sealed class DashboardHost : IAsyncDisposable
 
             // The test output stays readable; what a run did is in its row.
             builder.Logging.ClearProviders();
-            builder.Services.AddSingleton(sp => BenchWeb.Security.LocalAdminLink.Create(sp, console ?? TextWriter.Null));
+            builder.Services.AddSingleton(sp => BenchWeb.Guard.Security.LocalAdminLink.Create(sp, console ?? TextWriter.Null));
             services?.Invoke(builder.Services);
         });
         try

@@ -1,6 +1,6 @@
 using BenchEngine.Running;
 using BenchEngine.Targets;
-using BenchWeb.Administration;
+using BenchWeb.Guard.Administration;
 
 namespace BenchWeb.Tests.Support;
 

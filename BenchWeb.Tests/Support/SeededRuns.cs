@@ -4,7 +4,6 @@ using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
 using BenchWeb.Data;
-using BenchWeb.Runs;
 using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Tests.Support;

@@ -1,4 +1,4 @@
-using BenchWeb.Security;
+using BenchWeb.Guard.Security;
 
 namespace BenchWeb.Tests.Support;
 

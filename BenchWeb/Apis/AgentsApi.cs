@@ -1,6 +1,6 @@
-using BenchWeb.Agents;
-using BenchWeb.Runs;
-using BenchWeb.Security;
+using BenchWeb.Fleet;
+using BenchWeb.Guard.Security;
+using BenchWeb.History;
 
 namespace BenchWeb.Apis;
 

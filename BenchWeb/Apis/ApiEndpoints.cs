@@ -1,4 +1,4 @@
-using BenchWeb.Security;
+using BenchWeb.Guard.Security;
 using Microsoft.AspNetCore.Http.Metadata;
 using Microsoft.AspNetCore.Routing.Template;
 

@@ -1,6 +1,6 @@
 using System.Text.Json;
 using BenchEngine.Running;
-using BenchWeb.Administration;
+using BenchWeb.Guard.Administration;
 using Microsoft.AspNetCore.Http.HttpResults;
 
 namespace BenchWeb.Apis;

@@ -2,8 +2,8 @@ using System.ComponentModel;
 using System.Globalization;
 using System.Text;
 using BenchEngine.Running;
-using BenchWeb.Audit;
-using BenchWeb.Security;
+using BenchWeb.Guard.Audit;
+using BenchWeb.Guard.Security;
 using Microsoft.AspNetCore.Http.HttpResults;
 
 namespace BenchWeb.Apis;

@@ -1,7 +1,8 @@
 using System.Text;
+using BenchWeb.Compare;
 using BenchWeb.Data;
-using BenchWeb.Security;
-using BenchWeb.Runs;
+using BenchWeb.Guard.Security;
+using BenchWeb.History;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
 

@@ -1,7 +1,7 @@
 using System.ComponentModel;
 using BenchEngine.Running;
 using BenchWeb.Configuration;
-using BenchWeb.Security;
+using BenchWeb.Guard.Security;
 using BenchWeb.Uploads;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.AspNetCore.Mvc;

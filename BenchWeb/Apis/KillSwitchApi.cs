@@ -1,7 +1,7 @@
 using BenchEngine.Running;
-using BenchWeb.Administration;
-using BenchWeb.Runs;
-using BenchWeb.Security;
+using BenchWeb.Guard.Administration;
+using BenchWeb.Guard.Security;
+using BenchWeb.Launch;
 using Microsoft.AspNetCore.Http.HttpResults;
 
 namespace BenchWeb.Apis;

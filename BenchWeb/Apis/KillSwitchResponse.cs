@@ -1,4 +1,4 @@
-using BenchWeb.Administration;
+using BenchWeb.Guard.Administration;
 
 namespace BenchWeb.Apis;
 

@@ -1,6 +1,6 @@
 using BenchEngine.Running;
+using BenchWeb.Guard.Security;
 using BenchWeb.Profiles;
-using BenchWeb.Security;
 using BenchWeb.Uploads;
 using Microsoft.AspNetCore.Http.HttpResults;
 

@@ -1,4 +1,4 @@
-using BenchWeb.Security;
+using BenchWeb.Guard.Security;
 using BenchWeb.Uploads;
 using Microsoft.AspNetCore.Authorization;
 

@@ -3,9 +3,8 @@ using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchWeb.Data;
-using BenchWeb.Provenance;
 using BenchWeb.Profiles;
-using BenchWeb.Runs;
+using BenchWeb.Provenance;
 
 namespace BenchWeb.Apis;
 

@@ -2,7 +2,6 @@ using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchWeb.Data;
 using BenchWeb.Provenance;
-using BenchWeb.Runs;
 
 namespace BenchWeb.Apis;
 

@@ -3,12 +3,14 @@ using System.Globalization;
 using System.Text;
 using BenchEngine.Diagnostics;
 using BenchEngine.Running;
-using BenchWeb.Administration;
 using BenchWeb.Data;
+using BenchWeb.Guard.Administration;
+using BenchWeb.Guard.Security;
+using BenchWeb.History;
+using BenchWeb.Launch;
 using BenchWeb.Profiles;
 using BenchWeb.Provenance;
-using BenchWeb.Runs;
-using BenchWeb.Security;
+using BenchWeb.Transfer;
 using Microsoft.AspNetCore.Http.HttpResults;
 
 namespace BenchWeb.Apis;

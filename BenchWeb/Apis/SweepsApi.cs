@@ -1,9 +1,9 @@
 using System.Globalization;
 using System.Text;
 using BenchEngine.Running;
-using BenchWeb.Administration;
+using BenchWeb.Guard.Administration;
+using BenchWeb.Guard.Security;
 using BenchWeb.Profiles;
-using BenchWeb.Security;
 using BenchWeb.Sweeps;
 using Microsoft.AspNetCore.Http.HttpResults;
 

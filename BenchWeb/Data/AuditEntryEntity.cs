@@ -22,7 +22,7 @@ public sealed class AuditEntryEntity
     /// <summary>The request's remote address; for a page, the address its circuit connected from. Null when unknown.</summary>
     public string? RemoteIp { get; set; }
 
-    /// <summary>One of <see cref="Audit.AuditActions"/>, e.g. <c>run.launched</c>.</summary>
+    /// <summary>One of <see cref="Guard.Audit.AuditActions"/>, e.g. <c>run.launched</c>.</summary>
     public required string Action { get; set; }
 
     /// <summary>What was acted on, e.g. <c>run #12</c>, <c>profile #3 “Nightly”</c>.</summary>

@@ -108,7 +108,7 @@ public sealed class RunEntity
     public string? ImportedFrom { get; set; }
 
     /// <summary>What makes an imported run the same run wherever it is exported from: its number where it ran, when it
-    /// started and its target (<see cref="BenchWeb.Runs.RunTransfer.ImportKeyOf"/>). Unique, so a run is imported once.</summary>
+    /// started and its target (<see cref="BenchWeb.Transfer.RunTransfer.ImportKeyOf"/>). Unique, so a run is imported once.</summary>
     public string? ImportKey { get; set; }
 
     /// <summary>The agent executing (or that executed) a run on one agent; null for a run spread over several (see

@@ -13,7 +13,7 @@ public sealed class SessionEntity
 
     public DateTimeOffset StartedAt { get; set; }
 
-    /// <summary>The absolute end, however active the session is (<see cref="Security.SecurityOptions.SessionMaxHours"/>).</summary>
+    /// <summary>The absolute end, however active the session is (<see cref="Guard.Security.SecurityOptions.SessionMaxHours"/>).</summary>
     public DateTimeOffset ExpiresAt { get; set; }
 
     /// <summary>When it was signed out or ended by an administrator; null while it lasts.</summary>

@@ -35,7 +35,7 @@ public sealed class SweepEntity
 
     public string? JobId { get; set; }
 
-    /// <summary>Who launched it (<see cref="Security.Actor"/> as JSON): each step is audited as launched by them.</summary>
+    /// <summary>Who launched it (<see cref="Guard.Security.Actor"/> as JSON): each step is audited as launched by them.</summary>
     public string? LaunchedByJson { get; set; }
 
     /// <summary>Why it ended: "all 6 steps ran", an early stop, a cancellation, a failure.</summary>

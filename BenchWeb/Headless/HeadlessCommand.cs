@@ -6,7 +6,7 @@ using BenchEngine.Targets;
 using BenchEngine.Workloads;
 using BenchWeb.Configuration;
 using BenchWeb.Provenance;
-using BenchWeb.Runs;
+using BenchWeb.Transfer;
 using Microsoft.Extensions.Options;
 
 namespace BenchWeb.Headless;

@@ -5,8 +5,8 @@ using BenchEngine.Running;
 using BenchEngine.Sweeps;
 using BenchEngine.Targets;
 using BenchWeb.Provenance;
-using BenchWeb.Runs;
 using BenchWeb.Sweeps;
+using BenchWeb.Transfer;
 
 namespace BenchWeb.Headless;
 

@@ -1,5 +1,5 @@
 using BenchWeb.Data;
-using BenchWeb.Security;
+using BenchWeb.Guard.Security;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
 

@@ -1,8 +1,8 @@
 using BenchWeb.Apis;
 using BenchWeb.Components;
 using BenchWeb.Configuration;
+using BenchWeb.Guard.Security;
 using BenchWeb.Hubs;
-using BenchWeb.Security;
 
 namespace BenchWeb.Hosting;
 

@@ -1,6 +1,6 @@
 using System.Security.Cryptography.X509Certificates;
 using BenchWeb.Configuration;
-using BenchWeb.Secrets;
+using BenchWeb.Guard.Secrets;
 using Microsoft.AspNetCore.DataProtection;
 
 namespace BenchWeb.Hosting;

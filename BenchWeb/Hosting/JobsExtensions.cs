@@ -1,11 +1,11 @@
-using BenchWeb.Agents;
 using BenchWeb.Configuration;
+using BenchWeb.Execution;
+using BenchWeb.Guard.Security;
 using BenchWeb.Jobs;
 using Hangfire;
 using Hangfire.PostgreSql;
 using Hangfire.PostgreSql.Factories;
 using Hangfire.AspNetCore;
-using BenchWeb.Security;
 using Hangfire.Dashboard;
 using Hangfire.InMemory;
 using Microsoft.Extensions.Options;
@@ -48,6 +48,7 @@ public static class JobsExtensions
             .UseDashboardJavaScript(typeof(JobsExtensions).Assembly, DashboardClockScript));
         services.AddTransient<RunBenchmarkJob>();
         services.AddTransient<RunSweepJob>();
+        services.AddTransient<RunShardJob>();
         services.AddSingleton<IRunJobClient, HangfireRunJobClient>();
 
         // A dashboard-only instance enqueues and cancels jobs but never takes one.

@@ -1,6 +1,6 @@
 using System.Globalization;
 using System.Net;
-using BenchWeb.Security;
+using BenchWeb.Guard.Security;
 using Microsoft.AspNetCore.Authentication;
 using Microsoft.AspNetCore.Authentication.Cookies;
 using Microsoft.AspNetCore.Authentication.OpenIdConnect;

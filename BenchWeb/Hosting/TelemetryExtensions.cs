@@ -1,7 +1,7 @@
 using System.ComponentModel.DataAnnotations;
 using BenchEngine.Metrics;
 using BenchWeb.Configuration;
-using BenchWeb.Runs;
+using BenchWeb.Execution;
 using OpenTelemetry.Exporter;
 using OpenTelemetry.Metrics;
 using OpenTelemetry.Resources;

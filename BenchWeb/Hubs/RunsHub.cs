@@ -6,7 +6,7 @@ using Microsoft.EntityFrameworkCore;
 namespace BenchWeb.Hubs;
 
 /// <summary>Live seconds and status changes of runs, a group per run. A second is sent as it was saved
-/// (<see cref="RunSecondEntity"/>), with the tiles' texts it leads to (<see cref="BenchWeb.Runs.RunTileTexts"/>). Jobs publish through
+/// (<see cref="RunSecondEntity"/>), with the tiles' texts it leads to (<see cref="BenchWeb.Live.RunTileTexts"/>). Jobs publish through
 /// <see cref="IHubContext{THub}"/> (<see cref="RunUpdatePublisher"/>), so the publisher does not have to be the
 /// instance a browser is connected to (shared mode adds a Redis backplane). A run spread over agents also sends each
 /// agent's own seconds (<see cref="ShardSecondMessage"/>).</summary>

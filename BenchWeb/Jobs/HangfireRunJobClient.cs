@@ -1,5 +1,6 @@
 using Hangfire;
 using Hangfire.States;
+using BenchWeb.Execution;
 
 namespace BenchWeb.Jobs;
 

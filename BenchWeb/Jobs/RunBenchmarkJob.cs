@@ -1,4 +1,4 @@
-using BenchWeb.Runs;
+using BenchWeb.Execution;
 using Hangfire;
 
 namespace BenchWeb.Jobs;

@@ -1,4 +1,4 @@
-using BenchWeb.Runs;
+using BenchWeb.Fleet;
 using Hangfire;
 
 namespace BenchWeb.Jobs;

@@ -1,6 +1,5 @@
 using BenchWeb.Data;
 using BenchWeb.Hubs;
-using BenchWeb.Runs;
 using Microsoft.AspNetCore.SignalR;
 
 namespace BenchWeb.Live;

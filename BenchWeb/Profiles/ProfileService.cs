@@ -1,9 +1,9 @@
 using BenchEngine.Running;
 using BenchEngine.Targets;
-using BenchWeb.Audit;
 using BenchWeb.Data;
-using BenchWeb.Secrets;
-using BenchWeb.Security;
+using BenchWeb.Guard.Audit;
+using BenchWeb.Guard.Secrets;
+using BenchWeb.Guard.Security;
 using BenchWeb.Uploads;
 using Microsoft.EntityFrameworkCore;
 

@@ -1,8 +1,8 @@
 using BenchEngine.Running;
 using BenchEngine.Sweeps;
 using BenchEngine.Targets;
+using BenchWeb.Compare;
 using BenchWeb.Profiles;
-using BenchWeb.Runs;
 
 namespace BenchWeb.Sweeps;
 

@@ -2,11 +2,13 @@ using System.Text.Json;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Sweeps;
-using BenchWeb.Administration;
 using BenchWeb.Data;
+using BenchWeb.Execution;
+using BenchWeb.Guard.Administration;
+using BenchWeb.Guard.Security;
+using BenchWeb.Launch;
+using BenchWeb.Live;
 using BenchWeb.Provenance;
-using BenchWeb.Runs;
-using BenchWeb.Security;
 using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Sweeps;
@@ -19,7 +21,7 @@ public sealed partial class SweepExecutor(
     IDbContextFactory<BenchDbContext> databases,
     RunService runs,
     RunExecutor executor,
-    BenchWeb.Agents.AgentIdentity agent,
+    BenchWeb.Execution.AgentIdentity agent,
     Live.RunUpdatePublisher publisher,
     TimeProvider time,
     ILogger<SweepExecutor> logger)

@@ -1,13 +1,14 @@
 using System.Text.Json;
 using BenchEngine.Running;
 using BenchEngine.Sweeps;
-using BenchWeb.Administration;
-using BenchWeb.Audit;
 using BenchWeb.Data;
+using BenchWeb.Execution;
+using BenchWeb.Guard.Administration;
+using BenchWeb.Guard.Audit;
+using BenchWeb.Guard.Security;
 using BenchWeb.Jobs;
+using BenchWeb.Launch;
 using BenchWeb.Provenance;
-using BenchWeb.Runs;
-using BenchWeb.Security;
 using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Sweeps;
@@ -19,7 +20,7 @@ public sealed class SweepService(
     IRunJobClient jobs,
     RunService runs,
     AuditLog audit,
-    BenchWeb.Agents.AgentDirectory directory,
+    BenchWeb.Fleet.AgentDirectory directory,
     Live.RunUpdatePublisher publisher,
     Microsoft.Extensions.Options.IOptions<Configuration.BenchWebOptions> options,
     TimeProvider time)

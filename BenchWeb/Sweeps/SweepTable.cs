@@ -1,6 +1,6 @@
 using System.Globalization;
 using System.Text;
-using BenchWeb.Runs;
+using BenchWeb.Guard;
 using CsvHelper;
 
 namespace BenchWeb.Sweeps;

@@ -3,11 +3,11 @@ using System.Globalization;
 using System.Security.Cryptography;
 using BenchEngine.Running;
 using BenchEngine.Workloads;
-using BenchWeb.Audit;
 using BenchWeb.Configuration;
 using BenchWeb.Data;
+using BenchWeb.Guard.Audit;
+using BenchWeb.Guard.Security;
 using Microsoft.EntityFrameworkCore;
-using BenchWeb.Security;
 using Microsoft.Extensions.Options;
 
 namespace BenchWeb.Uploads;

@@ -1,3 +1,4 @@
+using BenchWeb.Execution;
 using BenchWeb.Jobs;
 
 namespace BenchWeb.Tests.Support.Components;

@@ -1,9 +1,9 @@
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
-using BenchWeb.Administration;
 using BenchWeb.Data;
-using BenchWeb.Runs;
+using BenchWeb.Execution;
+using BenchWeb.Guard.Administration;
 using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Administration;

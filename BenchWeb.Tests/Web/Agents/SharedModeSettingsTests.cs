@@ -1,7 +1,7 @@
 using BenchEngine.Running;
 using BenchWeb.Configuration;
 using BenchWeb.Data;
-using BenchWeb.Runs;
+using BenchWeb.Fleet;
 using BenchWeb.Tests.Support;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Options;

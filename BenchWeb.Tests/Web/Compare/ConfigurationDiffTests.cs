@@ -1,7 +1,7 @@
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
-using BenchWeb.Runs;
+using BenchWeb.Compare;
 using BenchWeb.Tests.Support;
 using BenchWeb.Tests.Support.Components;
 

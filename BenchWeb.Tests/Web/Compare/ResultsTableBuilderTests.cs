@@ -2,7 +2,7 @@ using System.Globalization;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
-using BenchWeb.Runs;
+using BenchWeb.Compare;
 using BenchWeb.Tests.Support;
 using BenchWeb.Tests.Support.Components;
 using CsvHelper;

@@ -1,7 +1,7 @@
 using System.Globalization;
 using BenchEngine.Metrics;
 using BenchEngine.Targets;
-using BenchWeb.Runs;
+using BenchWeb.Compare;
 using BenchWeb.Tests.Support;
 using BenchWeb.Tests.Support.Components;
 using CsvHelper;

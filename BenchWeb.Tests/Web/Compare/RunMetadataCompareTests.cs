@@ -1,7 +1,7 @@
 using System.Globalization;
+using BenchWeb.Compare;
 using BenchWeb.Components.Pages.Compare;
 using BenchWeb.Provenance;
-using BenchWeb.Runs;
 using BenchWeb.Tests.Support;
 using BenchWeb.Tests.Support.Components;
 using Bunit;

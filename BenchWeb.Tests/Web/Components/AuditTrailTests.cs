@@ -1,6 +1,6 @@
-using BenchWeb.Audit;
 using BenchWeb.Components.Pages.Admin;
-using BenchWeb.Security;
+using BenchWeb.Guard.Audit;
+using BenchWeb.Guard.Security;
 using BenchWeb.Tests.Support.Components;
 using Bunit;
 using Microsoft.EntityFrameworkCore;

@@ -1,7 +1,7 @@
 using System.Text.RegularExpressions;
 using BenchEngine.Targets;
+using BenchWeb.Compare;
 using BenchWeb.Components.Pages.Compare;
-using BenchWeb.Runs;
 using BenchWeb.Tests.Support.Components;
 using BenchWeb.Tests.Web.Compare;
 using Bunit;

@@ -1,11 +1,11 @@
 using BenchEngine.Running;
 using BenchEngine.Targets;
-using BenchWeb.Administration;
 using BenchWeb.Components.Pages;
 using BenchWeb.Components.Pages.Profiles;
 using BenchWeb.Components.Shared;
+using BenchWeb.Guard.Administration;
+using BenchWeb.Launch;
 using BenchWeb.Profiles;
-using BenchWeb.Runs;
 using BenchWeb.Tests.Support;
 using BenchWeb.Tests.Support.Components;
 using Bunit;

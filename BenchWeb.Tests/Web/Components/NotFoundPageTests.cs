@@ -1,5 +1,5 @@
 using System.Net;
-using BenchWeb.Security;
+using BenchWeb.Guard.Security;
 using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Components;

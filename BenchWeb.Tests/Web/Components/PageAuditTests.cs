@@ -1,10 +1,10 @@
 using BenchEngine.Targets;
-using BenchWeb.Audit;
 using BenchWeb.Components.Pages.Account;
 using BenchWeb.Components.Pages.Admin;
 using BenchWeb.Components.Pages.Profiles;
 using BenchWeb.Data;
-using BenchWeb.Security;
+using BenchWeb.Guard.Audit;
+using BenchWeb.Guard.Security;
 using BenchWeb.Tests.Support.Components;
 using Bunit;
 using Microsoft.AspNetCore.Components.Web;

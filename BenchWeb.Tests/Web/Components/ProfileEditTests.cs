@@ -1,11 +1,11 @@
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
 using BenchWeb.Components.Pages.Profiles;
+using BenchWeb.Guard.Secrets;
 using BenchWeb.Profiles;
-using BenchWeb.Secrets;
 using BenchWeb.Tests.Support;
-using BenchWeb.Uploads;
 using BenchWeb.Tests.Support.Components;
+using BenchWeb.Uploads;
 using Bunit;
 using Microsoft.AspNetCore.Components.Web;
 using Microsoft.EntityFrameworkCore;

@@ -1,8 +1,8 @@
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchWeb.Components.Pages.Profiles;
+using BenchWeb.Guard.Secrets;
 using BenchWeb.Profiles;
-using BenchWeb.Secrets;
 using BenchWeb.Tests.Support;
 using BenchWeb.Tests.Support.Components;
 using Bunit;

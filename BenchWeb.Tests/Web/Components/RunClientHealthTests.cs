@@ -4,7 +4,7 @@ using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchWeb.Components.Pages.Runs;
 using BenchWeb.Data;
-using BenchWeb.Runs;
+using BenchWeb.Live;
 using BenchWeb.Tests.Support;
 using BenchWeb.Tests.Support.Components;
 using Bunit;

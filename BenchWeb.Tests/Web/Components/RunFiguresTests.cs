@@ -2,7 +2,7 @@ using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchWeb.Components.Pages.Runs;
 using BenchWeb.Data;
-using BenchWeb.Runs;
+using BenchWeb.Live;
 using BenchWeb.Tests.Support.Components;
 using Bunit;
 using BenchWeb.Tests.Support;

@@ -1,9 +1,10 @@
 using BenchEngine.Targets;
 using BenchWeb.Components.Pages.Runs;
-using BenchWeb.Runs;
-using BenchWeb.Security;
+using BenchWeb.Guard.Security;
+using BenchWeb.History;
 using BenchWeb.Tests.Support;
 using BenchWeb.Tests.Support.Components;
+using BenchWeb.Transfer;
 using Bunit;
 using Microsoft.AspNetCore.Components.Forms;
 using Microsoft.Extensions.DependencyInjection;

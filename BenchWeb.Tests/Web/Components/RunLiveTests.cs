@@ -308,7 +308,7 @@ public sealed class RunLiveTests
         var profiles = context.Services.GetRequiredService<BenchWeb.Profiles.ProfileService>();
         var profileId = await profiles.SaveAsync(0, form, TestActors.Admin, CancellationToken.None);
         var plan = RunPlan.FromJson((await context.Services.GetRequiredService<BenchWeb.Profiles.ProfileReader>().FindAsync(profileId, CancellationToken.None))!.PlanJson);
-        var runId = await context.Services.GetRequiredService<BenchWeb.Runs.RunService>().StartAsync(plan, profileId, null, TestActors.Admin, CancellationToken.None);
+        var runId = await context.Services.GetRequiredService<BenchWeb.Launch.RunService>().StartAsync(plan, profileId, null, TestActors.Admin, CancellationToken.None);
         await using (var db = await context.Databases.CreateDbContextAsync())
         {
             // Ended, with the snapshot it was launched with.

@@ -1,8 +1,8 @@
 using BenchEngine.Running;
-using BenchWeb.Administration;
-using BenchWeb.Audit;
 using BenchWeb.Components.Pages.Admin;
-using BenchWeb.Runs;
+using BenchWeb.Guard.Administration;
+using BenchWeb.Guard.Audit;
+using BenchWeb.Launch;
 using BenchWeb.Tests.Support;
 using BenchWeb.Tests.Support.Components;
 using Bunit;

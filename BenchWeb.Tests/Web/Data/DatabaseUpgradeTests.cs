@@ -1,5 +1,5 @@
 using BenchEngine.Running;
-using BenchWeb.Secrets;
+using BenchWeb.Guard.Secrets;
 using BenchWeb.Tests.Support;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Storage.ValueConversion;
@@ -62,7 +62,7 @@ public sealed class DatabaseUpgradeTests
         try
         {
             await using var host = await DashboardHost.StartAsync(dataDirectory);
-            var runs = host.Get<BenchWeb.Runs.RunService>();
+            var runs = host.Get<BenchWeb.Launch.RunService>();
             var plan = new RunPlan { Name = "after the upgrade", Stop = new StopOptions { TotalDocuments = 500 } };
 
             var runId = await runs.StartAsync(plan, profileId: 3, presetId: null, TestActors.Runner, CancellationToken.None);

@@ -217,16 +217,16 @@ public sealed class HeadlessCommandTests : IDisposable
         Assert.Equal(HeadlessCommand.ExitCompleted, code);
 
         await using var file = File.OpenRead(Path.Combine(_directory, "exported.result.json"));
-        var (document, errors) = await BenchWeb.Runs.RunTransfer.ReadAsync(file, CancellationToken.None);
+        var (document, errors) = await BenchWeb.Transfer.RunTransfer.ReadAsync(file, CancellationToken.None);
 
         Assert.Empty(errors);
-        Assert.Empty(BenchWeb.Runs.RunTransfer.Validate(document!));
+        Assert.Empty(BenchWeb.Transfer.RunTransfer.Validate(document!));
         Assert.Null(document!.RunId);
-        Assert.Equal((BenchWeb.Runs.RunExport.CurrentFormatVersion, "exported", RunStatus.Completed), (document.FormatVersion, document.ProfileName, document.Status));
+        Assert.Equal((BenchWeb.Transfer.RunExport.CurrentFormatVersion, "exported", RunStatus.Completed), (document.FormatVersion, document.ProfileName, document.Status));
         Assert.Equal(Environment.MachineName, document.ExportedFrom);
         Assert.Equal(document.Summary!.TotalOk, document.Seconds.Sum(s => s.Ok));
         Assert.True(document.Verdict!.Passed);
-        Assert.Equal(BenchWeb.Runs.RunTransfer.LatencyCoverage, document.LatencyCoverage);
+        Assert.Equal(BenchWeb.Transfer.RunTransfer.LatencyCoverage, document.LatencyCoverage);
         Assert.NotNull(document.Environment);
         Assert.Equal(document.StartedAt, document.QueuedAt);
         Assert.True(document.EndedAt >= document.StartedAt + document.Summary.Elapsed);
@@ -363,7 +363,7 @@ public sealed class HeadlessCommandTests : IDisposable
 
         Assert.Equal(HeadlessCommand.ExitCompleted, code);
         await using var file = File.OpenRead(summary);
-        var (result, errors) = await BenchWeb.Runs.RunTransfer.ReadAsync(file, CancellationToken.None);
+        var (result, errors) = await BenchWeb.Transfer.RunTransfer.ReadAsync(file, CancellationToken.None);
         Assert.Empty(errors);
         Assert.Equal(321, result!.Summary!.TotalOk);
     }

@@ -2,8 +2,8 @@ using System.Text.Json.Nodes;
 using BenchEngine.Diagnostics;
 using BenchEngine.Running;
 using BenchWeb.Headless;
-using BenchWeb.Runs;
 using BenchWeb.Tests.Support;
+using BenchWeb.Transfer;
 
 namespace BenchWeb.Tests.Web.Headless;
 

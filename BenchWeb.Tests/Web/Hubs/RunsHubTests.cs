@@ -3,8 +3,8 @@ using BenchEngine.Metrics;
 using BenchEngine.Running;
 using BenchWeb.Data;
 using BenchWeb.Hubs;
+using BenchWeb.Launch;
 using BenchWeb.Live;
-using BenchWeb.Runs;
 using BenchWeb.Tests.Support;
 using Microsoft.AspNetCore.SignalR;
 using Microsoft.AspNetCore.SignalR.Client;
@@ -123,7 +123,7 @@ public sealed class RunsHubTests
         await using var app = new BenchWebFactory();
         var databases = app.Get<Microsoft.EntityFrameworkCore.IDbContextFactory<BenchDbContext>>();
         var runId = await SeededRuns.AddAsync(databases, SeededRuns.Plan(BenchEngine.Targets.TargetKind.Simulated, "a gap to fill"), SeededRuns.Seconds(700, 100, 5));
-        await using var connection = app.CreateHubConnection(RunsHub.Path, await app.Services.CreateTokenAsync(BenchWeb.Security.BenchWebRoles.Viewer));
+        await using var connection = app.CreateHubConnection(RunsHub.Path, await app.Services.CreateTokenAsync(BenchWeb.Guard.Security.BenchWebRoles.Viewer));
         await connection.StartAsync();
         Task<IReadOnlyList<RunSecondEntity>> AfterAsync(int index) => connection.InvokeAsync<IReadOnlyList<RunSecondEntity>>(nameof(RunsHub.SecondsAfter), runId, index);
 
@@ -154,7 +154,7 @@ public sealed class RunsHubTests
     private static async Task<Watcher> WatchAsync(BenchWebFactory app, long runId)
     {
         // A Viewer may watch every run.
-        var connection = app.CreateHubConnection(RunsHub.Path, await app.Services.CreateTokenAsync(BenchWeb.Security.BenchWebRoles.Viewer));
+        var connection = app.CreateHubConnection(RunsHub.Path, await app.Services.CreateTokenAsync(BenchWeb.Guard.Security.BenchWebRoles.Viewer));
         var watcher = new Watcher(connection);
         connection.On<RunSecondEntity, RunTileTexts?>(RunsHub.SecondMessage, (second, tiles) =>
         {

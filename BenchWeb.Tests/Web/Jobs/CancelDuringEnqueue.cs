@@ -1,5 +1,6 @@
+using BenchWeb.Execution;
 using BenchWeb.Jobs;
-using BenchWeb.Runs;
+using BenchWeb.Launch;
 using Microsoft.Extensions.DependencyInjection;
 using BenchWeb.Tests.Support;
 

@@ -2,10 +2,11 @@ using System.Diagnostics;
 using System.Net;
 using BenchEngine.Running;
 using BenchEngine.Targets;
+using BenchWeb.Execution;
+using BenchWeb.Guard.Security;
 using BenchWeb.Hosting;
 using BenchWeb.Jobs;
-using BenchWeb.Runs;
-using BenchWeb.Security;
+using BenchWeb.Launch;
 using BenchWeb.Tests.Support;
 using Hangfire;
 using Hangfire.States;
@@ -134,7 +135,7 @@ public sealed class RunJobsTests
         var server = Assert.Single(monitor.Servers());
         Assert.Equal(2, server.WorkersCount);
         // Its own agent's queue first (shards of runs spread over agents), then the common one.
-        Assert.Equal([app.Get<BenchWeb.Agents.AgentIdentity>().Queue, RunBenchmarkJob.Queue], server.Queues);
+        Assert.Equal([app.Get<BenchWeb.Execution.AgentIdentity>().Queue, RunBenchmarkJob.Queue], server.Queues);
         Assert.Equal(RunStatus.Queued, (await app.Services.RunAsync(third)).Status);
         foreach (var id in new[] { third, first, second })
         {

@@ -1,6 +1,6 @@
 using System.Text.Json.Nodes;
 using BenchEngine.Running;
-using BenchWeb.Audit;
+using BenchWeb.Guard.Audit;
 using BenchWeb.Profiles;
 using BenchWeb.Tests.Support;
 using BenchWeb.Tests.Support.Components;

@@ -1,11 +1,11 @@
 using BenchEngine.Running;
 using BenchEngine.Sweeps;
 using BenchEngine.Targets;
-using BenchWeb.Administration;
-using BenchWeb.Audit;
 using BenchWeb.Data;
+using BenchWeb.Guard.Administration;
+using BenchWeb.Guard.Audit;
+using BenchWeb.Launch;
 using BenchWeb.Profiles;
-using BenchWeb.Runs;
 using BenchWeb.Sweeps;
 using BenchWeb.Tests.Support;
 using BenchWeb.Tests.Support.Components;

@@ -1,9 +1,9 @@
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchWeb.Data;
-using BenchWeb.Runs;
-using BenchWeb.Tests.Support.Components;
+using BenchWeb.History;
 using BenchWeb.Tests.Support;
+using BenchWeb.Tests.Support.Components;
 
 namespace BenchWeb.Tests.Web.Runs;
 

@@ -1,6 +1,6 @@
 using BenchEngine.Metrics;
 using BenchWeb.Data;
-using BenchWeb.Runs;
+using BenchWeb.Live;
 using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Runs;

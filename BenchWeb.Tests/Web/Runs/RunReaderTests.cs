@@ -1,8 +1,9 @@
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchWeb.Data;
+using BenchWeb.Execution;
+using BenchWeb.History;
 using BenchWeb.Provenance;
-using BenchWeb.Runs;
 using BenchWeb.Tests.Support;
 using BenchWeb.Tests.Support.Components;
 using Microsoft.Extensions.DependencyInjection;

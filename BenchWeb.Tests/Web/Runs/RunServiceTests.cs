@@ -1,6 +1,7 @@
 using BenchEngine.Running;
+using BenchWeb.Execution;
 using BenchWeb.Jobs;
-using BenchWeb.Runs;
+using BenchWeb.Launch;
 using BenchWeb.Tests.Support.Components;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;

@@ -1,6 +1,6 @@
 using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
-using BenchWeb.Secrets;
+using BenchWeb.Guard.Secrets;
 using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Secrets;

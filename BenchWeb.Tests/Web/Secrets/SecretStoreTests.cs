@@ -1,7 +1,7 @@
 using BenchEngine.Targets;
 using BenchWeb.Configuration;
+using BenchWeb.Guard.Secrets;
 using BenchWeb.Profiles;
-using BenchWeb.Secrets;
 using BenchWeb.Tests.Support.Components;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;

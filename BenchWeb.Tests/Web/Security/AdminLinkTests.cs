@@ -1,7 +1,7 @@
 using System.Net;
 using System.Text.RegularExpressions;
+using BenchWeb.Guard.Security;
 using BenchWeb.Hosting;
-using BenchWeb.Security;
 using BenchWeb.Tests.Support;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;

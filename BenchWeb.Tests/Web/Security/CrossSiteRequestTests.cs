@@ -1,8 +1,8 @@
 using System.Net;
 using Microsoft.AspNetCore.Http;
 using BenchEngine.Running;
-using BenchWeb.Runs;
-using BenchWeb.Security;
+using BenchWeb.Guard.Security;
+using BenchWeb.Launch;
 using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Security;

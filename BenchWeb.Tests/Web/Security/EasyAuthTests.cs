@@ -1,7 +1,7 @@
 using System.Net;
 using System.Text;
 using System.Text.Json;
-using BenchWeb.Security;
+using BenchWeb.Guard.Security;
 using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Security;

@@ -1,6 +1,5 @@
 using BenchEngine.Targets;
-using BenchWeb.Secrets;
-using BenchWeb.Security;
+using BenchWeb.Guard.Security;
 using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Web.Security;

@@ -1,0 +1,195 @@
+using System.Globalization;
+using System.Text.Json;
+using BenchEngine.Metrics;
+using BenchEngine.Running;
+using BenchWeb.Data;
+using BenchWeb.Live;
+using Microsoft.EntityFrameworkCore;
+using BenchWeb.Execution;
+
+namespace BenchWeb.Fleet;
+
+/// <summary>
+/// A run spread over agents, made one run: its seconds are its shards' seconds added up, second by second (they share a
+/// start instant), its latency percentiles come from their histograms merged, and it ends when its last shard ends, with
+/// a status that says what happened to each.
+/// </summary>
+/// <remarks>
+/// Any agent may write a run second (whichever completes it) or end the run (whichever shard ends last, or the instance
+/// that finds an agent lost), so each of those happens under a lock on the run held in the database (PostgreSQL's
+/// transaction-scoped advisory lock). While the run goes on, a run second is written once every running shard has
+/// measured it; at the end every run second is made again from all the shards' seconds, so the run's sums always equal
+/// its shards' sums, whichever of them lagged or died.
+/// </remarks>
+public sealed class DistributedRuns(
+    IDbContextFactory<BenchDbContext> databases,
+    RunUpdatePublisher publisher,
+    TimeProvider time,
+    Microsoft.Extensions.Options.IOptions<BenchEngine.Metrics.ClientLimits> clientLimits)
+{
+    /// <summary>After a shard saved its second <paramref name="index"/>: writes and pushes the run's second when every
+    /// running shard has it. Returns the run second written, or null when some shard has not measured it yet.</summary>
+    public async Task<RunSecondEntity?> CompleteSecondAsync(long runId, int index, RunLiveState? tiles, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        await using var transaction = await db.Database.BeginTransactionAsync(cancellationToken);
+        await LockAsync(db, runId, cancellationToken);
+        if (await db.RunSeconds.AnyAsync(s => s.RunId == runId && s.Index == index, cancellationToken))
+        {
+            return null;
+        }
+
+        var expected = await db.RunShards.CountAsync(s => s.RunId == runId && s.Status == RunStatus.Running && s.OffsetSeconds <= index, cancellationToken);
+        var seconds = await db.RunShardSeconds.AsNoTracking().Where(s => s.RunId == runId && s.Index == index).ToListAsync(cancellationToken);
+        if (seconds.Count == 0 || seconds.Count < expected)
+        {
+            return null;
+        }
+
+        var second = Combine(runId, index, seconds);
+        db.RunSeconds.Add(second);
+        await db.SaveChangesAsync(cancellationToken);
+        await transaction.CommitAsync(cancellationToken);
+
+        if (tiles is not null)
+        {
+            // The run seconds before this one, written meanwhile by the other agents.
+            var known = tiles.LastIndex;
+            tiles.Add(await db.RunSeconds.AsNoTracking().Where(s => s.RunId == runId && s.Index > known && s.Index < index).ToListAsync(cancellationToken));
+            tiles.Add([second]);
+        }
+
+        await publisher.TryAsync(p => p.SecondAsync(second, tiles is null ? null : RunTileTexts.Of(tiles, RunStatus.Running), CancellationToken.None), runId);
+        return second;
+    }
+
+    /// <summary>Ends the run once none of its shards is queued or running: its seconds made again from every shard's,
+    /// its summary from their merged histograms, and its status from theirs. Does nothing while a shard is active or
+    /// when the run has already ended.</summary>
+    public async Task FinishIfDoneAsync(long runId, CancellationToken cancellationToken)
+    {
+        RunStatusChange? change = null;
+        await using (var db = await databases.CreateDbContextAsync(cancellationToken))
+        {
+            await using var transaction = await db.Database.BeginTransactionAsync(cancellationToken);
+            await LockAsync(db, runId, cancellationToken);
+            var run = await db.Runs.SingleOrDefaultAsync(r => r.Id == runId, cancellationToken);
+            var shards = await db.RunShards.Where(s => s.RunId == runId).OrderBy(s => s.Index).ToListAsync(cancellationToken);
+            if (run is null || !run.IsActive || shards.Count == 0 || shards.Any(s => s.IsActive))
+            {
+                return;
+            }
+
+            await db.RunSeconds.Where(s => s.RunId == runId).ExecuteDeleteAsync(cancellationToken);
+            var shardSeconds = await db.RunShardSeconds.AsNoTracking().Where(s => s.RunId == runId).ToListAsync(cancellationToken);
+            var seconds = shardSeconds.GroupBy(s => s.Index).OrderBy(g => g.Key).Select(g => Combine(runId, g.Key, [.. g])).ToList();
+            db.RunSeconds.AddRange(seconds);
+
+            var options = PartialSummary.OptionsOf(run, clientLimits.Value);
+            var snapshots = seconds.Select(RunWindowSummary.ToSnapshot).ToList();
+            var summary = SummaryCalculator.Calculate(snapshots, Latency(shards, shardSeconds), options);
+            // A run that measured nothing (every shard failed opening its target) lists no figures: zeros would read as a measurement.
+            if (seconds.Count > 0)
+            {
+                run.SummaryJson = JsonSerializer.Serialize(summary, RunPlan.JsonOptions);
+                run.ElapsedSeconds = summary.Elapsed.TotalSeconds;
+                run.AverageThroughput = summary.AverageThroughput;
+                run.P99LatencyMs = summary.Latency.Count > 0 ? summary.Latency.P99Ms : null;
+                run.ThrottledFraction = summary.ThrottledFraction;
+            }
+
+            var (status, reason, stopReason) = Outcome(run, shards);
+            run.Status = status;
+            run.FailureReason = reason;
+            run.StopReason = stopReason;
+            run.FirstError = shards.Select(s => s.FirstError).FirstOrDefault(e => e is not null);
+            run.AbandonedRequests = shards.Sum(s => s.AbandonedRequests);
+            run.StartedAt ??= shards.Min(s => s.StartedAt);
+            run.EndedAt = time.GetUtcNow();
+            await RunExecutor.JudgeAsync(db, run, TryRead(run.PlanJson), status, summary);
+            await db.SaveChangesAsync(CancellationToken.None);
+            await transaction.CommitAsync(CancellationToken.None);
+            change = new RunStatusChange(runId, status, reason ?? stopReason);
+        }
+
+        await publisher.TryAsync(p => p.StatusAsync(change, CancellationToken.None), runId);
+    }
+
+    /// <summary>How the run ended, from how its shards did: a failed shard fails the run; a cancel cancels it; a lost
+    /// agent interrupts it (the others' figures are kept); an auto-stop stops it; otherwise it completed.</summary>
+    internal static (RunStatus Status, string? Reason, string StopReason) Outcome(RunEntity run, IReadOnlyList<RunShardEntity> shards)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        ArgumentNullException.ThrowIfNull(shards);
+        string Name(RunShardEntity s) => string.Create(CultureInfo.InvariantCulture, $"agent {s.AgentName} (shard {s.Index + 1} of {shards.Count})");
+        var stopReasons = shards.Select(s => s.StopReason).Where(r => r is { Length: > 0 }).Distinct(StringComparer.Ordinal).ToList();
+        var stopReason = stopReasons.Count == 1 ? stopReasons[0]!
+            : string.Join("; ", shards.Where(s => s.StopReason is { Length: > 0 }).Select(s => $"{Name(s)}: {s.StopReason}"));
+
+        if (shards.Where(s => s.Status == RunStatus.Failed).ToList() is { Count: > 0 } failed)
+        {
+            return (RunStatus.Failed, string.Join(" ", failed.Select(s => $"{Capitalized(Name(s))} failed: {s.FailureReason}")), stopReason);
+        }
+
+        if (run.CancelRequestedAt is not null && shards.Any(s => s.Status == RunStatus.Cancelled))
+        {
+            return (RunStatus.Cancelled, null, stopReason.Length > 0 ? stopReason : "cancelled by the user");
+        }
+
+        if (shards.Where(s => s.Status is RunStatus.Interrupted or RunStatus.Cancelled).ToList() is { Count: > 0 } interrupted)
+        {
+            var finished = shards.Count - interrupted.Count;
+            var reason = string.Join(" ", interrupted.Select(s => $"{Capitalized(Name(s))}: {s.FailureReason}"))
+                + string.Create(CultureInfo.InvariantCulture, $" {(finished == 0 ? "No shard" : finished == 1 ? "The other shard" : $"The other {finished} shards")} finished; the run's figures are what every shard saved.");
+            return (RunStatus.Interrupted, reason, stopReason.Length > 0 ? stopReason : "an agent stopped");
+        }
+
+        if (shards.Any(s => s.Status == RunStatus.Stopped))
+        {
+            return (RunStatus.Stopped, null, stopReason);
+        }
+
+        return (RunStatus.Completed, null, stopReason);
+    }
+
+    /// <summary>Every operation's latency: each shard that ended keeps a histogram of its whole run; one that did not (its
+    /// agent died) left the histograms of the seconds it saved, which hold every operation those seconds counted.</summary>
+    private static LatencyDistribution Latency(IReadOnlyList<RunShardEntity> shards, IReadOnlyList<RunShardSecondEntity> seconds)
+    {
+        var whole = shards.Where(s => s.LatencyHistogram is not null).Select(s => s.Index).ToHashSet();
+        return ShardMerge.Merge(shards.Select(s => s.LatencyHistogram).Concat(seconds.Where(s => !whole.Contains(s.Shard)).Select(s => s.LatencyHistogram)));
+    }
+
+    /// <summary>A run second from the shards' seconds that fall in it.</summary>
+    private static RunSecondEntity Combine(long runId, int index, IReadOnlyList<RunShardSecondEntity> seconds)
+    {
+        var snapshots = seconds.Select(s => JsonSerializer.Deserialize<SecondSnapshot>(s.SnapshotJson, RunPlan.JsonOptions)! with { LatencyHistogram = s.LatencyHistogram }).ToList();
+        return RunSecondEntity.From(runId, ShardMerge.CombineSecond(index, snapshots), seconds.Max(s => s.ClosedAt));
+    }
+
+    // One writer per run at a time, across every instance: PostgreSQL's advisory lock, released with the transaction.
+    // SQLite (one instance) serialises writers on its own.
+    private static async Task LockAsync(BenchDbContext db, long runId, CancellationToken cancellationToken)
+    {
+        if (db.Database.IsNpgsql())
+        {
+            await db.Database.ExecuteSqlAsync($"SELECT pg_advisory_xact_lock({runId})", cancellationToken);
+        }
+    }
+
+    private static string Capitalized(string text) => char.ToUpperInvariant(text[0]) + text[1..];
+
+    private static RunPlan? TryRead(string json)
+    {
+        try
+        {
+            return RunPlan.FromJson(json);
+        }
+        catch (RunPlanValidationException)
+        {
+            return null;
+        }
+    }
+
+
+}

@@ -1,4 +1,0 @@
-namespace BenchWeb.Secrets;
-
-/// <summary>Where the Data Protection keys are and how they are protected at rest.</summary>
-public sealed record KeyProtectionInfo(string Folder, KeyProtection Protection);

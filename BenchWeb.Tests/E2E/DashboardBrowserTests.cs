@@ -328,7 +328,8 @@ public sealed partial class DashboardBrowserTests(DashboardBrowserFixture fixtur
 
     [Theory]
     [InlineData("_framework/blazor.web.js")]
-    [InlineData("js/runLive.js")]
+    [InlineData("Components/Pages/Runs/RunLive.razor.js")]
+    [InlineData("js/palette.js")]
     [InlineData("lib/chart.umd.min.js")]
     [InlineData("lib/signalr.min.js")]
     [InlineData("app.css")]

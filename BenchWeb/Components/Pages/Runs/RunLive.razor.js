@@ -5,7 +5,7 @@
 
 const SHORTEST_RATE_SECOND = 0.5;
 
-import { colour, latencyAxis, legend, logValue, title as titleStyle } from './palette.js';
+import { colour, latencyAxis, legend, logValue, title as titleStyle } from '../../../js/palette.js';
 
 // Series colours: the first series of a chart is colour(0), the second colour(1), and so on (palette.js); guides
 // (average, provisioned, a bound) are dashed in a colour no other series of their chart has.

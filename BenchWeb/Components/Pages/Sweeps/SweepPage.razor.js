@@ -3,7 +3,7 @@
 // sweep page imports this module and calls draw() with one series per series of the sweep (one when there is none);
 // the recommended step of each is drawn larger. Chart.js is loaded by the app's page (window.Chart, from wwwroot/lib).
 
-import { colour, latencyAxis, legend, title as titleStyle } from './palette.js';
+import { colour, latencyAxis, legend, title as titleStyle } from '../../../js/palette.js';
 
 // Every line of a chart its own colour (palette.js): series × figure, in order; dashes add to the colour.
 

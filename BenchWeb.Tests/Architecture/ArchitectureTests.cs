@@ -102,5 +102,17 @@ public sealed class ArchitectureTests
         Assert.Contains(typeof(BenchWeb.Apis.RunsApi).GetMethods(BindingFlags.Static | BindingFlags.NonPublic), m => m.GetParameters().Any(p => p.ParameterType == typeof(BenchWeb.History.RunReader)));
     }
 
+    [Fact]
+    public void TheHub_ReadsSecondsThroughTheRunsReadSide()
+    {
+        // The hub for external clients reads the seconds a viewer joins with, or missed, as the pages do: through the read
+        // side's delegate (SavedSecondsReader, RunReader.SecondsAsync), never with a context of its own.
+        var taken = typeof(BenchWeb.Hubs.RunsHub).GetConstructors().SelectMany(c => c.GetParameters()).Select(p => p.ParameterType).ToList();
+
+        Assert.DoesNotContain(typeof(IDbContextFactory<BenchDbContext>), taken);
+        Assert.DoesNotContain(typeof(BenchDbContext), taken);
+        Assert.Contains(typeof(SavedSecondsReader), taken);
+    }
+
     private static string Describe(IEnumerable<SortedSet<string>> loops) => string.Join("; ", loops.Select(l => string.Join(" ⇄ ", l)));
 }

@@ -76,6 +76,8 @@ public static class ServiceCollectionExtensions
         services.AddSingleton<SecretStore>();
         services.AddSingleton<Live.LiveFeed>();
         services.AddSingleton<RunReader>();
+        // What follows a run below the read side (the hub, the live feed's follower) reads its saved seconds through it.
+        services.AddSingleton<SavedSecondsReader>(sp => sp.GetRequiredService<RunReader>().SecondsAsync);
         services.AddSingleton<Sweeps.SweepReader>();
         services.AddSingleton<ProfileReader>();
         services.AddSingleton<RunUpdatePublisher>();

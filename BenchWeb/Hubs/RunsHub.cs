@@ -1,16 +1,16 @@
 using BenchWeb.Data;
 using BenchWeb.Live;
 using Microsoft.AspNetCore.SignalR;
-using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Hubs;
 
-/// <summary>Live seconds and status changes of runs, a group per run. A second is sent as it was saved
+/// <summary>Live seconds and status changes of runs, a group per run; the seconds saved are read through the runs' read
+/// side (<see cref="SavedSecondsReader"/>). A second is sent as it was saved
 /// (<see cref="RunSecondEntity"/>), with the tiles' texts it leads to (<see cref="BenchWeb.Live.RunTileTexts"/>). Jobs publish through
 /// <see cref="IHubContext{THub}"/> (<see cref="RunUpdatePublisher"/>), so the publisher does not have to be the
 /// instance a browser is connected to (shared mode adds a Redis backplane). A run spread over agents also sends each
 /// agent's own seconds (<see cref="ShardSecondMessage"/>).</summary>
-public sealed class RunsHub(IDbContextFactory<BenchDbContext> databases) : Hub
+public sealed class RunsHub(SavedSecondsReader read) : Hub
 {
     public const string Path = "/hubs/runs";
     public const string SecondMessage = "second";
@@ -26,11 +26,7 @@ public sealed class RunsHub(IDbContextFactory<BenchDbContext> databases) : Hub
     public async Task<IReadOnlyList<RunSecondEntity>> JoinRun(long runId)
     {
         await Groups.AddToGroupAsync(Context.ConnectionId, GroupFor(runId), Context.ConnectionAborted);
-        await using var db = await databases.CreateDbContextAsync(Context.ConnectionAborted);
-        return await db.RunSeconds.AsNoTracking()
-            .Where(s => s.RunId == runId)
-            .OrderBy(s => s.Index)
-            .ToListAsync(Context.ConnectionAborted);
+        return await read(runId, -1, null, int.MaxValue, Context.ConnectionAborted);
     }
 
     /// <summary>The most seconds <see cref="SecondsAfter"/> returns at once; a viewer further behind asks again from the
@@ -48,12 +44,7 @@ public sealed class RunsHub(IDbContextFactory<BenchDbContext> databases) : Hub
             throw new HubException($"afterIndex must be -1 (from the first second) or a second's index; {afterIndex} is neither.");
         }
 
-        await using var db = await databases.CreateDbContextAsync(Context.ConnectionAborted);
-        return await db.RunSeconds.AsNoTracking()
-            .Where(s => s.RunId == runId && s.Index > afterIndex)
-            .OrderBy(s => s.Index)
-            .Take(MaxSecondsPerCall)
-            .ToListAsync(Context.ConnectionAborted);
+        return await read(runId, afterIndex, null, MaxSecondsPerCall, Context.ConnectionAborted);
     }
 
     public Task LeaveRun(long runId) => Groups.RemoveFromGroupAsync(Context.ConnectionId, GroupFor(runId), Context.ConnectionAborted);

@@ -2,10 +2,6 @@ using BenchWeb.Data;
 
 namespace BenchWeb.Live;
 
-/// <summary>Reads a run's saved seconds after <paramref name="afterIndex"/> (-1: from the first) and before
-/// <paramref name="beforeIndex"/> (null: to the last), in order, at most <paramref name="take"/>.</summary>
-public delegate Task<IReadOnlyList<RunSecondEntity>> SavedSecondsReader(long runId, int afterIndex, int? beforeIndex, int take, CancellationToken cancellationToken);
-
 /// <summary>A watcher's copy of one run's seconds, kept whole as the feed's events arrive: a second past one it never got
 /// (a message lost between instances, a watcher that fell behind) brings the missing ones from the database first, and a
 /// status change brings every second saved after the last it has (a run's last seconds can be saved as it ends without

@@ -216,6 +216,6 @@ public sealed partial class RoleMatrixTests
     [GeneratedRegex(@"\{[^}]+\}")]
     private static partial Regex Parameter();
 
-    [GeneratedRegex(@"^(GET|\*) /(_framework/|_content/|lib/|js/|app\.|BenchWeb\.|\{\*\*path:file\}$)")]
+    [GeneratedRegex(@"^(GET|\*) /(_framework/|_content/|lib/|js/|Components/[\w/.]+\.razor\.js(\.gz)?$|app\.|BenchWeb\.|\{\*\*path:file\}$)")]
     private static partial Regex StaticAsset();
 }

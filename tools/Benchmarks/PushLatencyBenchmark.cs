@@ -94,9 +94,17 @@ internal sealed class PushLatencyBenchmark(bool shared = false) : IBenchmark
         Console.WriteLine($"  received: p50 {NearestRank(received, 0.50):N0} ms · p95 {NearestRank(received, 0.95):N0} ms · max {received[^1]:N0} ms (target p95 ≤ 250 ms)");
         // Handed out: to the server handing the second to the page's circuit (the rest of received is the connection and the
         // page's main thread). Redraw: how long one redraw of the page's charts takes.
-        Console.WriteLine($"  handed out by the server: p50 {NearestRank(server, 0.50):N0} ms · p95 {NearestRank(server, 0.95):N0} ms · max {server[^1]:N0} ms");
+        if (server.Count > 0)
+        {
+            Console.WriteLine($"  handed out by the server: p50 {NearestRank(server, 0.50):N0} ms · p95 {NearestRank(server, 0.95):N0} ms · max {server[^1]:N0} ms");
+        }
+
         Console.WriteLine($"  drawn:    p50 {NearestRank(latencies, 0.50):N0} ms · p95 {NearestRank(latencies, 0.95):N0} ms · max {latencies[^1]:N0} ms");
-        Console.WriteLine($"  one redraw of a page's charts: p50 {NearestRank(drawMs, 0.50):N1} ms · p95 {NearestRank(drawMs, 0.95):N1} ms ({drawMs.Count} redraws)");
+        if (drawMs.Count > 0)
+        {
+            Console.WriteLine($"  one redraw of a page's charts: p50 {NearestRank(drawMs, 0.50):N1} ms · p95 {NearestRank(drawMs, 0.95):N1} ms ({drawMs.Count} redraws)");
+        }
+
         Console.WriteLine($"  CPU while watched ({wall.TotalSeconds:N0} s): " + (instances.Shared
             ? $"runner {runnerCpu.TotalSeconds:N1} s, viewers' instance {viewersCpu.TotalSeconds:N1} s"
             : $"dashboard with the run {runnerCpu.TotalSeconds:N1} s") + $", Chromium {chromiumCpu.TotalSeconds:N1} s ({Environment.ProcessorCount} cores)");

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Runs the benchmarks against local servers it starts on loopback, and stops them after.
-# Usage: tools/bench.sh [engine-cost|goodput|scaling|memory|dashboard-overhead|push-latency|history-page|telemetry-cost|agents|client-health|health-cost|clock|engine-ceiling|redis-peer|table-peer|hot-path|sweep-noisy|all] [memory document count]
+# Usage: tools/bench.sh [engine-cost|goodput|scaling|memory|dashboard-overhead|push-latency|push-latency-shared|push-fanout|push-fanout-shared|history-page|telemetry-cost|agents|client-health|health-cost|clock|engine-ceiling|redis-peer|table-peer|hot-path|sweep-noisy|all] [memory document count]
 # The dashboard benchmarks start the dashboard themselves and watch it with Debian's Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Benchmarks talk to loopback only; without this the Cosmos SDK probes the Azure VM metadata address (169.254.169.254).
 export COSMOS_DISABLE_IMDS_ACCESS=true
-# The history page, the telemetry cost, client health, its cost and the run's clock need neither the local servers nor a
-# browser (client-health starts its own CPU hogs, `yes > /dev/null`, and stops them).
+# The history page, the telemetry cost, client health, its cost, the run's clock and the push fan-out (the simulator, SignalR
+# .NET clients) need neither the local servers nor a browser (client-health starts its own CPU hogs, `yes > /dev/null`, and stops them).
 case "${1:-all}" in
-  history-page|telemetry-cost|client-health|health-cost|clock)
+  history-page|telemetry-cost|client-health|health-cost|clock|push-fanout)
     exec dotnet run --project tools/Benchmarks -c Release -- "$1" ;;
 esac
 # Sweeps beside two CPU hogs (tools/bench.sh sweep-noisy): each simulated account of samples/sweep-noisy swept alone, then beside two `yes` processes
@@ -39,9 +39,15 @@ if [ "${1:-all}" = hot-path ]; then
   filter=(--filter '*'); for argument in "$@"; do case "$argument" in --filter|-f) filter=() ;; esac; done
   cd tools/HotPath && exec dotnet run -c Release -- "${filter[@]}" --artifacts "$(mktemp -d)" "$@"
 fi
-# Runs spread over agents: Debian's PostgreSQL and redis-server on free loopback ports, three dashboard processes on them.
-if [ "${1:-all}" = agents ]; then
+# Runs spread over agents, and the push benchmarks across two instances: Debian's PostgreSQL and redis-server on free
+# loopback ports, the dashboard processes (three agents; a runner and a viewers' instance) on them.
+case "${1:-all}" in agents|push-latency-shared|push-fanout-shared) shared_servers=yes ;; *) shared_servers=no ;; esac
+if [ "$shared_servers" = yes ]; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  if [ "$1" = push-latency-shared ]; then
+    command -v chromium > /dev/null || { $sudo apt-get update && $sudo apt-get install -y chromium; }
+    export BENCHWEB_CHROMIUM="${BENCHWEB_CHROMIUM:-$(command -v chromium)}"
+  fi
   ls /usr/lib/postgresql/*/bin/initdb > /dev/null 2>&1 || { $sudo apt-get update && $sudo apt-get install -y postgresql; }
   command -v redis-server > /dev/null || { $sudo apt-get update && $sudo apt-get install -y redis-server; }
   pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
@@ -56,7 +62,7 @@ if [ "${1:-all}" = agents ]; then
   trap '$as_postgres "$pgbin/pg_ctl" -D "$pg/data" -m fast -w stop > /dev/null; kill $redis 2>/dev/null; rm -rf "$pg"' EXIT
   export BENCH_POSTGRES="Host=127.0.0.1;Port=$pg_port;Username=postgres;Database=postgres"
   export BENCH_REDIS="127.0.0.1:$redis_port"
-  dotnet run --project tools/Benchmarks -c Release -- agents
+  dotnet run --project tools/Benchmarks -c Release -- "$1"
   exit
 fi
 

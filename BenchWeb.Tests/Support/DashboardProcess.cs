@@ -31,6 +31,9 @@ public sealed partial class DashboardProcess : IAsyncDisposable
 
     public string DataDirectory { get; }
 
+    /// <summary>The process's id (for its CPU time in the benchmarks).</summary>
+    public int ProcessId => _process.Id;
+
     /// <summary>The SQLite database the dashboard keeps its profiles and runs in.</summary>
     public string DatabasePath => Path.Combine(DataDirectory, "benchweb.db");
 

@@ -7,50 +7,81 @@ namespace Benchmarks;
 
 /// <summary>6. Push latency: from the engine closing a second to its point on a Chromium page's chart, over a 90 s run
 /// watched from its start by 20 pages at once (each records it for every second that arrives live; <c>BENCH_VIEWERS</c>
-/// sets another number).</summary>
-internal sealed class PushLatencyBenchmark : IBenchmark
+/// sets another number). <c>push-latency-shared</c>: two instances in shared mode, the run on one and every page on the
+/// other (<see cref="PushInstances"/>).</summary>
+internal sealed class PushLatencyBenchmark(bool shared = false) : IBenchmark
 {
-    public string Name => "push-latency";
+    public string Name => shared ? "push-latency-shared" : "push-latency";
+
+    // The shared variant needs PostgreSQL and Redis (tools/bench.sh push-latency-shared starts them).
+    public bool RunsUnderAll => !shared;
 
     public async Task RunAsync(BenchmarkHost host)
     {
         // Long enough for every page to see 60 seconds arrive live after all 20 have opened.
         const int duration = 90;
-        var viewers = int.TryParse(Environment.GetEnvironmentVariable("BENCH_VIEWERS"), CultureInfo.InvariantCulture, out var asked) && asked > 0 ? asked : 20;
-        Console.WriteLine($"## Push latency (simulator quick start: 10,000 RU/s, concurrency 32, {duration} s; {viewers} Chromium pages on the live page from its start)");
-        await using var dashboard = await DashboardProcess.StartAsync();
+        var viewers = PushViewers.Count();
+        Console.WriteLine($"## Push latency (simulator quick start: 10,000 RU/s, concurrency 32, {duration} s; {viewers} Chromium pages on the live page from its start"
+            + (shared ? "; shared mode: the run on one instance, the pages on another)" : ")"));
+        await using var instances = await PushInstances.StartAsync(shared);
         using var playwright = await Playwright.CreateAsync();
         await using var browser = await Chromium.LaunchAsync(playwright);
-        await using var context = await DashboardPages.NewSignedInContextAsync(browser, dashboard);
-        var page = await context.NewPageAsync();
-        var runId = await DashboardPages.SaveAndRunNewProfileAsync(page, dashboard.BaseAddress, "push latency", new Dictionary<string, string>
+        await using var context = await DashboardPages.NewSignedInContextAsync(browser, instances.Viewers);
+        await using var runnerContext = instances.Shared ? await DashboardPages.NewSignedInContextAsync(browser, instances.Runner) : context;
+        var launcher = await runnerContext.NewPageAsync();
+        var runId = await DashboardPages.SaveAndRunNewProfileAsync(launcher, instances.Runner.BaseAddress, "push latency", new Dictionary<string, string>
         {
             ["Load.Concurrency"] = "32",
             ["Stop.DurationSeconds"] = duration.ToString(CultureInfo.InvariantCulture),
         });
+        // One instance: the page that launched the run is a viewer. Shared: it leaves, and every viewer is on the other.
+        var pages = new List<IPage>();
+        if (instances.Shared)
+        {
+            await launcher.CloseAsync();
+        }
+        else
+        {
+            pages.Add(launcher);
+        }
+
         // The other pages open together, as a team watching one run would.
-        var pages = new List<IPage> { page };
-        pages.AddRange(await Task.WhenAll(Enumerable.Range(1, viewers - 1).Select(async _ =>
+        pages.AddRange(await Task.WhenAll(Enumerable.Range(pages.Count, viewers - pages.Count).Select(async _ =>
         {
             var viewer = await context.NewPageAsync();
-            await DashboardPages.GotoAsync(viewer, new Uri(dashboard.BaseAddress, $"runs/{runId}"));
+            await DashboardPages.GotoAsync(viewer, new Uri(instances.Viewers.BaseAddress, $"runs/{runId}"));
             return viewer;
         })));
 
-        await DashboardPages.WaitForStatusAsync(page, "Completed", TimeSpan.FromSeconds(duration + 120));
+        // Where the machine's CPU goes while the pages watch: the dashboard(s), with the run's engine in the runner, and Chromium.
+        var watched = System.Diagnostics.Stopwatch.StartNew();
+        var runnerCpu = CpuTimes.ProcessCpu(instances.Runner.ProcessId);
+        var viewersCpu = CpuTimes.ProcessCpu(instances.Viewers.ProcessId);
+        var chromiumCpu = CpuTimes.DescendantsCpu(Environment.ProcessId, "chromium");
+        await DashboardPages.WaitForStatusAsync(pages[0], "Completed", TimeSpan.FromSeconds(duration + 120));
+        runnerCpu = CpuTimes.ProcessCpu(instances.Runner.ProcessId) - runnerCpu;
+        viewersCpu = CpuTimes.ProcessCpu(instances.Viewers.ProcessId) - viewersCpu;
+        chromiumCpu = CpuTimes.DescendantsCpu(Environment.ProcessId, "chromium") - chromiumCpu;
+        var wall = watched.Elapsed;
         var perPage = new List<int>();
         var latencies = new List<double>();
         var received = new List<double>();
+        var server = new List<double>();
+        var drawMs = new List<double>();
         foreach (var viewer in pages)
         {
             var recorded = await viewer.EvaluateAsync<double[]>("() => window.benchWeb?.pushLatencies ?? []");
             perPage.Add(recorded.Length);
             latencies.AddRange(recorded);
             received.AddRange(await viewer.EvaluateAsync<double[]>("() => window.benchWeb?.receiveLatencies ?? []"));
+            server.AddRange(await viewer.EvaluateAsync<double[]>("() => window.benchWeb?.serverLatencies ?? []"));
+            drawMs.AddRange(await viewer.EvaluateAsync<double[]>("() => window.benchWeb?.drawMs ?? []"));
         }
 
         latencies.Sort();
         received.Sort();
+        server.Sort();
+        drawMs.Sort();
         // The target is over at least 60 seconds on each page: fewer seconds measured live are no answer.
         if (perPage.Min() < 60)
         {
@@ -61,6 +92,29 @@ internal sealed class PushLatencyBenchmark : IBenchmark
         // Received: to the second's arrival in the page, what the server, the live feed and the circuit take.
         Console.WriteLine($"{viewers} pages, seconds pushed live: {latencies.Count} ({perPage.Min()}–{perPage.Max()} a page)");
         Console.WriteLine($"  received: p50 {NearestRank(received, 0.50):N0} ms · p95 {NearestRank(received, 0.95):N0} ms · max {received[^1]:N0} ms (target p95 ≤ 250 ms)");
+        // Handed out: to the server handing the second to the page's circuit (the rest of received is the connection and the
+        // page's main thread). Redraw: how long one redraw of the page's charts takes.
+        if (server.Count > 0)
+        {
+            Console.WriteLine($"  handed out by the server: p50 {NearestRank(server, 0.50):N0} ms · p95 {NearestRank(server, 0.95):N0} ms · max {server[^1]:N0} ms");
+        }
+
         Console.WriteLine($"  drawn:    p50 {NearestRank(latencies, 0.50):N0} ms · p95 {NearestRank(latencies, 0.95):N0} ms · max {latencies[^1]:N0} ms");
+        if (drawMs.Count > 0)
+        {
+            Console.WriteLine($"  one redraw of a page's charts: p50 {NearestRank(drawMs, 0.50):N1} ms · p95 {NearestRank(drawMs, 0.95):N1} ms ({drawMs.Count} redraws)");
+        }
+
+        Console.WriteLine($"  CPU while watched ({wall.TotalSeconds:N0} s): " + (instances.Shared
+            ? $"runner {runnerCpu.TotalSeconds:N1} s, viewers' instance {viewersCpu.TotalSeconds:N1} s"
+            : $"dashboard with the run {runnerCpu.TotalSeconds:N1} s") + $", Chromium {chromiumCpu.TotalSeconds:N1} s ({Environment.ProcessorCount} cores)");
+        Console.WriteLine($"  load average (1 min) at the end: {HostLoad.LoadAverage()}");
     }
+}
+
+/// <summary>How many viewers the push benchmarks have: <c>BENCH_VIEWERS</c>, default 20.</summary>
+internal static class PushViewers
+{
+    public static int Count() =>
+        int.TryParse(Environment.GetEnvironmentVariable("BENCH_VIEWERS"), CultureInfo.InvariantCulture, out var asked) && asked > 0 ? asked : 20;
 }

@@ -181,13 +181,15 @@ class LiveView {
         window.benchWeb.pushLatencies ??= [];
         // The same, to its arrival in the page (before its frame is drawn): what the server and the connection take.
         window.benchWeb.receiveLatencies ??= [];
+        // The server's share of it: from the engine closing the second to the server handing it to this page's circuit.
+        window.benchWeb.serverLatencies ??= [];
         // How long each redraw of all charts takes: what keeps an hour-long run (3,600 points a series) smooth.
         window.benchWeb.drawMs ??= [];
     }
 
     // Seconds to draw, in any order (one already drawn is skipped); liveIndex names the one that arrived live, whose
-    // push latency is measured.
-    add(seconds, liveIndex) {
+    // push latency is measured, and sentAt (Unix ms) when the server handed it to the page.
+    add(seconds, liveIndex, sentAt) {
         if (this.stopped) return;
         let outOfOrder = false;
         const fresh = [];
@@ -202,6 +204,7 @@ class LiveView {
             if (s.index === liveIndex) {
                 this.drawnLive.push(Date.parse(s.closedAt));
                 window.benchWeb.receiveLatencies.push(Date.now() - Date.parse(s.closedAt));
+                if (sentAt != null) window.benchWeb.serverLatencies.push(sentAt - Date.parse(s.closedAt));
             }
         }
         if (fresh.length === 0) return;

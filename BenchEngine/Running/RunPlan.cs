@@ -102,25 +102,25 @@ public sealed record RunPlan
             }
         }
 
-        Check(string.IsNullOrWhiteSpace(Name), "Name", "Give the plan a name.");
-        Check(Name is { Length: > MaxNameLength }, "Name", $"At most {MaxNameLength} characters.");
+        Check(string.IsNullOrWhiteSpace(Name), PlanSettingsCatalog.Name.Path, "Give the plan a name.");
+        Check(Name is { Length: > MaxNameLength }, PlanSettingsCatalog.Name.Path, $"At most {MaxNameLength} characters.");
         if (PlainText.Check(Name) is { } unprintable)
         {
-            errors.Add(new FieldError("Name", unprintable));
+            errors.Add(new FieldError(PlanSettingsCatalog.Name.Path, unprintable));
         }
 
         // JSON accepts enum values as numbers too; one that names no choice is an error, not a crash later.
         void CheckChoice<TEnum>(TEnum value, string field)
             where TEnum : struct, Enum => Check(!Enum.IsDefined(value), field, $"Not one of {string.Join(", ", Enum.GetNames<TEnum>())}.");
-        Check(!TargetRegistry.IsKnown(Target.Kind), "Target.Kind", $"Not one of {TargetRegistry.Names}.");
-        CheckChoice(Target.Operation, "Target.Operation");
-        CheckChoice(Workload.Shape, "Workload.Shape");
+        Check(!TargetRegistry.IsKnown(Target.Kind), PlanSettingsCatalog.TargetKind.Path, $"Not one of {TargetRegistry.Names}.");
+        CheckChoice(Target.Operation, PlanSettingsCatalog.Operation.Path);
+        CheckChoice(Workload.Shape, PlanSettingsCatalog.Shape.Path);
         if (Workload.PartitionKey is { } key)
         {
-            CheckChoice(key.Strategy, "Workload.PartitionKey.Strategy");
+            CheckChoice(key.Strategy, PlanSettingsCatalog.PartitionKeyStrategy.Path);
         }
 
-        CheckChoice(Load.Model, "Load.Model");
+        CheckChoice(Load.Model, PlanSettingsCatalog.LoadModel.Path);
         for (var i = 0; i < Math.Min(Load.Stages.Count, LoadOptions.MaxStages); i++)
         {
             CheckChoice(Load.Stages[i].Ramp, $"Load.Stages[{i}].Ramp");
@@ -144,86 +144,86 @@ public sealed record RunPlan
         }
 
         var load = Load;
-        Check(load.Concurrency < 1, "Load.Concurrency", "Must be at least 1.");
-        Check(load.Concurrency > 10_000, "Load.Concurrency", "At most 10,000: beyond that the client, not the service, is measured.");
-        Check(load.BatchSize < 1, "Load.BatchSize", "Must be at least 1 (1 = point writes).");
-        Check(load.BatchSize > target.MaxBatchSize, "Load.BatchSize", target.BatchRefusal);
+        Check(load.Concurrency < 1, PlanSettingsCatalog.Concurrency.Path, "Must be at least 1.");
+        Check(load.Concurrency > 10_000, PlanSettingsCatalog.Concurrency.Path, "At most 10,000: beyond that the client, not the service, is measured.");
+        Check(load.BatchSize < 1, PlanSettingsCatalog.BatchSize.Path, "Must be at least 1 (1 = point writes).");
+        Check(load.BatchSize > target.MaxBatchSize, PlanSettingsCatalog.BatchSize.Path, target.BatchRefusal);
         Check(load.BatchSize > 1 && target.BatchesSharePartitionKey && (Workload.PartitionKey?.Strategy ?? DocumentSourceFactory.DefaultPartitionKeyStrategy(Workload.Shape)) is PartitionKeyStrategy.Guid or PartitionKeyStrategy.Sequence,
-            "Load.BatchSize", "A batch needs entities that share a partition key; with a new key per document every batch would hold one. Choose FieldValue, FixedKeys or HotKey.");
+            PlanSettingsCatalog.BatchSize.Path, "A batch needs entities that share a partition key; with a new key per document every batch would hold one. Choose FieldValue, FixedKeys or HotKey.");
         if (load.Model == LoadModel.OpenLoop && load.Stages.Count > 0)
         {
-            Check(load.RatePerSecond is not null, "Load.RatePerSecond", "With stages each stage sets its rate: clear this one.");
+            Check(load.RatePerSecond is not null, PlanSettingsCatalog.RatePerSecond.Path, "With stages each stage sets its rate: clear this one.");
         }
         else if (load.Model == LoadModel.OpenLoop)
         {
             var rate = load.RatePerSecond;
-            Check(rate is null, "Load.RatePerSecond", "An open loop needs a rate above 0 requests per second.");
-            Check(rate is { } notANumber && double.IsNaN(notANumber), "Load.RatePerSecond", NotANumber);
-            Check(rate is { } slow && slow < MinRatePerSecond, "Load.RatePerSecond",
+            Check(rate is null, PlanSettingsCatalog.RatePerSecond.Path, "An open loop needs a rate above 0 requests per second.");
+            Check(rate is { } notANumber && double.IsNaN(notANumber), PlanSettingsCatalog.RatePerSecond.Path, NotANumber);
+            Check(rate is { } slow && slow < MinRatePerSecond, PlanSettingsCatalog.RatePerSecond.Path,
                 "At least 0.1 requests per second (one every 10 s): slower, most seconds would measure nothing.");
-            Check(rate is { } fast && fast >= MinRatePerSecond && !(fast <= MaxRatePerSecond), "Load.RatePerSecond", "At most 1,000,000 requests per second.");
+            Check(rate is { } fast && fast >= MinRatePerSecond && !(fast <= MaxRatePerSecond), PlanSettingsCatalog.RatePerSecond.Path, "At most 1,000,000 requests per second.");
         }
         else
         {
-            Check(load.RatePerSecond is not null, "Load.RatePerSecond",
+            Check(load.RatePerSecond is not null, PlanSettingsCatalog.RatePerSecond.Path,
                 "A rate applies to the open loop only; a closed loop sends as fast as responses return. Clear the rate or choose OpenLoop.");
         }
 
-        Check(load.Agents is < LoadOptions.AllAgents or > WorkloadShard.MaxCount, "Load.Agents", $"Between 1 and {WorkloadShard.MaxCount}, or 0 for every agent alive at launch.");
-        Check(load.Agents is > 1 and <= WorkloadShard.MaxCount && load.Concurrency < load.Agents, "Load.Agents", "Each agent needs at least one worker: set the concurrency to at least the number of agents.");
-        Check(load.Agents > 1 && load.Model == LoadModel.Unbounded, "Load.Agents", "The unbounded model starts every write at once from one client; spread a closed or open loop instead.");
+        Check(load.Agents is < LoadOptions.AllAgents or > WorkloadShard.MaxCount, PlanSettingsCatalog.Agents.Path, $"Between 1 and {WorkloadShard.MaxCount}, or 0 for every agent alive at launch.");
+        Check(load.Agents is > 1 and <= WorkloadShard.MaxCount && load.Concurrency < load.Agents, PlanSettingsCatalog.Agents.Path, "Each agent needs at least one worker: set the concurrency to at least the number of agents.");
+        Check(load.Agents > 1 && load.Model == LoadModel.Unbounded, PlanSettingsCatalog.Agents.Path, "The unbounded model starts every write at once from one client; spread a closed or open loop instead.");
         Check(Workload.Shard is { } shard && (shard.Count is < 1 or > WorkloadShard.MaxCount || shard.Index < 0 || shard.Index >= shard.Count),
-            "Workload.Shard", $"A shard's index is from 0 to its count − 1, and the count at most {WorkloadShard.MaxCount}.");
+            PlanSettingsCatalog.Shard.Path, $"A shard's index is from 0 to its count − 1, and the count at most {WorkloadShard.MaxCount}.");
         CheckStages(load);
-        Check(load.Throttling.MaxRetries is < 0 or > 100, "Load.Throttling.MaxRetries", "Between 0 and 100.");
-        CheckRange(load.Throttling.BaseDelayMs, "Load.Throttling.BaseDelayMs", 0, 60_000, "Above 0 and at most 60,000 ms.", aboveMin: true);
+        Check(load.Throttling.MaxRetries is < 0 or > 100, PlanSettingsCatalog.MaxRetries.Path, "Between 0 and 100.");
+        CheckRange(load.Throttling.BaseDelayMs, PlanSettingsCatalog.BaseDelayMs.Path, 0, 60_000, "Above 0 and at most 60,000 ms.", aboveMin: true);
 
         var stop = Stop;
-        Check(stop.TotalDocuments is <= 0, "Stop.TotalDocuments", "Must be at least 1.");
-        Check(stop.TotalDocuments > MaxDocuments, "Stop.TotalDocuments", "At most 1,000,000,000,000 documents.");
-        Check(stop.DocumentsPerWorker is <= 0, "Stop.DocumentsPerWorker", "Must be at least 1.");
-        Check(stop.DocumentsPerWorker is { } perWorker && SaturatingMultiply(perWorker, load.Concurrency) > MaxDocuments, "Stop.DocumentsPerWorker",
+        Check(stop.TotalDocuments is <= 0, PlanSettingsCatalog.TotalDocuments.Path, "Must be at least 1.");
+        Check(stop.TotalDocuments > MaxDocuments, PlanSettingsCatalog.TotalDocuments.Path, "At most 1,000,000,000,000 documents.");
+        Check(stop.DocumentsPerWorker is <= 0, PlanSettingsCatalog.DocumentsPerWorker.Path, "Must be at least 1.");
+        Check(stop.DocumentsPerWorker is { } perWorker && SaturatingMultiply(perWorker, load.Concurrency) > MaxDocuments, PlanSettingsCatalog.DocumentsPerWorker.Path,
             "Workers × documents per worker must be at most 1,000,000,000,000.");
-        Check(stop.DocumentsPerWorker is not null && load.Model != LoadModel.ClosedLoop, "Stop.DocumentsPerWorker", "Documents per worker applies to the closed loop; use a total for other models.");
-        Check(stop.DocumentsPerWorker is not null && stop.TotalDocuments is not null, "Stop.DocumentsPerWorker", "Give a total or a count per worker, not both.");
-        CheckRange(stop.DurationSeconds, "Stop.DurationSeconds", 0, 7 * 24 * 3600, "Above 0 and at most 604,800 seconds (a week).", aboveMin: true);
+        Check(stop.DocumentsPerWorker is not null && load.Model != LoadModel.ClosedLoop, PlanSettingsCatalog.DocumentsPerWorker.Path, "Documents per worker applies to the closed loop; use a total for other models.");
+        Check(stop.DocumentsPerWorker is not null && stop.TotalDocuments is not null, PlanSettingsCatalog.DocumentsPerWorker.Path, "Give a total or a count per worker, not both.");
+        CheckRange(stop.DurationSeconds, PlanSettingsCatalog.DurationSeconds.Path, 0, 7 * 24 * 3600, "Above 0 and at most 604,800 seconds (a week).", aboveMin: true);
         Check(load.Stages.Count > 0 && stop.DurationSeconds is { } given && given != load.StagesSeconds && load.StagesSeconds <= MaxDurationSeconds,
-            "Stop.DurationSeconds", $"With stages the run lasts their sum ({load.StagesSeconds:N0} s): set the duration to that or leave it empty.");
-        Check(load.Stages.Count > 0 && stop.DocumentsPerWorker is not null, "Stop.DocumentsPerWorker",
+            PlanSettingsCatalog.DurationSeconds.Path, $"With stages the run lasts their sum ({load.StagesSeconds:N0} s): set the duration to that or leave it empty.");
+        Check(load.Stages.Count > 0 && stop.DocumentsPerWorker is not null, PlanSettingsCatalog.DocumentsPerWorker.Path,
             "With stages the number of workers changes over the run: give a total instead.");
         Check(stop.TotalDocuments is null && stop.DocumentsPerWorker is null && stop.DurationSeconds is null && load.Stages.Count == 0 && Workload.Shape != DocumentShape.CsvFile,
-            "Stop", "Say when to stop: a document count, a duration, or both.");
-        Check(load.Model == LoadModel.Unbounded && stop.TotalDocuments is null or > 1_000_000, "Stop.TotalDocuments",
+            PlanSettingsCatalog.Stop.Path, "Say when to stop: a document count, a duration, or both.");
+        Check(load.Model == LoadModel.Unbounded && stop.TotalDocuments is null or > 1_000_000, PlanSettingsCatalog.TotalDocuments.Path,
             "The unbounded model starts every write at once: give a total of at most 1,000,000.");
         if (stop.AutoStop is { } auto)
         {
-            CheckRange(auto.ThrottledFractionAbove, "Stop.AutoStop.ThrottledFractionAbove", 0, 1, "A share between 0 and 1 (0.05 = 5 %).");
-            CheckRange(auto.ErrorFractionAbove, "Stop.AutoStop.ErrorFractionAbove", 0, 1, "A share between 0 and 1 (0.05 = 5 %).");
-            CheckRange(auto.DroppedFractionAbove, "Stop.AutoStop.DroppedFractionAbove", 0, 1, "A share between 0 and 1 (0.05 = 5 %).");
-            Check(auto.DroppedFractionAbove is not null && load.Model != LoadModel.OpenLoop, "Stop.AutoStop.DroppedFractionAbove",
+            CheckRange(auto.ThrottledFractionAbove, PlanSettingsCatalog.AutoStopThrottled.Path, 0, 1, "A share between 0 and 1 (0.05 = 5 %).");
+            CheckRange(auto.ErrorFractionAbove, PlanSettingsCatalog.AutoStopErrors.Path, 0, 1, "A share between 0 and 1 (0.05 = 5 %).");
+            CheckRange(auto.DroppedFractionAbove, PlanSettingsCatalog.AutoStopDropped.Path, 0, 1, "A share between 0 and 1 (0.05 = 5 %).");
+            Check(auto.DroppedFractionAbove is not null && load.Model != LoadModel.OpenLoop, PlanSettingsCatalog.AutoStopDropped.Path,
                 "Requests go unsent only in the open loop: remove this share or choose the open loop.");
-            Check(auto.ThrottledFractionAbove is null && auto.ErrorFractionAbove is null && auto.DroppedFractionAbove is null, "Stop.AutoStop",
+            Check(auto.ThrottledFractionAbove is null && auto.ErrorFractionAbove is null && auto.DroppedFractionAbove is null, PlanSettingsCatalog.AutoStop.Path,
                 "Give a throttled, an error or an unsent share, or remove the rule.");
-            Check(auto.WindowSeconds is < 1 or > 3600, "Stop.AutoStop.WindowSeconds", "Between 1 and 3,600 seconds.");
+            Check(auto.WindowSeconds is < 1 or > 3600, PlanSettingsCatalog.AutoStopWindowSeconds.Path, "Between 1 and 3,600 seconds.");
         }
 
         if (Thresholds is { } limits)
         {
-            CheckRange(limits.MinThroughput, "Thresholds.MinThroughput", 0, 1_000_000_000, "Must be above 0 inserts/s (at most 1,000,000,000).", aboveMin: true);
+            CheckRange(limits.MinThroughput, PlanSettingsCatalog.MinThroughput.Path, 0, 1_000_000_000, "Must be above 0 inserts/s (at most 1,000,000,000).", aboveMin: true);
             CheckRange(limits.MaxP99LatencyMs, "Thresholds.MaxP99LatencyMs", 0, 3_600_000, "Must be above 0 ms (at most 3,600,000, an hour).", aboveMin: true);
-            CheckRange(limits.MaxThrottledPercent, "Thresholds.MaxThrottledPercent", 0, 100, "A percentage between 0 and 100.");
-            CheckRange(limits.MaxDroppedPercent, "Thresholds.MaxDroppedPercent", 0, 100, "A percentage between 0 and 100.");
-            Check(limits.MaxDroppedPercent is not null && load.Model != LoadModel.OpenLoop, "Thresholds.MaxDroppedPercent",
+            CheckRange(limits.MaxThrottledPercent, PlanSettingsCatalog.MaxThrottledPercent.Path, 0, 100, "A percentage between 0 and 100.");
+            CheckRange(limits.MaxDroppedPercent, PlanSettingsCatalog.MaxDroppedPercent.Path, 0, 100, "A percentage between 0 and 100.");
+            Check(limits.MaxDroppedPercent is not null && load.Model != LoadModel.OpenLoop, PlanSettingsCatalog.MaxDroppedPercent.Path,
                 "Requests go unsent only in the open loop: remove this limit or choose the open loop.");
-            CheckRange(limits.MinShareOfBaseline, "Thresholds.MinShareOfBaseline", 0, 10, "A share above 0 (0.95 = 95 % of the baseline's throughput).", aboveMin: true);
-            Check(limits.BaselineRunId is <= 0, "Thresholds.BaselineRunId", "Not a run number.");
+            CheckRange(limits.MinShareOfBaseline, PlanSettingsCatalog.MinShareOfBaseline.Path, 0, 10, "A share above 0 (0.95 = 95 % of the baseline's throughput).", aboveMin: true);
+            Check(limits.BaselineRunId is <= 0, PlanSettingsCatalog.BaselineRunId.Path, "Not a run number.");
         }
 
         if (Diagnostics is { } diagnostics)
         {
-            CheckRange(diagnostics.ThresholdMs, "Diagnostics.ThresholdMs", 0, DiagnosticsOptions.MaxThresholdMs,
+            CheckRange(diagnostics.ThresholdMs, PlanSettingsCatalog.DiagnosticsThresholdMs.Path, 0, DiagnosticsOptions.MaxThresholdMs,
                 "From 0 to 3,600,000 ms (an hour); 0 keeps every request, within the bounds per second and per run.");
-            Check(diagnostics.SlowestPerSecond is < 0 or > DiagnosticsOptions.MaxPerSecond, "Diagnostics.SlowestPerSecond",
+            Check(diagnostics.SlowestPerSecond is < 0 or > DiagnosticsOptions.MaxPerSecond, PlanSettingsCatalog.DiagnosticsSlowestPerSecond.Path,
                 $"From 0 (none) to {DiagnosticsOptions.MaxPerSecond}: a second keeps at most {DiagnosticsOptions.MaxPerSecond} requests.");
         }
 
@@ -240,12 +240,12 @@ public sealed record RunPlan
 
             if (stages.Count > LoadOptions.MaxStages)
             {
-                Check(true, "Load.Stages", $"At most {LoadOptions.MaxStages} stages.");
+                Check(true, PlanSettingsCatalog.Stages.Path, $"At most {LoadOptions.MaxStages} stages.");
                 return;
             }
 
-            Check(load.Model == LoadModel.Unbounded, "Load.Stages", "The unbounded model starts every write at once: it has no level to change. Choose a closed or open loop, or remove the stages.");
-            Check(load.Agents != 1, "Load.Stages", "Stages run on one agent: set the agents to 1 or remove the stages.");
+            Check(load.Model == LoadModel.Unbounded, PlanSettingsCatalog.Stages.Path, "The unbounded model starts every write at once: it has no level to change. Choose a closed or open loop, or remove the stages.");
+            Check(load.Agents != 1, PlanSettingsCatalog.Stages.Path, "Stages run on one agent: set the agents to 1 or remove the stages.");
             for (var i = 0; i < stages.Count; i++)
             {
                 var stage = stages[i];
@@ -267,7 +267,7 @@ public sealed record RunPlan
                 }
             }
 
-            Check(load.StagesSeconds > MaxDurationSeconds, "Load.Stages", "The stages together last at most 604,800 seconds (a week).");
+            Check(load.StagesSeconds > MaxDurationSeconds, PlanSettingsCatalog.Stages.Path, "The stages together last at most 604,800 seconds (a week).");
         }
     }
 

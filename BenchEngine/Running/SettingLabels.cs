@@ -6,44 +6,19 @@ namespace BenchEngine.Running;
 
 /// <summary>
 /// The names people use for a plan's settings: the profile editor's labels, which the run page, comparisons and sweeps
-/// (their form, step names, columns and reasons) show too. A target's settings are named by its module's fields; the rest
-/// by the few names below, or by their property name in words (<c>batchSize</c> → "Batch size").
+/// (their form, step names, columns and reasons) show too. Each setting's name is its descriptor's
+/// (<see cref="PlanSettingsCatalog"/>: the plan's own, and each target's from its module's fields); what is no setting (the
+/// client environment) by the few names below, or by its property name in words (<c>processorCount</c> → "Processor count").
 /// </summary>
 public static class SettingLabels
 {
-    // Names people use for the settings whose property names say less than they should.
-    private static readonly Dictionary<string, string> Names = new(StringComparer.Ordinal)
+    // The client environment a run records beside its plan: not settings, but compared and shown with them.
+    private static readonly Dictionary<string, string> EnvironmentNames = new(StringComparer.Ordinal)
     {
-        ["target.kind"] = "Target",
-        ["target.operation"] = "Write operation",
-        ["workload.shape"] = "Document shape",
-        ["workload.targetSizeBytes"] = "Document size (bytes)",
-        ["workload.csvPath"] = "CSV file",
-        ["workload.seed"] = "Data seed",
-        ["workload.partitionKey.strategy"] = "Partition key strategy",
-        ["workload.partitionKey.field"] = "Partition key field",
-        ["workload.partitionKey.keyCount"] = "Partition key count",
-        ["workload.partitionKey.hotKeyFraction"] = "Hot key share",
-        ["load.model"] = "Load model",
-        ["load.ratePerSecond"] = "Rate (requests/s)",
-        ["load.throttling.maxRetries"] = "Retries of a throttled request",
-        ["load.throttling.sharedBackoff"] = "Shared back-off",
-        ["load.throttling.baseDelayMs"] = "Back-off base delay (ms)",
-        ["stop.durationSeconds"] = "Duration (s)",
-        ["stop.autoStop.throttledFractionAbove"] = "Auto-stop: throttled share above",
-        ["stop.autoStop.errorFractionAbove"] = "Auto-stop: error share above",
-        ["stop.autoStop.windowSeconds"] = "Auto-stop window (s)",
-        ["thresholds.maxP99LatencyMs"] = "Max P99 latency (ms)",
-        ["thresholds.baselineRunId"] = "Baseline run",
         ["environment.totalMemoryBytes"] = "Memory",
         ["environment.runtime"] = ".NET runtime",
         ["environment.processArchitecture"] = "Architecture",
     };
-
-    // Each target's settings, by flattened path (two kinds' fields of one path are one setting).
-    private static readonly Dictionary<string, TargetField> Fields = TargetRegistry.All.SelectMany(m => m.Fields)
-        .DistinctBy(f => f.Path)
-        .ToDictionary(f => FlatPath(f.Path), StringComparer.Ordinal);
 
     /// <summary>A field path as a flattened plan path: <c>Target.Cosmos.Bulk</c> → <c>target.cosmos.bulk</c>.</summary>
     public static string FlatPath(string fieldPath)
@@ -53,16 +28,19 @@ public static class SettingLabels
     }
 
     /// <summary>The target field at a field or flattened path; null for the plan's other settings.</summary>
-    public static TargetField? FieldAt(string path) => Fields.GetValueOrDefault(FlatPath(path));
+    public static TargetField? FieldAt(string path) => PlanSettingsCatalog.Find(path)?.TargetField;
 
     /// <summary>A setting's label, by its field path (<c>Load.Concurrency</c>) or flattened path (<c>load.concurrency</c>):
     /// "Concurrency", "Connection mode", "Document size (bytes)".</summary>
     public static string Of(string path)
     {
+        if (PlanSettingsCatalog.Find(path) is { } setting)
+        {
+            return setting.Label;
+        }
+
         var flat = FlatPath(path);
-        return Names.TryGetValue(flat, out var name) ? name
-            : Fields.TryGetValue(flat, out var field) ? field.Label
-            : Humanize(flat[(flat.LastIndexOf('.') + 1)..]);
+        return EnvironmentNames.TryGetValue(flat, out var name) ? name : Humanize(flat[(flat.LastIndexOf('.') + 1)..]);
     }
 
     /// <summary>A label inside a sentence: "Connection mode" → "connection mode"; an abbreviation keeps its capitals

@@ -26,14 +26,15 @@ internal static class WorkloadValidator
     /// <summary>A file problem, as a remote reader sees it.</summary>
     private const string CannotBeUsed = "The file cannot be used.";
 
-    private const string Template = "Workload.Template";
-    private const string CsvPath = "Workload.CsvPath";
-    private const string TargetSizeBytes = "Workload.TargetSizeBytes";
-    private const string Shape = "Workload.Shape";
-    private const string Strategy = "Workload.PartitionKey.Strategy";
-    private const string Field = "Workload.PartitionKey.Field";
-    private const string KeyCount = "Workload.PartitionKey.KeyCount";
-    private const string HotKeyFraction = "Workload.PartitionKey.HotKeyFraction";
+    // Where each error is reported: its setting's path.
+    private static readonly string Template = PlanSettingsCatalog.Template.Path;
+    private static readonly string CsvPath = PlanSettingsCatalog.CsvPath.Path;
+    private static readonly string TargetSizeBytes = PlanSettingsCatalog.TargetSizeBytes.Path;
+    private static readonly string Shape = PlanSettingsCatalog.Shape.Path;
+    private static readonly string Strategy = PlanSettingsCatalog.PartitionKeyStrategy.Path;
+    private static readonly string Field = PlanSettingsCatalog.PartitionKeyField.Path;
+    private static readonly string KeyCount = PlanSettingsCatalog.PartitionKeyCount.Path;
+    private static readonly string HotKeyFraction = PlanSettingsCatalog.HotKeyFraction.Path;
 
     public static List<KeyValuePair<string, string>> Validate(WorkloadOptions options, ValidationAudience audience, ItemSizeLimit limit)
     {
@@ -54,7 +55,7 @@ internal static class WorkloadValidator
             ValidatePartitionKey(partitionKey, options.Shape, fields?.Names, errors);
         }
 
-        if (!errors.Exists(e => e.Key is TargetSizeBytes or Template))
+        if (!errors.Exists(e => e.Key == TargetSizeBytes || e.Key == Template))
         {
             DocumentSizeCheck.Check(options, fields?.Bounds, limit, errors);
         }

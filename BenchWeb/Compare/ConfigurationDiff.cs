@@ -218,7 +218,7 @@ public sealed class ConfigurationDiff
             default:
                 values[path] = path == "environment.totalMemoryBytes" && element.TryGetInt64(out var bytes)
                     ? (bytes / (1024.0 * 1024 * 1024)).ToString("N1", CultureInfo.InvariantCulture) + " GiB"
-                    : element.ValueKind == JsonValueKind.String && (ChoiceNames.Contains(path[(path.LastIndexOf('.') + 1)..]) || SettingLabels.FieldAt(path)?.Input == TargetInput.Choice)
+                    : element.ValueKind == JsonValueKind.String && (ChoiceNames.Contains(path[(path.LastIndexOf('.') + 1)..]) || PlanSettingsCatalog.Find(path)?.TargetField?.Input == TargetInput.Choice)
                         ? PlanText.Choice(element.GetString() ?? "")
                     : element.ValueKind == JsonValueKind.Number && element.TryGetInt64(out var whole) && !path.StartsWith(EnvironmentPrefix, StringComparison.Ordinal)
                         ? whole.ToString("N0", CultureInfo.InvariantCulture)
@@ -285,7 +285,8 @@ public sealed class ConfigurationDiff
             return "App Service " + path["environment.appService.".Length..];
         }
 
-        // A target's setting by its comparison name (two kinds' "RU/s" share a row); every other by the editor's label.
-        return SettingLabels.FieldAt(path) is { } field ? field.Setting : SettingLabels.Of(path);
+        // A setting by its comparison name (two targets' "RU/s" share a row); what is no setting (the client environment)
+        // by its name in words.
+        return PlanSettingsCatalog.Find(path) is { } setting ? setting.Name : SettingLabels.Of(path);
     }
 }

@@ -340,26 +340,58 @@ public sealed partial class ProfileForm
     {
         if (description?.Trim().Length > MaxDescriptionLength)
         {
-            yield return new FieldError("Description", $"At most {MaxDescriptionLength:N0} characters.");
+            yield return new FieldError(DescriptionField, $"At most {MaxDescriptionLength:N0} characters.");
         }
 
         if (PlainText.Check(description, allowLineBreaks: true) is { } unprintable)
         {
-            yield return new FieldError("Description", unprintable);
+            yield return new FieldError(DescriptionField, unprintable);
         }
     }
 
-    /// <summary>The form's property that edits the setting at a field path (<c>Load.Concurrency</c> → <c>Concurrency</c>),
-    /// so that the input breaking a rule, and only it, is marked invalid; null for a rule about several settings
-    /// (<c>Stop</c>: say when to stop).</summary>
-    public static string? PropertyOf(string field) => Properties.GetValueOrDefault(field);
+    /// <summary>The model and property of the input that edits the setting at a field path (<c>Load.Concurrency</c>,
+    /// <c>Load.Stages[2].Ramp</c>, <c>Target.Cosmos.Endpoint</c>), so that the input breaking a rule, and only it, is marked
+    /// invalid; null for a rule about several settings (<c>Stop</c>: say when to stop) or a setting the form has no input for.</summary>
+    public (object Model, string Property)? InputOf(string field)
+    {
+        ArgumentNullException.ThrowIfNull(field);
+        if (field == DescriptionField)
+        {
+            return (this, nameof(Description));
+        }
 
-    /// <summary>The model and property of the input that edits the setting at a field path: the form's own property, or a
-    /// target setting's value; null for a rule about several settings.</summary>
-    public (object Model, string Property)? InputOf(string field) =>
-        PropertyOf(field) is { } property ? (this, property)
-        : TargetFields.TryGetValue(field, out var value) ? (value, value.Property)
-        : null;
+        if (PlanSettingsCatalog.Find(field) is not { } setting)
+        {
+            return null;
+        }
+
+        if (setting.TargetField is not null)
+        {
+            return TargetFields.TryGetValue(setting.Path, out var value) ? (value, value.Property) : null;
+        }
+
+        if (setting.PerStage)
+        {
+            return StageIndex(field) is { } index && index < Stages.Count && StageProperties.TryGetValue(setting, out var stageProperty)
+                ? (Stages[index], stageProperty)
+                : null;
+        }
+
+        return Properties.TryGetValue(setting, out var property) ? (this, property) : null;
+    }
+
+    /// <summary>Where a profile's description is reported: it is the profile's, not the plan's.</summary>
+    public const string DescriptionField = "Description";
+
+    // The stage a field path names: Load.Stages[2].Ramp → 2.
+    private static int? StageIndex(string field)
+    {
+        var open = field.IndexOf('[', StringComparison.Ordinal);
+        var close = field.IndexOf(']', StringComparison.Ordinal);
+        return open >= 0 && close > open && int.TryParse(field.AsSpan(open + 1, close - open - 1), System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var index)
+            ? index
+            : null;
+    }
 
     /// <summary>A rule's message as the form says it: the engine speaks of plans, a person filling in this form is
     /// editing a profile.</summary>
@@ -369,54 +401,61 @@ public sealed partial class ProfileForm
     [System.Text.RegularExpressions.GeneratedRegex(@"\b([Tt]he|[Aa]) plan\b", System.Text.RegularExpressions.RegexOptions.None, 1000)]
     private static partial System.Text.RegularExpressions.Regex PlanWord();
 
-    private static readonly Dictionary<string, string> Properties = new(StringComparer.Ordinal)
+    // The form's property that edits each of the plan's settings; a setting not here has no input of its own (the shard,
+    // the stages as a whole, a rule about when to stop).
+    private static readonly Dictionary<SettingDescriptor, string> Properties = new(ReferenceEqualityComparer.Instance)
     {
-        ["Name"] = nameof(Name),
-        ["Description"] = nameof(Description),
-        ["Target.Kind"] = nameof(TargetKindName),
-        ["Target.Operation"] = nameof(Operation),
-        ["Workload.Shape"] = nameof(Shape),
-        ["Workload.Template"] = nameof(Template),
-        ["Workload.TargetSizeBytes"] = nameof(TargetSizeBytes),
-        ["Workload.CsvFileId"] = nameof(CsvFileId),
-        ["Workload.Seed"] = nameof(WorkloadSeed),
-        ["Workload.PartitionKey.Strategy"] = nameof(PartitionKeyStrategy),
-        ["Workload.PartitionKey.Field"] = nameof(PartitionKeyField),
-        ["Workload.PartitionKey.KeyCount"] = nameof(PartitionKeyCount),
-        ["Workload.PartitionKey.HotKeyFraction"] = nameof(HotKeyFraction),
-        ["Load.Model"] = nameof(LoadModel),
-        ["Load.Concurrency"] = nameof(Concurrency),
-        ["Load.RatePerSecond"] = nameof(RatePerSecond),
-        ["Load.BatchSize"] = nameof(BatchSize),
-        ["Load.Agents"] = nameof(Agents),
-        ["Load.Throttling.MaxRetries"] = nameof(MaxRetries),
-        ["Load.Throttling.SharedBackoff"] = nameof(SharedBackoff),
-        ["Load.Throttling.BaseDelayMs"] = nameof(BaseDelayMs),
-        ["Stop.TotalDocuments"] = nameof(TotalDocuments),
-        ["Stop.DocumentsPerWorker"] = nameof(DocumentsPerWorker),
-        ["Stop.DurationSeconds"] = nameof(DurationSeconds),
-        ["Stop.AutoStop"] = nameof(AutoStopEnabled),
-        ["Stop.AutoStop.ThrottledPercent"] = nameof(AutoStopThrottledPercent),
-        ["Stop.AutoStop.ErrorPercent"] = nameof(AutoStopErrorPercent),
-        ["Stop.AutoStop.WindowSeconds"] = nameof(AutoStopWindowSeconds),
-        ["Thresholds.MinThroughput"] = nameof(MinThroughput),
-        ["Thresholds.MaxP99LatencyMs"] = nameof(MaxP99LatencyMs),
-        ["Thresholds.MaxThrottledPercent"] = nameof(MaxThrottledPercent),
-        ["Thresholds.BaselineRunId"] = nameof(BaselineRunId),
-        ["Thresholds.MinPercentOfBaseline"] = nameof(MinPercentOfBaseline),
-        ["Diagnostics.ThresholdMs"] = nameof(DiagnosticsThresholdMs),
-        ["Diagnostics.SlowestPerSecond"] = nameof(DiagnosticsSlowestPerSecond),
+        [PlanSettingsCatalog.Name] = nameof(Name),
+        [PlanSettingsCatalog.TargetKind] = nameof(TargetKindName),
+        [PlanSettingsCatalog.Operation] = nameof(Operation),
+        [PlanSettingsCatalog.Shape] = nameof(Shape),
+        [PlanSettingsCatalog.Template] = nameof(Template),
+        [PlanSettingsCatalog.TargetSizeBytes] = nameof(TargetSizeBytes),
+        [PlanSettingsCatalog.CsvFileId] = nameof(CsvFileId),
+        [PlanSettingsCatalog.Seed] = nameof(WorkloadSeed),
+        [PlanSettingsCatalog.PartitionKeyStrategy] = nameof(PartitionKeyStrategy),
+        [PlanSettingsCatalog.PartitionKeyField] = nameof(PartitionKeyField),
+        [PlanSettingsCatalog.PartitionKeyCount] = nameof(PartitionKeyCount),
+        [PlanSettingsCatalog.HotKeyFraction] = nameof(HotKeyFraction),
+        [PlanSettingsCatalog.LoadModel] = nameof(LoadModel),
+        [PlanSettingsCatalog.Concurrency] = nameof(Concurrency),
+        [PlanSettingsCatalog.RatePerSecond] = nameof(RatePerSecond),
+        [PlanSettingsCatalog.BatchSize] = nameof(BatchSize),
+        [PlanSettingsCatalog.Agents] = nameof(Agents),
+        [PlanSettingsCatalog.MaxRetries] = nameof(MaxRetries),
+        [PlanSettingsCatalog.SharedBackoff] = nameof(SharedBackoff),
+        [PlanSettingsCatalog.BaseDelayMs] = nameof(BaseDelayMs),
+        [PlanSettingsCatalog.TotalDocuments] = nameof(TotalDocuments),
+        [PlanSettingsCatalog.DocumentsPerWorker] = nameof(DocumentsPerWorker),
+        [PlanSettingsCatalog.DurationSeconds] = nameof(DurationSeconds),
+        [PlanSettingsCatalog.AutoStop] = nameof(AutoStopEnabled),
+        [PlanSettingsCatalog.AutoStopThrottled] = nameof(AutoStopThrottledPercent),
+        [PlanSettingsCatalog.AutoStopErrors] = nameof(AutoStopErrorPercent),
+        [PlanSettingsCatalog.AutoStopDropped] = nameof(AutoStopDroppedPercent),
+        [PlanSettingsCatalog.AutoStopWindowSeconds] = nameof(AutoStopWindowSeconds),
+        [PlanSettingsCatalog.MinThroughput] = nameof(MinThroughput),
+        [PlanSettingsCatalog.MaxP99LatencyMs] = nameof(MaxP99LatencyMs),
+        [PlanSettingsCatalog.MaxThrottledPercent] = nameof(MaxThrottledPercent),
+        [PlanSettingsCatalog.MaxDroppedPercent] = nameof(MaxDroppedPercent),
+        [PlanSettingsCatalog.BaselineRunId] = nameof(BaselineRunId),
+        [PlanSettingsCatalog.MinShareOfBaseline] = nameof(MinPercentOfBaseline),
+        [PlanSettingsCatalog.DiagnosticsThresholdMs] = nameof(DiagnosticsThresholdMs),
+        [PlanSettingsCatalog.DiagnosticsSlowestPerSecond] = nameof(DiagnosticsSlowestPerSecond),
     };
 
-    /// <summary>Auto-stop shares are percentages in the form and fractions in the plan.</summary>
-    public static string Translate(string field) => field switch
+    // Each stage row's property for a stage's setting.
+    private static readonly Dictionary<SettingDescriptor, string> StageProperties = new(ReferenceEqualityComparer.Instance)
     {
-        "Stop.AutoStop.ThrottledFractionAbove" => "Stop.AutoStop.ThrottledPercent",
-        "Stop.AutoStop.ErrorFractionAbove" => "Stop.AutoStop.ErrorPercent",
-        "Stop.AutoStop.DroppedFractionAbove" => "Stop.AutoStop.DroppedPercent",
-        "Thresholds.MinShareOfBaseline" => "Thresholds.MinPercentOfBaseline",
-        _ => field,
+        [PlanSettingsCatalog.StageDurationSeconds] = nameof(ProfileStage.DurationSeconds),
+        [PlanSettingsCatalog.StageConcurrency] = nameof(ProfileStage.Workers),
+        [PlanSettingsCatalog.StageRatePerSecond] = nameof(ProfileStage.RatePerSecond),
+        [PlanSettingsCatalog.StageRamp] = nameof(ProfileStage.Ramp),
     };
+
+    /// <summary>Where the form shows a setting's messages: its editor path (auto-stop shares are percentages in the form and
+    /// fractions in the plan: <c>Stop.AutoStop.ErrorFractionAbove</c> → <c>Stop.AutoStop.ErrorPercent</c>).</summary>
+    public static string Translate(string field) =>
+        PlanSettingsCatalog.Find(field) is { PerStage: false } setting && setting.Path == field ? setting.EditorPath : field;
 
     private static string? Blank(string? value) => string.IsNullOrWhiteSpace(value) ? null : value.Trim();
 

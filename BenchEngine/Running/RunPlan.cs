@@ -123,7 +123,7 @@ public sealed record RunPlan
         CheckChoice(Load.Model, PlanSettingsCatalog.LoadModel.Path);
         for (var i = 0; i < Math.Min(Load.Stages.Count, LoadOptions.MaxStages); i++)
         {
-            CheckChoice(Load.Stages[i].Ramp, $"Load.Stages[{i}].Ramp");
+            CheckChoice(Load.Stages[i].Ramp, PlanSettingsCatalog.StageRamp.At(i));
         }
         if (errors.Count > 0 && errors.Exists(e => e.Message.StartsWith("Not one of", StringComparison.Ordinal)))
         {
@@ -210,7 +210,7 @@ public sealed record RunPlan
         if (Thresholds is { } limits)
         {
             CheckRange(limits.MinThroughput, PlanSettingsCatalog.MinThroughput.Path, 0, 1_000_000_000, "Must be above 0 inserts/s (at most 1,000,000,000).", aboveMin: true);
-            CheckRange(limits.MaxP99LatencyMs, "Thresholds.MaxP99LatencyMs", 0, 3_600_000, "Must be above 0 ms (at most 3,600,000, an hour).", aboveMin: true);
+            CheckRange(limits.MaxP99LatencyMs, PlanSettingsCatalog.MaxP99LatencyMs.Path, 0, 3_600_000, "Must be above 0 ms (at most 3,600,000, an hour).", aboveMin: true);
             CheckRange(limits.MaxThrottledPercent, PlanSettingsCatalog.MaxThrottledPercent.Path, 0, 100, "A percentage between 0 and 100.");
             CheckRange(limits.MaxDroppedPercent, PlanSettingsCatalog.MaxDroppedPercent.Path, 0, 100, "A percentage between 0 and 100.");
             Check(limits.MaxDroppedPercent is not null && load.Model != LoadModel.OpenLoop, PlanSettingsCatalog.MaxDroppedPercent.Path,
@@ -249,21 +249,20 @@ public sealed record RunPlan
             for (var i = 0; i < stages.Count; i++)
             {
                 var stage = stages[i];
-                var path = $"Load.Stages[{i}]";
-                Check(stage.DurationSeconds is < 1 or > MaxDurationSeconds, path + ".DurationSeconds", "Whole seconds, from 1 to 604,800 (a week).");
+                Check(stage.DurationSeconds is < 1 or > MaxDurationSeconds, PlanSettingsCatalog.StageDurationSeconds.At(i), "Whole seconds, from 1 to 604,800 (a week).");
                 if (load.Model == LoadModel.OpenLoop)
                 {
-                    Check(stage.Concurrency is not null, path + ".Concurrency",
+                    Check(stage.Concurrency is not null, PlanSettingsCatalog.StageConcurrency.At(i),
                         "An open-loop stage sets a rate; the cap on outstanding requests is the load's concurrency. Clear it or choose a closed loop.");
-                    Check(stage.RatePerSecond is null, path + ".RatePerSecond", "An open-loop stage needs a rate above 0 requests per second.");
-                    CheckRange(stage.RatePerSecond, path + ".RatePerSecond", MinRatePerSecond, MaxRatePerSecond, "Between 0.1 and 1,000,000 requests per second.");
+                    Check(stage.RatePerSecond is null, PlanSettingsCatalog.StageRatePerSecond.At(i), "An open-loop stage needs a rate above 0 requests per second.");
+                    CheckRange(stage.RatePerSecond, PlanSettingsCatalog.StageRatePerSecond.At(i), MinRatePerSecond, MaxRatePerSecond, "Between 0.1 and 1,000,000 requests per second.");
                 }
                 else
                 {
-                    Check(stage.RatePerSecond is not null, path + ".RatePerSecond",
+                    Check(stage.RatePerSecond is not null, PlanSettingsCatalog.StageRatePerSecond.At(i),
                         "A rate applies to open-loop stages only; a closed-loop stage sets its workers. Clear the rate or choose OpenLoop.");
-                    Check(stage.Concurrency is null or < 1, path + ".Concurrency", "Must be at least 1.");
-                    Check(stage.Concurrency > 10_000, path + ".Concurrency", "At most 10,000: beyond that the client, not the service, is measured.");
+                    Check(stage.Concurrency is null or < 1, PlanSettingsCatalog.StageConcurrency.At(i), "Must be at least 1.");
+                    Check(stage.Concurrency > 10_000, PlanSettingsCatalog.StageConcurrency.At(i), "At most 10,000: beyond that the client, not the service, is measured.");
                 }
             }
 

@@ -195,5 +195,10 @@ public sealed record SettingDescriptor
         return text.ToString();
     }
 
+    /// <summary>A per-stage setting's path for one stage: <c>Load.Stages[].Ramp</c> at 2 → <c>Load.Stages[2].Ramp</c>.</summary>
+    public string At(int index) => PerStage
+        ? string.Concat(Path.AsSpan(0, Path.IndexOf("[]", StringComparison.Ordinal) + 1), index.ToString(System.Globalization.CultureInfo.InvariantCulture), Path.AsSpan(Path.IndexOf("[]", StringComparison.Ordinal) + 1))
+        : throw new InvalidOperationException($"{Path} is not a setting of each stage.");
+
     public override string ToString() => Path;
 }

@@ -19,11 +19,11 @@ public sealed record SweepOptions
     /// <summary>The settings a sweep may change, by their plan path.</summary>
     public static readonly IReadOnlyList<string> SweepableSettings =
     [
-        "Load.Concurrency",
-        "Load.BatchSize",
-        "Load.RatePerSecond",
-        "Load.Agents",
-        "Workload.TargetSizeBytes",
+        PlanSettingsCatalog.Concurrency.Path,
+        PlanSettingsCatalog.BatchSize.Path,
+        PlanSettingsCatalog.RatePerSecond.Path,
+        PlanSettingsCatalog.Agents.Path,
+        PlanSettingsCatalog.TargetSizeBytes.Path,
         "Target.Cosmos.ConnectionMode",
         "Target.Cosmos.GatewayMaxConnections",
         "Target.Cosmos.Bulk",
@@ -31,7 +31,7 @@ public sealed record SweepOptions
     ];
 
     /// <summary>The swept setting's plan path, e.g. <c>Load.Concurrency</c>.</summary>
-    public string Setting { get; init; } = "Load.Concurrency";
+    public string Setting { get; init; } = PlanSettingsCatalog.Concurrency.Path;
 
     /// <summary>Its values, in the order they run, as the plan writes them (<c>8</c>, <c>Gateway</c>, <c>true</c>).</summary>
     public IReadOnlyList<string> Values { get; init; } = [];

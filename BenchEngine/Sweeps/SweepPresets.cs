@@ -46,7 +46,7 @@ public static class SweepPresets
             },
             new SweepOptions
             {
-                Setting = "Load.Concurrency",
+                Setting = PlanSettingsCatalog.Concurrency.Path,
                 Values = ["5", "10", "20", "50", "100", "200"],
                 SeriesSetting = "Target.Cosmos.ConnectionMode",
                 SeriesValues = ["Gateway", "Direct"],
@@ -82,7 +82,7 @@ public static class SweepPresets
             },
             new SweepOptions
             {
-                Setting = "Load.BatchSize",
+                Setting = PlanSettingsCatalog.BatchSize.Path,
                 Values = ["1", "2", "5", "10", "20", "50", "100"],
             })
         {

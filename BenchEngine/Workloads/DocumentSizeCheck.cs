@@ -1,3 +1,5 @@
+using BenchEngine.Running;
+
 namespace BenchEngine.Workloads;
 
 /// <summary>
@@ -47,15 +49,15 @@ internal static class DocumentSizeCheck
 
             if (!limit.CountsAsTableEntity && naturalJson > limit.MaxBytes)
             {
-                Add(errors, "Workload.Template", $"A document from this template can reach {naturalJson:N0} bytes of JSON; {limit.Item} holds at most {limit.MaxBytes:N0}.");
+                Add(errors, PlanSettingsCatalog.Template.Path, $"A document from this template can reach {naturalJson:N0} bytes of JSON; {limit.Item} holds at most {limit.MaxBytes:N0}.");
             }
             else if (limit.MaxPropertyChars is { } most && longestText > most)
             {
-                Add(errors, "Workload.Template", $"A value from this template can reach {longestText:N0} characters; a property of {limit.Item} holds at most {most:N0} (64 KiB).");
+                Add(errors, PlanSettingsCatalog.Template.Path, $"A value from this template can reach {longestText:N0} characters; a property of {limit.Item} holds at most {most:N0} (64 KiB).");
             }
             else if (limit.CountsAsTableEntity && naturalEntity > limit.MaxBytes)
             {
-                Add(errors, "Workload.Template", $"A document from this template can reach {naturalEntity:N0} bytes as {limit.Item} (text counts 2 bytes a character); {limit.Item} holds at most {limit.MaxBytes:N0}.");
+                Add(errors, PlanSettingsCatalog.Template.Path, $"A document from this template can reach {naturalEntity:N0} bytes as {limit.Item} (text counts 2 bytes a character); {limit.Item} holds at most {limit.MaxBytes:N0}.");
             }
         }
 
@@ -67,7 +69,7 @@ internal static class DocumentSizeCheck
         // The filler is one text property of at most the target size; the rest of the document is counted above.
         if (limit.MaxPropertyChars is { } longest && target > longest)
         {
-            Add(errors, "Workload.TargetSizeBytes", $"The padding is one property, and a property of {limit.Item} holds at most {longest:N0} characters (64 KiB): pad to at most {longest:N0} bytes.");
+            Add(errors, PlanSettingsCatalog.TargetSizeBytes.Path, $"The padding is one property, and a property of {limit.Item} holds at most {longest:N0} characters (64 KiB): pad to at most {longest:N0} bytes.");
             return;
         }
 
@@ -76,7 +78,7 @@ internal static class DocumentSizeCheck
             : target + spread + PaddingJsonBytes + PaddingSlackBytes;
         if (padded > limit.MaxBytes)
         {
-            Add(errors, "Workload.TargetSizeBytes", $"Padded documents can reach {padded:N0} bytes; {limit.Item} holds at most {limit.MaxBytes:N0}.");
+            Add(errors, PlanSettingsCatalog.TargetSizeBytes.Path, $"Padded documents can reach {padded:N0} bytes; {limit.Item} holds at most {limit.MaxBytes:N0}.");
         }
     }
 

@@ -213,7 +213,7 @@ public static class HeadlessCommand
             if (plan.Load.Agents != 1)
             {
                 // Running the whole load here would measure one client as if it were several.
-                throw new RunPlanValidationException([new FieldError("Load.Agents",
+                throw new RunPlanValidationException([new FieldError(PlanSettingsCatalog.Agents.Path,
                     "A headless run is one client: set 1, or launch the profile from a dashboard in shared mode to spread it over agents.")]);
             }
 
@@ -221,7 +221,7 @@ public static class HeadlessCommand
             if (plan.Workload is { Shape: DocumentShape.CsvFile, CsvPath: { } csvPath }
                 && (await CsvFileCheck.CheckAsync(csvPath, cancellationToken)).Error is { } csvProblem)
             {
-                throw new RunPlanValidationException([new FieldError("Workload.CsvPath", csvProblem)]);
+                throw new RunPlanValidationException([new FieldError(PlanSettingsCatalog.CsvPath.Path, csvProblem)]);
             }
         }
         catch (RunPlanValidationException ex)

@@ -344,7 +344,7 @@ public sealed class RunService(
 
         if (options.Value.Mode != Configuration.DeploymentMode.Shared)
         {
-            throw new RunPlanValidationException([new FieldError("Load.Agents",
+            throw new RunPlanValidationException([new FieldError(PlanSettingsCatalog.Agents.Path,
                 "Spreading a run over agents needs shared mode (BenchWeb:Mode = Shared, several instances on PostgreSQL and Redis); this installation is one instance: set 1.")]);
         }
 
@@ -352,13 +352,13 @@ public sealed class RunService(
         var count = wanted == LoadOptions.AllAgents ? alive.Count : wanted;
         if (alive.Count == 0 || count > alive.Count)
         {
-            throw new RunPlanValidationException([new FieldError("Load.Agents",
+            throw new RunPlanValidationException([new FieldError(PlanSettingsCatalog.Agents.Path,
                 $"{(wanted == LoadOptions.AllAgents ? "Every agent" : $"{wanted:N0} agents")} asked for, {alive.Count:N0} alive now (see the Agents page).")]);
         }
 
         if (plan.Load.Concurrency < count)
         {
-            throw new RunPlanValidationException([new FieldError("Load.Agents",
+            throw new RunPlanValidationException([new FieldError(PlanSettingsCatalog.Agents.Path,
                 $"Each of the {count:N0} agents needs at least one worker: set the concurrency to at least {count:N0}.")]);
         }
 

@@ -22,6 +22,19 @@ public sealed class PlanSettingsCatalogTests
     }
 
     [Fact]
+    public void At_NamesOneStagesSetting_TheWayTheRulesReportIt()
+    {
+        var plan = new RunPlan
+        {
+            Load = new LoadOptions { Model = LoadModel.ClosedLoop, Concurrency = 4, Stages = [new() { DurationSeconds = 10, Concurrency = 2 }, new() { DurationSeconds = 10, Concurrency = 0 }] },
+        };
+
+        Assert.Equal("Load.Stages[1].Concurrency", PlanSettingsCatalog.StageConcurrency.At(1));
+        Assert.Contains(plan.Validate(), e => e.Field == PlanSettingsCatalog.StageConcurrency.At(1));
+        Assert.Throws<InvalidOperationException>(() => PlanSettingsCatalog.Concurrency.At(1));
+    }
+
+    [Fact]
     public void Of_SomethingOtherThanAProperty_IsRefused()
     {
         Assert.Throws<ArgumentException>(() => SettingDescriptor.Of(p => p.Load.Concurrency + 1, "Concurrency"));

@@ -32,32 +32,32 @@ public sealed record InstallationLimits(double MaxDurationSeconds, long MaxDocum
         var stop = plan.Stop;
         if (stop.DurationSeconds > MaxDurationSeconds)
         {
-            errors.Add(new("Stop.DurationSeconds", $"the installation allows at most {MaxDurationSeconds:N0} s {ByAdministrator}."));
+            errors.Add(new(PlanSettingsCatalog.DurationSeconds.Path, $"the installation allows at most {MaxDurationSeconds:N0} s {ByAdministrator}."));
         }
 
         else if (stop.DurationSeconds is null && plan.Load.Stages.Count > 0 && plan.Load.StagesSeconds > MaxDurationSeconds)
         {
-            errors.Add(new("Load.Stages", $"the stages last {plan.Load.StagesSeconds:N0} s; the installation allows at most {MaxDurationSeconds:N0} s {ByAdministrator}."));
+            errors.Add(new(PlanSettingsCatalog.Stages.Path, $"the stages last {plan.Load.StagesSeconds:N0} s; the installation allows at most {MaxDurationSeconds:N0} s {ByAdministrator}."));
         }
 
         if (stop.TotalDocuments > MaxDocuments)
         {
-            errors.Add(new("Stop.TotalDocuments", $"the installation allows at most {MaxDocuments:N0} documents per run {ByAdministrator}."));
+            errors.Add(new(PlanSettingsCatalog.TotalDocuments.Path, $"the installation allows at most {MaxDocuments:N0} documents per run {ByAdministrator}."));
         }
         else if (stop.TotalDocuments is null && plan.DocumentLimit > MaxDocuments)
         {
-            errors.Add(new("Stop.DocumentsPerWorker", $"the installation allows at most {MaxDocuments:N0} documents per run {ByAdministrator}; "
+            errors.Add(new(PlanSettingsCatalog.DocumentsPerWorker.Path, $"the installation allows at most {MaxDocuments:N0} documents per run {ByAdministrator}; "
                 + $"{plan.Load.Concurrency:N0} workers × {stop.DocumentsPerWorker:N0} is {plan.DocumentLimit:N0}."));
         }
 
         if (plan.Load.Concurrency > MaxConcurrency)
         {
-            errors.Add(new("Load.Concurrency", $"the installation allows at most {MaxConcurrency:N0} {ByAdministrator}."));
+            errors.Add(new(PlanSettingsCatalog.Concurrency.Path, $"the installation allows at most {MaxConcurrency:N0} {ByAdministrator}."));
         }
 
         if (plan.Load.RatePerSecond > MaxRatePerSecond)
         {
-            errors.Add(new("Load.RatePerSecond", $"the installation allows at most {MaxRatePerSecond:N0} requests/s {ByAdministrator}."));
+            errors.Add(new(PlanSettingsCatalog.RatePerSecond.Path, $"the installation allows at most {MaxRatePerSecond:N0} requests/s {ByAdministrator}."));
         }
 
         // Each stage is a load of its own: held to the same limits, on its own field.
@@ -66,12 +66,12 @@ public sealed record InstallationLimits(double MaxDurationSeconds, long MaxDocum
             var stage = plan.Load.Stages[i];
             if (stage.Concurrency > MaxConcurrency)
             {
-                errors.Add(new($"Load.Stages[{i}].Concurrency", $"the installation allows at most {MaxConcurrency:N0} {ByAdministrator}."));
+                errors.Add(new(PlanSettingsCatalog.StageConcurrency.At(i), $"the installation allows at most {MaxConcurrency:N0} {ByAdministrator}."));
             }
 
             if (stage.RatePerSecond > MaxRatePerSecond)
             {
-                errors.Add(new($"Load.Stages[{i}].RatePerSecond", $"the installation allows at most {MaxRatePerSecond:N0} requests/s {ByAdministrator}."));
+                errors.Add(new(PlanSettingsCatalog.StageRatePerSecond.At(i), $"the installation allows at most {MaxRatePerSecond:N0} requests/s {ByAdministrator}."));
             }
         }
 

@@ -5,7 +5,7 @@ namespace BenchWeb.Tests.Architecture;
 
 /// <summary>Which folders of an assembly reach which, from its compiled code: every type a folder's types name in their
 /// signatures, fields, base types and method bodies (calls, fields, types, tokens), grouped by folder (the namespace's
-/// segment after the root: <c>BenchWeb.Runs.X</c> is <c>Runs</c>).</summary>
+/// segment after the root: <c>BenchWeb.History.X</c> is <c>History</c>).</summary>
 internal static class NamespaceGraph
 {
     private static readonly Dictionary<short, OpCode> OpCodesByValue = typeof(OpCodes)

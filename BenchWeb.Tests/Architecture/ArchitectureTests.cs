@@ -114,5 +114,29 @@ public sealed class ArchitectureTests
         Assert.Contains(typeof(SavedSecondsReader), taken);
     }
 
+    [Theory]
+    [InlineData(nameof(BenchDbContext.Runs), "Uploads", "Profiles", "Fleet.AgentDirectory", "Live", "Hubs", "Guard", "Configuration")]
+    [InlineData(nameof(BenchDbContext.RunSeconds), "Uploads", "Profiles", "Fleet.AgentDirectory", "Live", "Hubs", "Guard", "Configuration")]
+    [InlineData(nameof(BenchDbContext.Profiles), "Uploads", "Fleet.AgentDirectory", "Live", "Hubs", "Guard", "Configuration")]
+    public void ThePartsBelowAnAggregatesReadSide_AskIt_NeverItsTable(string table, params string[] below)
+    {
+        // The upload store asks which plans name a file, the fleet's directory how many runs each agent executes, through the
+        // read sides' delegates (Data/PlanHolders.cs). One write is theirs to make: deleting a profile unlinks its runs in
+        // the same transaction.
+        string[] writers = ["BenchWeb.Profiles.ProfileService.DeleteAsync"];
+        var getter = typeof(BenchDbContext).GetProperty(table)!.GetMethod!;
+        var readers = Web.GetTypes().Where(t => !t.IsNested && below.Any(b => t.FullName!.StartsWith($"BenchWeb.{b}", StringComparison.Ordinal)))
+            .SelectMany(t => NamespaceGraph.MembersUsedBy(t).Where(u => u.Member == getter).Select(u => $"{t.FullName}.{MethodName(u.User)}"))
+            .Except(writers).Distinct().Order(StringComparer.Ordinal).ToList();
+
+        Assert.True(readers.Count == 0, $"{string.Join(", ", readers)} read(s) {table} itself; ask its read side.");
+        // The check sees a table's readers at all: the runs' read side reads the runs.
+        Assert.Contains(NamespaceGraph.MembersUsedBy(typeof(BenchWeb.History.RunReader)), u => u.Member == typeof(BenchDbContext).GetProperty(nameof(BenchDbContext.Runs))!.GetMethod);
+    }
+
+    // The method a compiler-made type belongs to: <DeleteAsync>d__9 → DeleteAsync.
+    private static string MethodName(Type user) =>
+        user.IsNested && user.Name.StartsWith('<') ? user.Name[1..user.Name.IndexOf('>', StringComparison.Ordinal)] : "";
+
     private static string Describe(IEnumerable<SortedSet<string>> loops) => string.Join("; ", loops.Select(l => string.Join(" ⇄ ", l)));
 }

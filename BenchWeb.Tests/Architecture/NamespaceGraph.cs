@@ -145,9 +145,19 @@ internal static class NamespaceGraph
         }
     }
 
-    private static List<Type> TypesInBody(MethodBase method)
+    private static List<Type> TypesInBody(MethodBase method) =>
+        [.. MembersInBody(method).Select(m => m as Type ?? m.DeclaringType).OfType<Type>()];
+
+    /// <summary>The members (types, methods, fields) each method of <paramref name="type"/> and of the types the compiler made
+    /// for it (lambdas, async methods) names in its body, with the type that names them.</summary>
+    public static IEnumerable<(Type User, MemberInfo Member)> MembersUsedBy(Type type) =>
+        type.GetMethods(Everything).Cast<MethodBase>().Concat(type.GetConstructors(Everything))
+            .SelectMany(method => MembersInBody(method).Select(member => (type, member)))
+            .Concat(type.GetNestedTypes(Everything).SelectMany(MembersUsedBy));
+
+    private static List<MemberInfo> MembersInBody(MethodBase method)
     {
-        var types = new List<Type>();
+        var members = new List<MemberInfo>();
         byte[]? il;
         try
         {
@@ -160,7 +170,7 @@ internal static class NamespaceGraph
 
         if (il is null)
         {
-            return types;
+            return members;
         }
 
         var module = method.Module;
@@ -186,14 +196,9 @@ internal static class NamespaceGraph
                     i += 4;
                     try
                     {
-                        var member = module.ResolveMember(token, typeArguments, methodArguments);
-                        if (member is Type t)
+                        if (module.ResolveMember(token, typeArguments, methodArguments) is { } member)
                         {
-                            types.Add(t);
-                        }
-                        else if (member?.DeclaringType is { } owner)
-                        {
-                            types.Add(owner);
+                            members.Add(member);
                         }
                     }
                     catch (ArgumentException)
@@ -222,6 +227,6 @@ internal static class NamespaceGraph
             }
         }
 
-        return types;
+        return members;
     }
 }

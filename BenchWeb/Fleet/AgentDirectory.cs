@@ -7,7 +7,7 @@ using Microsoft.Extensions.Options;
 namespace BenchWeb.Fleet;
 
 /// <summary>The fleet as the database knows it: every agent that registered, whether it is alive, and the runs it executes.</summary>
-public sealed class AgentDirectory(IDbContextFactory<BenchDbContext> databases, IOptions<BenchWebOptions> options, TimeProvider time)
+public sealed class AgentDirectory(IDbContextFactory<BenchDbContext> databases, RunningRunsPerAgentReader runningRuns, IOptions<BenchWebOptions> options, TimeProvider time)
 {
     /// <summary>After how long without a heartbeat an agent is lost.</summary>
     public TimeSpan LostAfter => TimeSpan.FromSeconds(options.Value.Agent.LostAfterSeconds);
@@ -20,11 +20,10 @@ public sealed class AgentDirectory(IDbContextFactory<BenchDbContext> databases, 
         var since = now - TimeSpan.FromDays(1);
         var agents = await db.Agents.AsNoTracking().Where(a => a.LastHeartbeatAt >= since).ToListAsync(cancellationToken);
         var ids = agents.Select(a => a.Id).ToList();
-        var single = await db.Runs.Where(r => r.AgentId != null && ids.Contains(r.AgentId) && r.Status == RunStatus.Running)
-            .GroupBy(r => r.AgentId!).Select(g => new { Agent = g.Key, Count = g.Count() }).ToListAsync(cancellationToken);
+        var single = (await runningRuns(ids, cancellationToken)).Select(r => new { Agent = r.Key, r.Value });
         var shards = await db.RunShards.Where(s => ids.Contains(s.AgentId) && s.Status == RunStatus.Running)
-            .GroupBy(s => s.AgentId).Select(g => new { Agent = g.Key, Count = g.Count() }).ToListAsync(cancellationToken);
-        var active = single.Concat(shards).GroupBy(x => x.Agent).ToDictionary(g => g.Key, g => g.Sum(x => x.Count), StringComparer.Ordinal);
+            .GroupBy(s => s.AgentId).Select(g => new { Agent = g.Key, Value = g.Count() }).ToListAsync(cancellationToken);
+        var active = single.Concat(shards).GroupBy(x => x.Agent).ToDictionary(g => g.Key, g => g.Sum(x => x.Value), StringComparer.Ordinal);
         return [.. agents
             .Select(a => new AgentView(a, AgentView.StateOf(a, now, LostAfter), active.GetValueOrDefault(a.Id)))
             .OrderBy(v => v.State).ThenBy(v => v.Agent.Name, StringComparer.OrdinalIgnoreCase).ThenByDescending(v => v.Agent.StartedAt)];

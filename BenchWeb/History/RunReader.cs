@@ -153,6 +153,36 @@ public sealed class RunReader(IDbContextFactory<BenchDbContext> databases, TimeP
         return await RunHistoryQuery.ExecuteAsync(db, filter, null, cancellationToken);
     }
 
+    /// <summary>The runs queued or running whose plan mentions <paramref name="text"/> (<see cref="PendingRunPlansReader"/>).</summary>
+    public async Task<IReadOnlyList<PlanHolder>> PendingPlansMentioningAsync(string text, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        return await db.Runs.AsNoTracking()
+            .Where(r => (r.Status == RunStatus.Queued || r.Status == RunStatus.Running) && r.PlanJson.Contains(text))
+            .Select(r => new PlanHolder(r.Id, r.ProfileName, r.PlanJson)).ToListAsync(cancellationToken);
+    }
+
+    /// <summary>How many runs each agent executes on its own now (<see cref="RunningRunsPerAgentReader"/>).</summary>
+    public async Task<IReadOnlyDictionary<string, int>> RunningPerAgentAsync(IReadOnlyCollection<string> agentIds, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        return await db.Runs.Where(r => r.AgentId != null && agentIds.Contains(r.AgentId) && r.Status == RunStatus.Running)
+            .GroupBy(r => r.AgentId!).Select(g => new { Agent = g.Key, Count = g.Count() })
+            .ToDictionaryAsync(g => g.Agent, g => g.Count, StringComparer.Ordinal, cancellationToken);
+    }
+
+    /// <summary>For each profile with a completed run, its latest one's id and average throughput: the rate its next run
+    /// can expect, to say how long that will take.</summary>
+    public async Task<IReadOnlyDictionary<long, (long RunId, double PerSecond)>> LastRatesByProfileAsync(CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        var completed = await db.Runs.AsNoTracking()
+            .Where(r => r.ProfileId != null && r.Status == RunStatus.Completed && r.AverageThroughput > 0)
+            .Select(r => new { r.Id, ProfileId = r.ProfileId!.Value, r.AverageThroughput })
+            .ToListAsync(cancellationToken);
+        return completed.GroupBy(r => r.ProfileId).ToDictionary(g => g.Key, g => g.MaxBy(r => r.Id) is { } last ? (last.Id, last.AverageThroughput ?? 0) : default);
+    }
+
     /// <summary>The runs of a comparison (<see cref="RunComparison"/>), with their seconds when asked.</summary>
     public async Task<RunComparison> CompareAsync(IReadOnlyList<long> ids, bool includeSeconds, CancellationToken cancellationToken)
     {

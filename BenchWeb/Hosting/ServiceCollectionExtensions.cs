@@ -75,11 +75,7 @@ public static class ServiceCollectionExtensions
         services.AddSingleton<KillSwitch>();
         services.AddSingleton<SecretStore>();
         services.AddSingleton<Live.LiveFeed>();
-        services.AddSingleton<RunReader>();
-        // What follows a run below the read side (the hub, the live feed's follower) reads its saved seconds through it.
-        services.AddSingleton<SavedSecondsReader>(sp => sp.GetRequiredService<RunReader>().SecondsAsync);
-        services.AddSingleton<Sweeps.SweepReader>();
-        services.AddSingleton<ProfileReader>();
+        services.AddReadSides();
         services.AddSingleton<RunUpdatePublisher>();
         services.AddSingleton<ExecutingRuns>();
         services.AddSingleton<RunExecutor>();
@@ -118,5 +114,20 @@ public static class ServiceCollectionExtensions
 
         services.AddRazorComponents().AddInteractiveServerComponents();
         return builder;
+    }
+
+    /// <summary>The read side of each aggregate (runs, sweeps, profiles), and the delegates through which the parts below
+    /// them ask it: the hub and the live feed's follower for saved seconds, the upload store for the plans that name a
+    /// file, the fleet's directory for the runs each agent executes.</summary>
+    public static IServiceCollection AddReadSides(this IServiceCollection services)
+    {
+        services.AddSingleton<RunReader>();
+        services.AddSingleton<SavedSecondsReader>(sp => sp.GetRequiredService<RunReader>().SecondsAsync);
+        services.AddSingleton<PendingRunPlansReader>(sp => sp.GetRequiredService<RunReader>().PendingPlansMentioningAsync);
+        services.AddSingleton<RunningRunsPerAgentReader>(sp => sp.GetRequiredService<RunReader>().RunningPerAgentAsync);
+        services.AddSingleton<Sweeps.SweepReader>();
+        services.AddSingleton<ProfileReader>();
+        services.AddSingleton<ProfilePlansReader>(sp => sp.GetRequiredService<ProfileReader>().PlansMentioningAsync);
+        return services;
     }
 }

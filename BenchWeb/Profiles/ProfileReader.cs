@@ -1,4 +1,3 @@
-using BenchEngine.Running;
 using BenchWeb.Data;
 using Microsoft.EntityFrameworkCore;
 
@@ -22,15 +21,11 @@ public sealed class ProfileReader(IDbContextFactory<BenchDbContext> databases)
         return await db.Profiles.AsNoTracking().SingleOrDefaultAsync(p => p.Id == id, cancellationToken);
     }
 
-    /// <summary>For each profile with a completed run, its latest one's id and average throughput: the rate its next run
-    /// can expect, to say how long that will take.</summary>
-    public async Task<IReadOnlyDictionary<long, (long RunId, double PerSecond)>> LastRatesAsync(CancellationToken cancellationToken)
+    /// <summary>The profiles whose plan mentions <paramref name="text"/> (<see cref="ProfilePlansReader"/>).</summary>
+    public async Task<IReadOnlyList<PlanHolder>> PlansMentioningAsync(string text, CancellationToken cancellationToken)
     {
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        var completed = await db.Runs.AsNoTracking()
-            .Where(r => r.ProfileId != null && r.Status == RunStatus.Completed && r.AverageThroughput > 0)
-            .Select(r => new { r.Id, ProfileId = r.ProfileId!.Value, r.AverageThroughput })
-            .ToListAsync(cancellationToken);
-        return completed.GroupBy(r => r.ProfileId).ToDictionary(g => g.Key, g => g.MaxBy(r => r.Id) is { } last ? (last.Id, last.AverageThroughput ?? 0) : default);
+        return await db.Profiles.AsNoTracking().Where(p => p.PlanJson.Contains(text))
+            .Select(p => new PlanHolder(p.Id, p.Name, p.PlanJson)).ToListAsync(cancellationToken);
     }
 }

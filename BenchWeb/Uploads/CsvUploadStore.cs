@@ -18,6 +18,8 @@ namespace BenchWeb.Uploads;
 /// recorded in the audit log, so the pages and the API are recorded alike.</summary>
 public sealed partial class CsvUploadStore(
     IDbContextFactory<BenchDbContext> databases,
+    ProfilePlansReader profilePlans,
+    PendingRunPlansReader pendingRunPlans,
     AuditLog audit,
     IOptions<BenchWebOptions> options,
     TimeProvider time,
@@ -183,15 +185,11 @@ public sealed partial class CsvUploadStore(
     /// <summary>What needs each file: profiles naming it, and runs queued or running with it.</summary>
     public async Task<ILookup<long, UploadedFileUse>> UsesAsync(CancellationToken cancellationToken)
     {
-        await using var db = await databases.CreateDbContextAsync(cancellationToken);
         // Plans are JSON text; only those that mention a file are read.
-        var profiles = await db.Profiles.AsNoTracking().Where(p => p.PlanJson.Contains("csvFileId"))
-            .Select(p => new { p.Id, p.Name, p.PlanJson }).ToListAsync(cancellationToken);
-        var runs = await db.Runs.AsNoTracking()
-            .Where(r => (r.Status == RunStatus.Queued || r.Status == RunStatus.Running) && r.PlanJson.Contains("csvFileId"))
-            .Select(r => new { r.Id, r.ProfileName, r.PlanJson }).ToListAsync(cancellationToken);
+        var profiles = await profilePlans("csvFileId", cancellationToken);
+        var runs = await pendingRunPlans("csvFileId", cancellationToken);
         return profiles.Select(p => (FileId: FileIdOf(p.PlanJson), Use: new UploadedFileUse(UploadedFileUse.Profile, p.Id, p.Name)))
-            .Concat(runs.Select(r => (FileId: FileIdOf(r.PlanJson), Use: new UploadedFileUse(UploadedFileUse.Run, r.Id, r.ProfileName))))
+            .Concat(runs.Select(r => (FileId: FileIdOf(r.PlanJson), Use: new UploadedFileUse(UploadedFileUse.Run, r.Id, r.Name))))
             .Where(u => u.FileId is not null)
             .ToLookup(u => u.FileId!.Value, u => u.Use);
     }

@@ -6,6 +6,7 @@ using BenchWeb.Guard.Administration;
 using BenchWeb.Guard.Audit;
 using BenchWeb.Guard.Secrets;
 using BenchWeb.Guard.Security;
+using BenchWeb.Hosting;
 using BenchWeb.History;
 using BenchWeb.Jobs;
 using BenchWeb.Launch;
@@ -68,9 +69,7 @@ internal sealed class BenchWebComponentContext : BunitContext
         Services.AddSingleton<BenchWeb.Sweeps.SweepService>();
         Services.AddSingleton<RunTransfer>();
         Services.AddSingleton<BenchWeb.Live.LiveFeed>();
-        Services.AddSingleton<RunReader>();
-        Services.AddSingleton<BenchWeb.Sweeps.SweepReader>();
-        Services.AddSingleton<ProfileReader>();
+        Services.AddReadSides();
         Services.AddSingleton<RunUpdatePublisher>();
         Services.AddSingleton<IRunJobClient>(jobs ?? Jobs);
         Services.AddSingleton<SessionStore>();

@@ -1,8 +1,10 @@
 using BenchEngine.Running;
+using BenchEngine.Workloads;
 using BenchWeb.Data;
 using BenchWeb.Profiles;
 using BenchWeb.Tests.Support;
 using BenchWeb.Tests.Support.Components;
+using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 
 namespace BenchWeb.Tests.Web.Profiles;
@@ -38,7 +40,7 @@ public sealed class ProfileReaderTests
     }
 
     [Fact]
-    public async Task LastRates_TheLatestCompletedRunOfEachProfile_WithAThroughput()
+    public async Task LastRatesByProfile_TheLatestCompletedRunOfEachProfile_WithAThroughput()
     {
         await using var context = new BenchWebComponentContext();
         var measured = await AddProfileAsync(context, "Measured");
@@ -48,10 +50,31 @@ public sealed class ProfileReaderTests
         await AddRunAsync(context, measured, RunStatus.Failed, 5_000);
         await AddRunAsync(context, failedOnly, RunStatus.Failed, 900);
 
-        var rates = await context.Services.GetRequiredService<ProfileReader>().LastRatesAsync(CancellationToken.None);
+        var rates = await context.Services.GetRequiredService<BenchWeb.History.RunReader>().LastRatesByProfileAsync(CancellationToken.None);
 
         Assert.Equal((latest, 1_200d), rates[measured]);
         Assert.False(rates.ContainsKey(failedOnly));
+    }
+
+    [Fact]
+    public async Task PlansMentioning_TheProfilesWhosePlanHasTheText_ThroughTheDelegateLowerPartsAsk()
+    {
+        await using var context = new BenchWebComponentContext();
+        var plain = await AddProfileAsync(context, "Plain");
+        var withFile = await AddProfileAsync(context, "With a file");
+        await using (var db = await context.Databases.CreateDbContextAsync())
+        {
+            var profile = await db.Profiles.SingleAsync(p => p.Id == withFile);
+            profile.PlanJson = new RunPlan { Name = "With a file", Workload = new WorkloadOptions { Shape = DocumentShape.CsvFile, CsvFileId = 7 } }.ToJson();
+            await db.SaveChangesAsync();
+        }
+
+        var plans = await context.Services.GetRequiredService<BenchWeb.Data.ProfilePlansReader>()("csvFileId", CancellationToken.None);
+
+        var holder = Assert.Single(plans);
+        Assert.Equal((withFile, "With a file"), (holder.Id, holder.Name));
+        Assert.Equal(7, RunPlan.FromJson(holder.PlanJson).Workload.CsvFileId);
+        Assert.DoesNotContain(plans, p => p.Id == plain);
     }
 
     private static async Task<long> AddProfileAsync(BenchWebComponentContext context, string name)

@@ -111,7 +111,7 @@ public sealed class CsvUploadStoreTests
         var content = Encoding.UTF8.GetBytes(CsvUploads.Flights(100_000));
         Assert.True(content.Length > 1024 * 1024);
 
-        var result = await new CsvUploadStore(context.Databases, context.Services.GetRequiredService<BenchWeb.Guard.Audit.AuditLog>(), Microsoft.Extensions.Options.Options.Create(new BenchWeb.Configuration.BenchWebOptions
+        var result = await new CsvUploadStore(context.Databases, context.Services.GetRequiredService<BenchWeb.Data.ProfilePlansReader>(), context.Services.GetRequiredService<BenchWeb.Data.PendingRunPlansReader>(), context.Services.GetRequiredService<BenchWeb.Guard.Audit.AuditLog>(), Microsoft.Extensions.Options.Options.Create(new BenchWeb.Configuration.BenchWebOptions
         {
             DataDirectory = Path.GetDirectoryName(store.Folder),
             MaxUploadBytes = 1024 * 1024,

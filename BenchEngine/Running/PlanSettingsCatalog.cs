@@ -28,6 +28,7 @@ public static class PlanSettingsCatalog
 
     public static readonly SettingDescriptor Template = SettingDescriptor.Of(p => p.Workload.Template, "Template") with
     {
+        AppliesWhen = p => p.Workload.Shape == Workloads.DocumentShape.JsonTemplate,
         EditorLabel = "JSON template",
         Help = "Placeholders: {{guid}}, {{seq}}, {{int:1:100}}, {{text:20}}, {{pick:a|b}}, {{now}}.",
     };
@@ -40,12 +41,14 @@ public static class PlanSettingsCatalog
 
     public static readonly SettingDescriptor CsvPath = SettingDescriptor.Of(p => p.Workload.CsvPath, "CSV file") with
     {
+        AppliesWhen = p => p.Workload.Shape == Workloads.DocumentShape.CsvFile,
         EditorLabel = "Server path (from an older profile)",
         Help = "Runs from the dashboard read uploaded files only; choose one instead.",
     };
 
     public static readonly SettingDescriptor CsvFileId = SettingDescriptor.Of(p => p.Workload.CsvFileId, "Csv file id") with
     {
+        AppliesWhen = p => p.Workload.Shape == Workloads.DocumentShape.CsvFile,
         EditorLabel = "CSV file",
         Help = "A file uploaded under Files (e.g. a BTS on-time file); one document per row, read as a stream.",
     };
@@ -66,17 +69,20 @@ public static class PlanSettingsCatalog
 
     public static readonly SettingDescriptor PartitionKeyField = SettingDescriptor.Of(p => p.Workload.PartitionKey!.Field, "Partition key field") with
     {
+        AppliesWhen = p => PartitionKeyOf(p) == Workloads.PartitionKeyStrategy.FieldValue,
         EditorLabel = "Key field",
         Help = "The document field whose value is the key, e.g. Origin.",
     };
 
     public static readonly SettingDescriptor PartitionKeyCount = SettingDescriptor.Of(p => p.Workload.PartitionKey!.KeyCount, "Partition key count") with
     {
+        AppliesWhen = p => PartitionKeyOf(p) is Workloads.PartitionKeyStrategy.FixedKeys or Workloads.PartitionKeyStrategy.HotKey,
         EditorLabel = "Number of keys",
     };
 
     public static readonly SettingDescriptor HotKeyFraction = SettingDescriptor.Of(p => p.Workload.PartitionKey!.HotKeyFraction, "Hot key share") with
     {
+        AppliesWhen = p => PartitionKeyOf(p) == Workloads.PartitionKeyStrategy.HotKey,
         EditorLabel = "Share on the hot key",
         Help = "0.8 = 80 % of documents get the same key.",
     };
@@ -95,6 +101,7 @@ public static class PlanSettingsCatalog
 
     public static readonly SettingDescriptor RatePerSecond = SettingDescriptor.Of(p => p.Load.RatePerSecond, "Rate (requests/s)") with
     {
+        AppliesWhen = p => p.Load.Model == Running.LoadModel.OpenLoop,
         Unit = "requests/s",
         Help = "Open loop only.",
         Min = RunPlan.MinRatePerSecond,
@@ -103,6 +110,7 @@ public static class PlanSettingsCatalog
 
     public static readonly SettingDescriptor BatchSize = SettingDescriptor.Of(p => p.Load.BatchSize, "Batch size") with
     {
+        AppliesWhen = p => p.Target.Kind.Module.MaxBatchSize > 1,
         Help = "1 = point writes. Tables: up to 100 entities sharing a partition key per transaction.",
         Min = 1,
     };
@@ -144,6 +152,7 @@ public static class PlanSettingsCatalog
 
     public static readonly SettingDescriptor MaxRetries = SettingDescriptor.Of(p => p.Load.Throttling.MaxRetries, "Retries of a throttled request") with
     {
+        Section = SettingSection.Client,
         EditorLabel = "Retries on throttling",
         Help = "Per write, honouring retry-after. Every throttled response is counted, retried or not.",
         Min = 0,
@@ -152,11 +161,13 @@ public static class PlanSettingsCatalog
 
     public static readonly SettingDescriptor SharedBackoff = SettingDescriptor.Of(p => p.Load.Throttling.SharedBackoff, "Shared back-off") with
     {
+        Section = SettingSection.Client,
         Help = "One 429 pauses all workers until its retry-after, instead of each retrying on its own.",
     };
 
     public static readonly SettingDescriptor BaseDelayMs = SettingDescriptor.Of(p => p.Load.Throttling.BaseDelayMs, "Back-off base delay (ms)") with
     {
+        Section = SettingSection.Client,
         EditorLabel = "Back-off without retry-after (ms)",
         Help = "First delay when the service gives none; doubles per retry.",
         Unit = "ms",
@@ -174,6 +185,7 @@ public static class PlanSettingsCatalog
 
     public static readonly SettingDescriptor DocumentsPerWorker = SettingDescriptor.Of(p => p.Stop.DocumentsPerWorker, "Documents per worker") with
     {
+        AppliesWhen = p => p.Load.Model == Running.LoadModel.ClosedLoop,
         Help = "Closed loop: workers × this many (e.g. 10 × 100,000).",
         Min = 1,
     };
@@ -288,6 +300,10 @@ public static class PlanSettingsCatalog
         Min = 0,
         Max = Diagnostics.DiagnosticsOptions.MaxPerSecond,
     };
+
+    // The partition key strategy a run uses: the plan's, or its shape's default.
+    private static Workloads.PartitionKeyStrategy PartitionKeyOf(RunPlan plan) =>
+        plan.Workload.PartitionKey?.Strategy ?? Workloads.DocumentSourceFactory.DefaultPartitionKeyStrategy(plan.Workload.Shape);
 
     /// <summary>The plan's own settings (not a target's), in the editor's order.</summary>
     public static IReadOnlyList<SettingDescriptor> Plan { get; } =

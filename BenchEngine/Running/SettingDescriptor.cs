@@ -68,6 +68,44 @@ public sealed record SettingDescriptor
     /// <summary>The largest value the rules accept, when one bound holds whatever the other settings say.</summary>
     public double? Max { get; init; }
 
+    /// <summary>When a run of the plan reads the setting (the template only with the JSON template shape); null: always. A
+    /// target's setting applies as its module says, and only to a plan of its kind.</summary>
+    public Func<RunPlan, bool>? AppliesWhen { get; init; }
+
+    /// <summary>Whether a run of <paramref name="plan"/> reads this setting: an editor shows its input, the run page and
+    /// comparisons show its value, only then.</summary>
+    public bool AppliesTo(RunPlan plan)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        if (TargetField is null)
+        {
+            return AppliesWhen?.Invoke(plan) ?? true;
+        }
+
+        var module = plan.Target.Kind.Module;
+        return string.Equals(JsonPath.Split('.')[1], module.Section, StringComparison.OrdinalIgnoreCase) && module.Applies(JsonPath, plan.Target);
+    }
+
+    /// <summary>The part of the profile editor the setting is edited in: a target's client settings and the throttling's
+    /// retries are the client's; the rest is the section its path starts with.</summary>
+    public SettingSection Section
+    {
+        get => _section ?? (TargetField?.ClientSetting == true ? SettingSection.Client : SectionOfPath(Path));
+        init => _section = value;
+    }
+
+    private readonly SettingSection? _section;
+
+    private static SettingSection SectionOfPath(string path) => path.Split('.')[0] switch
+    {
+        "Workload" => SettingSection.Workload,
+        "Load" => SettingSection.Load,
+        "Stop" => SettingSection.Stop,
+        "Thresholds" => SettingSection.PassFail,
+        "Diagnostics" => SettingSection.Diagnostics,
+        _ => SettingSection.Target,
+    };
+
     /// <summary>The setting's type, as the plan holds it.</summary>
     public Type ValueType { get; }
 
@@ -201,4 +239,16 @@ public sealed record SettingDescriptor
         : throw new InvalidOperationException($"{Path} is not a setting of each stage.");
 
     public override string ToString() => Path;
+}
+
+/// <summary>The parts of a plan as the profile editor lays them out, in its order.</summary>
+public enum SettingSection
+{
+    Target,
+    Workload,
+    Load,
+    Client,
+    Stop,
+    PassFail,
+    Diagnostics,
 }

@@ -1,6 +1,4 @@
 using BenchEngine.Running;
-using BenchEngine.Targets;
-using BenchEngine.Workloads;
 
 namespace BenchWeb.Compare;
 
@@ -27,60 +25,48 @@ public static class PlanSettings
     /// <summary>The sections in the editor's order, then the client environment and the run's metadata.</summary>
     public static IReadOnlyList<string> SectionOrder { get; } = [Target, Workload, Load, Client, Stop, PassFail, Diagnostics, Environment, Metadata];
 
-    // The settings of the client (SDK connection, retries) that the plan keeps under the target or the load: the targets'
-    // fields say which of theirs are.
-    private static readonly HashSet<string> ClientPaths = new(
-        TargetRegistry.All.SelectMany(m => m.Fields).Where(f => f.ClientSetting).Select(f => FlatPath(f.Path)),
-        StringComparer.Ordinal);
-
     /// <summary>A field path as a flattened plan path: <c>Target.Cosmos.Bulk</c> → <c>target.cosmos.bulk</c>.</summary>
     public static string FlatPath(string fieldPath) => SettingLabels.FlatPath(fieldPath);
 
-    /// <summary>The section of a flattened path (<c>target.cosmos.bulk</c> → "Client settings").</summary>
+    /// <summary>The section of a flattened path (<c>target.cosmos.bulk</c> → "Client settings"): its setting's, or for the
+    /// client environment and the run's metadata, theirs.</summary>
     public static string SectionOf(string path)
     {
         ArgumentNullException.ThrowIfNull(path);
-        if (ClientPaths.Contains(path) || path.StartsWith("load.throttling.", StringComparison.Ordinal))
+        if (PlanSettingsCatalog.Find(path) is { } setting)
         {
-            return Client;
+            return Names[setting.Section];
         }
 
-        return path[..Math.Max(0, path.IndexOf('.', StringComparison.Ordinal))] switch
+        return path.Split('.')[0] switch
         {
-            "target" => Target,
-            "workload" => Workload,
-            "load" => Load,
-            "stop" => Stop,
-            "thresholds" => PassFail,
-            "diagnostics" => Diagnostics,
             "environment" => Environment,
             "metadata" => Metadata,
             _ => Target,
         };
     }
 
-    /// <summary>Whether the setting at <paramref name="path"/> is read when <paramref name="plan"/> runs.</summary>
+    private static readonly Dictionary<SettingSection, string> Names = new()
+    {
+        [SettingSection.Target] = Target,
+        [SettingSection.Workload] = Workload,
+        [SettingSection.Load] = Load,
+        [SettingSection.Client] = Client,
+        [SettingSection.Stop] = Stop,
+        [SettingSection.PassFail] = PassFail,
+        [SettingSection.Diagnostics] = Diagnostics,
+    };
+
+    /// <summary>Whether the setting at <paramref name="path"/> is read when <paramref name="plan"/> runs: as its setting says
+    /// (<see cref="SettingDescriptor.AppliesTo"/>). A path no setting declares (a section another kind's module dropped) is
+    /// shown when it is the run's own kind's.</summary>
     public static bool Applies(string path, RunPlan plan)
     {
         ArgumentNullException.ThrowIfNull(path);
         ArgumentNullException.ThrowIfNull(plan);
-        var module = plan.Target.Kind.Module;
-        var workload = plan.Workload;
-        var strategy = workload.PartitionKey?.Strategy ?? DocumentSourceFactory.DefaultPartitionKeyStrategy(workload.Shape);
-        return path switch
-        {
-            // A target's section: only the run's own kind's applies, and of it what its module says.
-            _ when TargetSection(path) is { } section => string.Equals(section, module.Section, StringComparison.OrdinalIgnoreCase) && module.Applies(path, plan.Target),
-            "workload.template" => workload.Shape == DocumentShape.JsonTemplate,
-            "workload.csvFileId" or "workload.csvPath" => workload.Shape == DocumentShape.CsvFile,
-            "workload.partitionKey.field" => strategy == PartitionKeyStrategy.FieldValue,
-            "workload.partitionKey.keyCount" => strategy is PartitionKeyStrategy.FixedKeys or PartitionKeyStrategy.HotKey,
-            "workload.partitionKey.hotKeyFraction" => strategy == PartitionKeyStrategy.HotKey,
-            "load.ratePerSecond" => plan.Load.Model == LoadModel.OpenLoop,
-            "load.batchSize" => module.MaxBatchSize > 1,
-            "stop.documentsPerWorker" => plan.Load.Model == LoadModel.ClosedLoop,
-            _ => true,
-        };
+        return PlanSettingsCatalog.Find(path) is { } setting
+            ? setting.AppliesTo(plan)
+            : TargetSection(path) is not { } section || (string.Equals(section, plan.Target.Kind.Module.Section, StringComparison.OrdinalIgnoreCase) && plan.Target.Kind.Module.Applies(path, plan.Target));
     }
 
     /// <summary>The target section a flattened path is in (<c>target.cosmos.bulk</c> → <c>cosmos</c>); null for the target's own

@@ -22,6 +22,36 @@ public sealed class PlanSettingsCatalogTests
     }
 
     [Fact]
+    public void AppliesTo_ASettingIsReadOnlyWhenThePlanUsesIt_AndATargetsOnlyByItsOwnKind()
+    {
+        var closed = new RunPlan { Target = new TargetOptions { Kind = TargetKind.CosmosSql } };
+        var open = closed with { Load = closed.Load with { Model = LoadModel.OpenLoop }, Workload = closed.Workload with { Shape = BenchEngine.Workloads.DocumentShape.JsonTemplate } };
+        var tables = closed with { Target = new TargetOptions { Kind = TargetKind.TableStorage } };
+        var bulk = PlanSettingsCatalog.Find("Target.Cosmos.Bulk")!;
+
+        Assert.Equal((false, true), (PlanSettingsCatalog.RatePerSecond.AppliesTo(closed), PlanSettingsCatalog.RatePerSecond.AppliesTo(open)));
+        Assert.Equal((true, false), (PlanSettingsCatalog.DocumentsPerWorker.AppliesTo(closed), PlanSettingsCatalog.DocumentsPerWorker.AppliesTo(open)));
+        Assert.Equal((false, true), (PlanSettingsCatalog.Template.AppliesTo(closed), PlanSettingsCatalog.Template.AppliesTo(open)));
+        Assert.Equal((false, true), (PlanSettingsCatalog.BatchSize.AppliesTo(closed), PlanSettingsCatalog.BatchSize.AppliesTo(tables)));
+        Assert.Equal((true, false), (bulk.AppliesTo(closed), bulk.AppliesTo(tables)));
+        Assert.True(PlanSettingsCatalog.Concurrency.AppliesTo(closed));
+    }
+
+    [Fact]
+    public void Section_IsThePathsOwn_ButRetriesAndATargetsClientSettingsAreTheClients()
+    {
+        Assert.Equal(SettingSection.Load, PlanSettingsCatalog.Concurrency.Section);
+        Assert.Equal(SettingSection.Load, PlanSettingsCatalog.StageRamp.Section);
+        Assert.Equal(SettingSection.Client, PlanSettingsCatalog.MaxRetries.Section);
+        Assert.Equal(SettingSection.Client, PlanSettingsCatalog.Find("Target.Cosmos.Bulk")!.Section);
+        Assert.Equal(SettingSection.Target, PlanSettingsCatalog.Find("Target.Cosmos.Endpoint")!.Section);
+        Assert.Equal(SettingSection.Stop, PlanSettingsCatalog.Stop.Section);
+        Assert.Equal(SettingSection.PassFail, PlanSettingsCatalog.MinShareOfBaseline.Section);
+        Assert.Equal(SettingSection.Diagnostics, PlanSettingsCatalog.DiagnosticsSlowestPerSecond.Section);
+        Assert.Equal(SettingSection.Target, PlanSettingsCatalog.Name.Section);
+    }
+
+    [Fact]
     public void At_NamesOneStagesSetting_TheWayTheRulesReportIt()
     {
         var plan = new RunPlan

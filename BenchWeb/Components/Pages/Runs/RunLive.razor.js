@@ -175,6 +175,23 @@ class LiveView {
             this.pickSecond(point?.second ?? Math.max(0, Math.ceil(c.scales.x.getValueForPixel(event.x)) - 1));
         };
         this.healthBox = root.querySelector('#client-health');
+        // A chart scrolled out of view is not redrawn each second: its data stays current, and it is drawn as it comes into
+        // view (a run page holds six charts, a screen shows two or three). Every chart counts as in view until the browser says.
+        this.inView = new Set(Object.values(this.charts));
+        this.stale = new Set();
+        if ('IntersectionObserver' in window) {
+            const byCanvas = new Map(Object.values(this.charts).map(c => [c.canvas, c]));
+            this.observer = new IntersectionObserver(entries => {
+                for (const entry of entries) {
+                    const c = byCanvas.get(entry.target);
+                    if (!c || !this.inView) continue;
+                    if (!entry.isIntersecting) { this.inView.delete(c); continue; }
+                    this.inView.add(c);
+                    if (this.stale.delete(c) && !this.stopped) c.update('none');
+                }
+            });
+            for (const c of byCanvas.keys()) this.observer.observe(c);
+        }
         for (const c of Object.values(this.charts)) c.$benchWebStages = options.stages ?? [];
         // Seconds drawn after arriving live: how long from the engine closing a second to its point.
         window.benchWeb ??= {};
@@ -315,7 +332,8 @@ class LiveView {
             const started = performance.now();
             for (const c of Object.values(this.charts)) {
                 for (const d of c.data.datasets) d.data = d.source;
-                c.update('none');
+                if (!this.inView || this.inView.has(c)) c.update('none');
+                else this.stale.add(c);
             }
             window.benchWeb.drawMs.push(performance.now() - started);
             // Push latency as the user sees it: from the engine closing a second to its point being drawn.
@@ -340,8 +358,17 @@ class LiveView {
         this.scheduleDraw();
     }
 
+    // From now on every chart is drawn, in view or not: the run has ended, and its page may be printed or captured whole.
+    drawAll() {
+        this.inView = null;
+        this.observer?.disconnect();
+        for (const c of this.stale) c.update('none');
+        this.stale.clear();
+    }
+
     stop() {
         this.stopped = true;
+        this.observer?.disconnect();
         for (const c of Object.values(this.charts)) c.destroy();
     }
 }

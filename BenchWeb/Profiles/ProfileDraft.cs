@@ -27,6 +27,9 @@ public sealed partial class ProfileDraft
     // What a target setting's input holds that cannot be the setting (an empty port), and why; the plan keeps its value.
     private readonly Dictionary<string, (object? Typed, string Problem)> _unreadable = new(StringComparer.Ordinal);
 
+    // Whether an input was made since TakeNewInputs last asked: its validation state is then to be set.
+    private bool _newInputs;
+
     /// <summary>A new profile's draft.</summary>
     public ProfileDraft()
         : this(new RunPlan { Name = "My benchmark" })
@@ -71,9 +74,6 @@ public sealed partial class ProfileDraft
 
     /// <summary>The chosen kind of target.</summary>
     public TargetKind Kind => Working.Target.Kind;
-
-    /// <summary>Whether an input was made since <see cref="TakeNewInputs"/> last asked: its validation state is then to be set.</summary>
-    private bool _newInputs;
 
     /// <summary>The plan to save: the working plan with the editor's rules applied. A rate kept from before the stages of
     /// an open loop, the duration when stages set the length, a batch size for a target that takes none, a CSV file for

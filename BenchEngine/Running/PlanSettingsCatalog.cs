@@ -206,6 +206,7 @@ public static class PlanSettingsCatalog
     {
         EditorLabel = "…when throttled above (%)",
         EditorPath = "Stop.AutoStop.ThrottledPercent",
+        EditorScale = 100,
         Min = 0,
         Max = 1,
     };
@@ -214,6 +215,7 @@ public static class PlanSettingsCatalog
     {
         EditorLabel = "…or errors above (%)",
         EditorPath = "Stop.AutoStop.ErrorPercent",
+        EditorScale = 100,
         Min = 0,
         Max = 1,
     };
@@ -222,6 +224,7 @@ public static class PlanSettingsCatalog
     {
         EditorLabel = "…or unsent above (%)",
         EditorPath = "Stop.AutoStop.DroppedPercent",
+        EditorScale = 100,
         Help = "Requests due on the schedule but not sent (as many outstanding as the concurrency allows).",
         Min = 0,
         Max = 1,
@@ -280,6 +283,7 @@ public static class PlanSettingsCatalog
     {
         EditorLabel = "…at least this % of its throughput",
         EditorPath = "Thresholds.MinPercentOfBaseline",
+        EditorScale = 100,
         Help = "e.g. 95.",
         Max = 10,
     };

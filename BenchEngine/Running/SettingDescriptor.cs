@@ -1,5 +1,4 @@
 using System.Linq.Expressions;
-using System.Reflection;
 using BenchEngine.Targets;
 
 namespace BenchEngine.Running;
@@ -12,15 +11,15 @@ namespace BenchEngine.Running;
 /// </summary>
 public sealed record SettingDescriptor
 {
-    private readonly PropertyInfo[] _properties;
+    private readonly PropertyChain _chain;
 
-    private SettingDescriptor(string path, string label, Type valueType, PropertyInfo[] properties)
+    private SettingDescriptor(string path, string label, Type valueType, PropertyChain chain)
     {
         Path = path;
         JsonPath = SettingLabels.FlatPath(path);
         Label = label;
         ValueType = valueType;
-        _properties = properties;
+        _chain = chain;
     }
 
     /// <summary>The field path validation errors carry: <c>Load.Concurrency</c>; a stage's setting is
@@ -55,6 +54,10 @@ public sealed record SettingDescriptor
         get => field ?? Path;
         init;
     }
+
+    /// <summary>What the editor multiplies the plan's value by to show it: 100 for a share the form edits as a percentage
+    /// (the plan's 0.05 is the form's 5); 1 otherwise.</summary>
+    public double EditorScale { get; init; } = 1;
 
     /// <summary>A line that says what the setting does.</summary>
     public string? Help { get; init; }
@@ -119,27 +122,37 @@ public sealed record SettingDescriptor
     public bool Matches(string fieldPath) => string.Equals(WithoutIndices(fieldPath), Path, StringComparison.Ordinal);
 
     /// <summary>This setting's value in <paramref name="plan"/>; null when a section on the way is absent (no thresholds), or
-    /// for a stage's setting.</summary>
+    /// for a stage's setting (<see cref="ValueIn(RunPlan, int)"/> reads one stage's).</summary>
     public object? ValueIn(RunPlan plan)
     {
         ArgumentNullException.ThrowIfNull(plan);
-        if (PerStage || TargetField is not null)
-        {
-            return null;
-        }
+        return PerStage ? null : _chain.Get(plan);
+    }
 
-        object? value = plan;
-        foreach (var property in _properties)
-        {
-            if (value is null)
-            {
-                return null;
-            }
+    /// <summary>A stage's setting in stage <paramref name="stage"/> of <paramref name="plan"/>; null when there is no such stage.</summary>
+    public object? ValueIn(RunPlan plan, int stage)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        return _chain.Get(plan, stage);
+    }
 
-            value = property.GetValue(value);
-        }
+    /// <summary>A copy of <paramref name="plan"/> with this setting set to <paramref name="value"/> (of <see cref="ValueType"/>):
+    /// each record on the way is copied, and an absent section (thresholds, auto-stop, partition key, diagnostics) starts
+    /// from its defaults. A null for a setting that cannot be empty leaves out the optional section that holds it.</summary>
+    /// <exception cref="InvalidOperationException">This is a stage's setting: say which stage.</exception>
+    public RunPlan With(RunPlan plan, object? value)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        return PerStage ? throw new InvalidOperationException($"{Path} is a setting of each stage: say which.") : _chain.With(plan, value);
+    }
 
-        return value;
+    /// <summary>A copy of <paramref name="plan"/> with this stage setting of stage <paramref name="stage"/> set to
+    /// <paramref name="value"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The plan has no such stage.</exception>
+    public RunPlan With(RunPlan plan, int stage, object? value)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        return _chain.With(plan, value, stage);
     }
 
     /// <summary>The setting that <paramref name="property"/> reads: <c>Setting.Of((RunPlan p) =&gt; p.Load.Concurrency, "Concurrency")</c>.
@@ -148,50 +161,15 @@ public sealed record SettingDescriptor
     {
         ArgumentNullException.ThrowIfNull(property);
         ArgumentException.ThrowIfNullOrWhiteSpace(label);
-        var segments = new List<string>();
-        var properties = new List<PropertyInfo>();
-        var node = property.Body;
-        while (node is not ParameterExpression)
-        {
-            switch (node)
-            {
-                case UnaryExpression { NodeType: ExpressionType.Convert or ExpressionType.ConvertChecked } convert:
-                    node = convert.Operand;
-                    break;
-                case MemberExpression { Member: PropertyInfo info } member:
-                    segments.Add(info.Name);
-                    properties.Add(info);
-                    node = member.Expression!;
-                    break;
-                case MethodCallExpression { Method.Name: "get_Item", Object: { } list }:
-                    // An indexer: the setting is every item's; the path says so with [] after the list's name.
-                    segments.Add("[]");
-                    node = list;
-                    break;
-                default:
-                    throw new ArgumentException($"Not a property of the plan: {property}.", nameof(property));
-            }
-        }
-
-        segments.Reverse();
-        properties.Reverse();
-        var path = string.Join('.', segments).Replace(".[]", "[]", StringComparison.Ordinal);
-        return new SettingDescriptor(path, label, typeof(T), [.. properties]);
+        var chain = PropertyChain.Of(property);
+        return new SettingDescriptor(chain.Path, label, typeof(T), chain);
     }
 
     /// <summary>A target's setting, as its module's field declares it.</summary>
     public static SettingDescriptor ForTarget(TargetField field)
     {
         ArgumentNullException.ThrowIfNull(field);
-        var type = field.Input switch
-        {
-            TargetInput.WholeNumber => typeof(long?),
-            TargetInput.Number => typeof(double?),
-            TargetInput.Flag => typeof(bool),
-            TargetInput.Lines => typeof(IReadOnlyList<string>),
-            _ => typeof(string),
-        };
-        return new SettingDescriptor(field.Path, field.Label, type, [])
+        return new SettingDescriptor(field.Path, field.Label, field.ValueType, TargetChain.Then(field.Chain))
         {
             Name = field.Setting,
             Help = field.Help,
@@ -200,6 +178,8 @@ public sealed record SettingDescriptor
             TargetField = field,
         };
     }
+
+    private static readonly PropertyChain TargetChain = PropertyChain.Of((Expression<Func<RunPlan, TargetOptions>>)(p => p.Target));
 
     /// <summary>A field path with its list indices left out: <c>Load.Stages[2].Ramp</c> → <c>Load.Stages[].Ramp</c>.</summary>
     public static string WithoutIndices(string fieldPath)

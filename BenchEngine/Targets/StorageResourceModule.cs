@@ -1,3 +1,4 @@
+using System.Linq.Expressions;
 using BenchEngine.Workloads;
 
 namespace BenchEngine.Targets;
@@ -18,26 +19,37 @@ internal abstract class StorageResourceModule : TargetModule, IServiceEndpoints
     /// <param name="unit">What it stores.</param>
     /// <param name="itemLimit">The largest item, and how it is counted.</param>
     /// <param name="resource">The resource in words: "container", "queue".</param>
-    /// <param name="nameProperty">The options' property naming it: <c>ContainerName</c>.</param>
     /// <param name="writes">What a write does, for the name's help line.</param>
-    protected StorageResourceModule(string section, StorageService service, TargetUnit unit, ItemSizeLimit itemLimit, string resource, string nameProperty, string writes)
+    /// <param name="secret">The options' property naming the connection string's secret.</param>
+    /// <param name="name">The options' property naming the resource: <c>t =&gt; t.Blobs.ContainerName</c>.</param>
+    /// <param name="create">The options' property saying whether to create it.</param>
+    protected StorageResourceModule(
+        string section,
+        StorageService service,
+        TargetUnit unit,
+        ItemSizeLimit itemLimit,
+        string resource,
+        string writes,
+        Expression<Func<TargetOptions, string>> secret,
+        Expression<Func<TargetOptions, string>> name,
+        Expression<Func<TargetOptions, bool>> create)
     {
         Section = section;
         _service = service;
         _resource = resource;
-        _nameField = $"Target.{Section}.{nameProperty}";
         Unit = unit;
         ItemLimit = itemLimit;
         Fields =
         [
-            new($"Target.{Section}.ConnectionStringSecret", "Connection string", TargetInput.Secret)
+            TargetField.Of(secret, "Connection string", TargetInput.Secret) with
             {
                 SecretPurpose = $"{Section.ToLowerInvariant()}-connection-string",
                 SecretHolds = "the connection string",
             },
-            new(_nameField, char.ToUpperInvariant(resource[0]) + resource[1..], TargetInput.Text) { Help = StorageRequests.NameRule + " " + writes },
-            new($"Target.{Section}.CreateIfMissing", $"Create the {resource} if missing", TargetInput.Flag),
+            TargetField.Of(name, char.ToUpperInvariant(resource[0]) + resource[1..], TargetInput.Text) with { Help = StorageRequests.NameRule + " " + writes },
+            TargetField.Of(create, $"Create the {resource} if missing", TargetInput.Flag),
         ];
+        _nameField = Fields[1].Path;
     }
 
     public sealed override string Section { get; }
@@ -50,8 +62,8 @@ internal abstract class StorageResourceModule : TargetModule, IServiceEndpoints
 
     public override IReadOnlyList<TargetField> Fields { get; }
 
-    /// <summary>The plan's secret name and resource name, from this kind's section.</summary>
-    protected abstract (string? Secret, string? Name) Settings(TargetOptions options);
+    // The plan's secret name and resource name, from this kind's section.
+    private (string? Secret, string? Name) Settings(TargetOptions options) => ((string?)Fields[0].ValueIn(options), (string?)Fields[1].ValueIn(options));
 
     public override void Validate(TargetOptions options, TargetChecks checks)
     {

@@ -1,14 +1,60 @@
+using System.Linq.Expressions;
+using BenchEngine.Running;
+
 namespace BenchEngine.Targets;
 
 /// <summary>
 /// One setting of a target as the profile editor shows it and the run page labels it: its field path, label, help and
-/// kind of input. The editor draws a target's section from its module's fields alone, so a new target needs no page.
+/// kind of input, and the property of <see cref="TargetOptions"/> it is. The editor draws a target's section from its
+/// module's fields alone, so a new target needs no page. A field is declared from its property:
+/// <c>TargetField.Of(t =&gt; t.Cosmos.Endpoint, "Account endpoint", TargetInput.Text)</c>.
 /// </summary>
-/// <param name="Path">The field path, <c>Target.Section.Property</c> (the property's JSON name with a capital).</param>
-/// <param name="Label">The label beside the input, and the setting's name on the run page and in comparisons.</param>
-/// <param name="Input">The kind of input.</param>
-public sealed record TargetField(string Path, string Label, TargetInput Input)
+public sealed record TargetField
 {
+    private TargetField(PropertyChain chain, Type valueType, string label, TargetInput input)
+    {
+        Chain = chain;
+        Path = $"Target.{chain.Path}";
+        ValueType = valueType;
+        Label = label;
+        Input = input;
+    }
+
+    /// <summary>The field path, <c>Target.Section.Property</c>.</summary>
+    public string Path { get; }
+
+    /// <summary>The label beside the input, and the setting's name on the run page and in comparisons.</summary>
+    public string Label { get; }
+
+    /// <summary>The kind of input.</summary>
+    public TargetInput Input { get; }
+
+    /// <summary>The setting's type, as <see cref="TargetOptions"/> holds it.</summary>
+    public Type ValueType { get; }
+
+    internal PropertyChain Chain { get; }
+
+    /// <summary>The field that edits the property <paramref name="property"/> reads: <c>t =&gt; t.Redis.Port</c>.</summary>
+    public static TargetField Of<T>(Expression<Func<TargetOptions, T>> property, string label, TargetInput input)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(label);
+        return new TargetField(PropertyChain.Of(property), typeof(T), label, input);
+    }
+
+    /// <summary>The setting's value in <paramref name="options"/>.</summary>
+    public object? ValueIn(TargetOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        return Chain.Get(options);
+    }
+
+    /// <summary>A copy of <paramref name="options"/> with the setting set to <paramref name="value"/> (of <see cref="ValueType"/>).</summary>
+    public TargetOptions With(TargetOptions options, object? value)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        return Chain.With(options, value);
+    }
+
     /// <summary>The setting's name on the run page and in comparisons, when it differs from the label. Two kinds' fields with one
     /// name (the RU/s of Cosmos DB and of the simulator) share one row when runs of both are compared.</summary>
     public string Setting
@@ -43,8 +89,12 @@ public sealed record TargetField(string Path, string Label, TargetInput Input)
     public Func<TargetOptions, bool>? AppliesWhen { get; init; }
 
     /// <summary>A choice field of <typeparamref name="TEnum"/>'s values.</summary>
-    public static TargetField Choice<TEnum>(string path, string label)
-        where TEnum : struct, Enum => new(path, label, TargetInput.Choice) { Choices = Enum.GetNames<TEnum>() };
+    public static TargetField Choice<TEnum>(Expression<Func<TargetOptions, TEnum>> property, string label)
+        where TEnum : struct, Enum => Of(property, label, TargetInput.Choice) with { Choices = Enum.GetNames<TEnum>() };
+
+    /// <summary>An optional choice field of <typeparamref name="TEnum"/>'s values (say what empty means with <see cref="WhenEmpty"/>).</summary>
+    public static TargetField Choice<TEnum>(Expression<Func<TargetOptions, TEnum?>> property, string label)
+        where TEnum : struct, Enum => Of(property, label, TargetInput.Choice) with { Choices = Enum.GetNames<TEnum>() };
 }
 
 /// <summary>How a setting is typed in.</summary>

@@ -202,7 +202,7 @@ public class DashboardRunTests(AzuriteServer azurite)
     /// typed into the form, stored encrypted for that profile. Returns its plan and id.</summary>
     private async Task<(RunPlan Plan, long ProfileId)> TableProfileAsync(DashboardHost host, LoadOptions load, StopOptions stop)
     {
-        var form = ProfileForm.FromPlan(new RunPlan
+        var form = new ProfileDraft(new RunPlan
         {
             Name = "dashboard on azurite",
             Target = new TargetOptions { Kind = TargetKind.TableStorage, Tables = new TableOptions { TableName = NewTableName() } },

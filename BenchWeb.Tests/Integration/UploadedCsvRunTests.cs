@@ -29,7 +29,7 @@ public sealed class UploadedCsvRunTests(AzuriteServer azurite) : IDisposable
     {
         await using var host = await DashboardHost.StartAsync();
         var file = await UploadAsync(host.Services, CsvUploads.Flights(2_345));
-        var form = ProfileForm.FromPlan(new RunPlan
+        var form = new ProfileDraft(new RunPlan
         {
             Name = "BTS file on azurite",
             Target = new TargetOptions { Kind = TargetKind.TableStorage, Tables = new TableOptions { TableName = "t" + Guid.NewGuid().ToString("N")[..16] } },

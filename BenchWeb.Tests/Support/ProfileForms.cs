@@ -2,26 +2,30 @@ using BenchWeb.Profiles;
 
 namespace BenchWeb.Tests.Support;
 
-/// <summary>Fills a profile form's target settings as a user types them, by field path.</summary>
+/// <summary>Fills a profile draft's target settings as a user types them, by field path.</summary>
 internal static class ProfileForms
 {
+    /// <summary>A new profile's draft of this name and kind of target.</summary>
+    public static ProfileDraft Draft(string name, BenchEngine.Targets.TargetKind kind) =>
+        new(new BenchEngine.Running.RunPlan { Name = name, Target = new BenchEngine.Targets.TargetOptions { Kind = kind } });
+
     /// <summary>Types <paramref name="value"/> into the setting's text box.</summary>
-    public static ProfileForm WithText(this ProfileForm form, string path, string? value)
+    public static ProfileDraft WithText(this ProfileDraft draft, string path, string? value)
     {
-        form.TargetFields[path].Text = value;
-        return form;
+        draft.Text(BenchEngine.Targets.TargetSettings.Field(path)!).Value = value;
+        return draft;
     }
 
     /// <summary>Pastes a secret (a key, a connection string) to be stored with the profile.</summary>
-    public static ProfileForm WithNewSecret(this ProfileForm form, string path, string? value)
+    public static ProfileDraft WithNewSecret(this ProfileDraft draft, string path, string? value)
     {
-        form.TargetFields[path].NewSecret = value;
-        return form;
+        draft.NewSecret(BenchEngine.Targets.TargetSettings.Field(path)!).Value = value;
+        return draft;
     }
 
     /// <summary>An Azure Cache for Redis profile whose access key an administrator stores for <c>bench.redis.cache.windows.net</c>.</summary>
-    public static ProfileForm RedisWithKey(string key) =>
-        new ProfileForm { Name = "cache", TargetKind = BenchEngine.Targets.TargetKind.Redis }
+    public static ProfileDraft RedisWithKey(string key) =>
+        Draft("cache", BenchEngine.Targets.TargetKind.Redis)
             .WithText("Target.Redis.Host", "bench.redis.cache.windows.net")
             .WithNewSecret("Target.Redis.AccessKeySecret", key);
 

@@ -14,15 +14,15 @@ namespace BenchWeb.Profiles;
 /// cloning and deleting are recorded in the audit log. Reading profiles is <see cref="ProfileReader"/>'s.</summary>
 public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, SecretStore secrets, CsvUploadStore uploads, AuditLog audit, TimeProvider time)
 {
-    /// <summary>Creates (id 0) or updates a profile and stores any secret typed into the form.</summary>
-    /// <exception cref="RunPlanValidationException">The form's plan has invalid settings; nothing was saved.</exception>
+    /// <summary>Creates (id 0) or updates a profile from the editor's draft and stores any secret typed into it.</summary>
+    /// <exception cref="RunPlanValidationException">The draft's plan has invalid settings; nothing was saved.</exception>
     /// <exception cref="ProfileDeletedException">The profile <paramref name="id"/> was deleted meanwhile (an editor left
     /// open in another tab); nothing was saved, and it is not created again.</exception>
-    public async Task<long> SaveAsync(long id, ProfileForm form, Actor actor, CancellationToken cancellationToken)
+    public async Task<long> SaveAsync(long id, ProfileDraft draft, Actor actor, CancellationToken cancellationToken)
     {
-        ArgumentNullException.ThrowIfNull(form);
+        ArgumentNullException.ThrowIfNull(draft);
         ArgumentNullException.ThrowIfNull(actor);
-        if (form.ValidateAll(await uploads.LookupAsync(form.ToPlan(), cancellationToken)) is { Count: > 0 } errors)
+        if (draft.ValidateAll(await uploads.LookupAsync(draft.Plan, cancellationToken)) is { Count: > 0 } errors)
         {
             throw new RunPlanValidationException(errors);
         }
@@ -33,15 +33,15 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
         var before = profile is null ? null : new { profile.Name, profile.Description, profile.PlanJson };
         if (profile is null)
         {
-            profile = new ProfileEntity { Name = form.Name, PlanJson = "{}", CreatedAt = now, PresetId = form.PresetId };
+            profile = new ProfileEntity { Name = draft.Name, PlanJson = "{}", CreatedAt = now, PresetId = draft.PresetId };
             db.Profiles.Add(profile);
             await db.SaveChangesAsync(cancellationToken);
         }
 
-        await StoreNewSecretsAsync(profile.Id, form, actor, cancellationToken);
-        var plan = form.ToPlan();
-        profile.Name = form.Name.Trim();
-        profile.Description = string.IsNullOrWhiteSpace(form.Description) ? null : form.Description.Trim();
+        await StoreNewSecretsAsync(profile.Id, draft, actor, cancellationToken);
+        var plan = draft.Plan;
+        profile.Name = draft.Name;
+        profile.Description = string.IsNullOrWhiteSpace(draft.Description) ? null : draft.Description.Trim();
         profile.PlanJson = plan.ToJson();
         profile.UpdatedAt = now;
         var endpoint = AuditLog.EndpointOf(plan, await secrets.EndpointsAsync(plan, profile.Id, cancellationToken));
@@ -99,7 +99,7 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
         ArgumentNullException.ThrowIfNull(actor);
         var errors = (await uploads.ValidateAsync(plan, cancellationToken)).ToList();
         description = string.IsNullOrWhiteSpace(description) ? null : description.Trim();
-        errors.AddRange(ProfileForm.CheckDescription(description));
+        errors.AddRange(ProfileDraft.CheckDescription(description));
 
         if (errors.Count > 0)
         {
@@ -145,11 +145,9 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
         var renamed = await secrets.CopyAsync(id, copy.Id, cancellationToken);
         if (renamed.Count > 0)
         {
-            var secretNames = TargetRegistry.All.SelectMany(m => m.Fields).Where(f => f.Input == TargetInput.Secret)
-                .Select(f => (f.Path, Name: TargetSettings.Text(plan.Target, f.Path)))
-                .Where(s => s.Name is not null && renamed.ContainsKey(s.Name))
-                .Select(s => new KeyValuePair<string, System.Text.Json.Nodes.JsonNode?>(s.Path, renamed[s.Name!]));
-            plan = plan with { Name = copy.Name, Target = TargetSettings.WithAll(plan.Target, secretNames) };
+            var target = TargetRegistry.All.SelectMany(m => m.Fields).Where(f => f.Input == TargetInput.Secret).DistinctBy(f => f.Path)
+                .Aggregate(plan.Target, (options, f) => f.ValueIn(options) is string name && renamed.TryGetValue(name, out var copied) ? f.With(options, copied) : options);
+            plan = plan with { Name = copy.Name, Target = target };
             copy.PlanJson = plan.ToJson();
         }
 
@@ -210,19 +208,20 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
         }
     }
 
-    private async Task StoreNewSecretsAsync(long profileId, ProfileForm form, Actor actor, CancellationToken cancellationToken)
+    private async Task StoreNewSecretsAsync(long profileId, ProfileDraft draft, Actor actor, CancellationToken cancellationToken)
     {
         // Only the chosen kind's: a key pasted before switching to another kind is not stored.
-        var endpoints = form.TargetKind.Module as IServiceEndpoints;
-        var planned = endpoints?.PlannedEndpoint(form.ToPlan().Target)?.Endpoint;
-        foreach (var value in form.ChosenTargetFields.Where(v => v.Field.Input == TargetInput.Secret && !string.IsNullOrWhiteSpace(v.NewSecret)))
+        var endpoints = draft.Kind.Module as IServiceEndpoints;
+        var planned = endpoints?.PlannedEndpoint(draft.Plan.Target)?.Endpoint;
+        foreach (var (field, secret) in draft.TypedSecrets.Where(s => s.Field.Input == TargetInput.Secret).ToList())
         {
-            value.Text = SecretStore.NameFor(profileId, value.Field.SecretPurpose ?? value.Field.Path);
+            var name = SecretStore.NameFor(profileId, field.SecretPurpose ?? field.Path);
+            draft.NameSecret(field, name);
             // A connection string names its endpoint; a key is bound to the endpoint the profile names when it is stored.
-            await secrets.SetAsync(value.Text, value.NewSecret!, typed => endpoints?.EndpointOfSecret(value.Field, typed) ?? planned, actor, cancellationToken);
+            await secrets.SetAsync(name, secret, typed => endpoints?.EndpointOfSecret(field, typed) ?? planned, actor, cancellationToken);
         }
 
-        // Typed secrets leave the form's memory as soon as they are stored.
-        form.ForgetTypedSecrets();
+        // Typed secrets leave the draft's memory as soon as they are stored.
+        draft.ForgetTypedSecrets();
     }
 }

@@ -21,8 +21,10 @@ internal sealed class BlobsModule() : StorageResourceModule(
     new TargetUnit("blob", "blobs"),
     new ItemSizeLimit("a blob (one upload of at most 4 MiB here)", MaxBlobBytes, CountsAsTableEntity: false, MaxPropertyChars: null),
     "container",
-    nameof(BlobOptions.ContainerName),
-    "Each document is one block blob named by its id; Create fails on an existing blob (409), Upsert overwrites it.")
+    "Each document is one block blob named by its id; Create fails on an existing blob (409), Upsert overwrites it.",
+    t => t.Blobs.ConnectionStringSecret,
+    t => t.Blobs.ContainerName,
+    t => t.Blobs.CreateIfMissing)
 {
     /// <summary>The largest blob a run writes: one Put Blob of the document's JSON. The service takes far larger single
     /// uploads; a benchmark's documents are kilobytes, and 4 MiB keeps each one a single small request.</summary>
@@ -36,7 +38,4 @@ internal sealed class BlobsModule() : StorageResourceModule(
     public override string DisplayName => "Blob Storage";
 
     public override IInsertTarget Create(TargetOptions options, TargetContext context) => new BlobTarget(options.Blobs, context);
-
-    protected override (string? Secret, string? Name) Settings(TargetOptions options) =>
-        (options.Blobs.ConnectionStringSecret, options.Blobs.ContainerName);
 }

@@ -32,57 +32,57 @@ internal sealed class CosmosSqlModule : TargetModule, IRequestUnitThroughput, IS
 
     public override IReadOnlyList<TargetField> Fields { get; } =
     [
-        new("Target.Cosmos.Endpoint", "Account endpoint", TargetInput.Text) { Setting = "Endpoint", Help = "e.g. https://myaccount.documents.azure.com:443/" },
-        new("Target.Cosmos.KeySecret", "Account key", TargetInput.Secret) { SecretPurpose = "cosmos-key", SecretHolds = "the account key" },
-        new("Target.Cosmos.Database", "Database", TargetInput.Text),
-        new("Target.Cosmos.Container", "Container", TargetInput.Text),
-        new("Target.Cosmos.PartitionKeyPath", "Partition key path", TargetInput.Text) { Help = "The container's partition key, e.g. /PartitionKey." },
-        new("Target.Cosmos.CreateIfMissing", "Create the database and container if missing", TargetInput.Flag) { Help = "With the indexing and throughput below. An existing container keeps its own." },
-        TargetField.Choice<IndexingMode>("Target.Cosmos.Indexing", "Indexing") with
+        TargetField.Of(t => t.Cosmos.Endpoint, "Account endpoint", TargetInput.Text) with { Setting = "Endpoint", Help = "e.g. https://myaccount.documents.azure.com:443/" },
+        TargetField.Of(t => t.Cosmos.KeySecret, "Account key", TargetInput.Secret) with { SecretPurpose = "cosmos-key", SecretHolds = "the account key" },
+        TargetField.Of(t => t.Cosmos.Database, "Database", TargetInput.Text),
+        TargetField.Of(t => t.Cosmos.Container, "Container", TargetInput.Text),
+        TargetField.Of(t => t.Cosmos.PartitionKeyPath, "Partition key path", TargetInput.Text) with { Help = "The container's partition key, e.g. /PartitionKey." },
+        TargetField.Of(t => t.Cosmos.CreateIfMissing, "Create the database and container if missing", TargetInput.Flag) with { Help = "With the indexing and throughput below. An existing container keeps its own." },
+        TargetField.Choice<IndexingMode>(t => t.Cosmos.Indexing, "Indexing") with
         {
             Help = "Consistent indexes every property (≈ +0.2 RU per term). “Lazy” no longer exists for new containers: use None or excluded paths.",
             AppliesWhen = o => o.Cosmos.CreateIfMissing,
         },
-        new("Target.Cosmos.ExcludedPaths", "Excluded paths", TargetInput.Lines)
+        TargetField.Of(t => t.Cosmos.ExcludedPaths, "Excluded paths", TargetInput.Lines) with
         {
             Help = "One per line, e.g. /SomeText/?",
             AppliesWhen = o => o.Cosmos.CreateIfMissing && o.Cosmos.Indexing == IndexingMode.ExcludedPaths,
         },
-        TargetField.Choice<ThroughputMode>("Target.Cosmos.Throughput", "Throughput") with
+        TargetField.Choice<ThroughputMode>(t => t.Cosmos.Throughput, "Throughput") with
         {
             Setting = "Throughput mode",
             Help = "Manual: fixed RU/s. Autoscale: scales between 10 % and the maximum.",
             AppliesWhen = o => o.Cosmos.CreateIfMissing,
         },
-        new("Target.Cosmos.RequestUnits", "RU/s (or autoscale maximum)", TargetInput.WholeNumber)
+        TargetField.Of(t => t.Cosmos.RequestUnits, "RU/s (or autoscale maximum)", TargetInput.WholeNumber) with
         {
             Setting = "RU/s",
             Help = "At least 400, in steps of 100; 10,000 per physical partition.",
             WhenEmpty = "none (serverless or shared throughput)",
             AppliesWhen = o => o.Cosmos.CreateIfMissing,
         },
-        TargetField.Choice<CosmosConnectionMode>("Target.Cosmos.ConnectionMode", "Connection mode") with
+        TargetField.Choice<CosmosConnectionMode>(t => t.Cosmos.ConnectionMode, "Connection mode") with
         {
             ClientSetting = true,
             Help = "Direct (TCP) is usually faster; Gateway (HTTPS) passes firewalls.",
         },
-        new("Target.Cosmos.Bulk", "Bulk mode", TargetInput.Flag) { ClientSetting = true, Help = "The SDK groups concurrent writes into batches per partition." },
-        TargetField.Choice<CosmosConsistency>("Target.Cosmos.ConsistencyLevel", "Consistency") with
+        TargetField.Of(t => t.Cosmos.Bulk, "Bulk mode", TargetInput.Flag) with { ClientSetting = true, Help = "The SDK groups concurrent writes into batches per partition." },
+        TargetField.Choice<CosmosConsistency>(t => t.Cosmos.ConsistencyLevel, "Consistency") with
         {
             Setting = "Consistency level",
             ClientSetting = true,
             Help = "Empty: the account's default.",
             WhenEmpty = "Account default",
         },
-        new("Target.Cosmos.GatewayMaxConnections", "Gateway max connections", TargetInput.WholeNumber)
+        TargetField.Of(t => t.Cosmos.GatewayMaxConnections, "Gateway max connections", TargetInput.WholeNumber) with
         {
             ClientSetting = true,
             Help = "Per endpoint, Gateway mode. App Service pre-allocates 128 SNAT ports per destination.",
             AppliesWhen = o => o.Cosmos.ConnectionMode == CosmosConnectionMode.Gateway,
         },
-        new("Target.Cosmos.ContentResponseOnWrite", "Return the document on write", TargetInput.Flag) { Setting = "Content response on write", ClientSetting = true, Help = "Off saves bandwidth and client CPU." },
-        new("Target.Cosmos.LimitToEndpoint", "Talk to this endpoint only", TargetInput.Flag) { ClientSetting = true, Help = "For emulators and proxies: no redirect to regional endpoints." },
-        new("Target.Cosmos.AcceptAnyServerCertificate", "Accept any server certificate", TargetInput.Flag) { ClientSetting = true, Help = "Only for a local emulator's self-signed certificate." },
+        TargetField.Of(t => t.Cosmos.ContentResponseOnWrite, "Return the document on write", TargetInput.Flag) with { Setting = "Content response on write", ClientSetting = true, Help = "Off saves bandwidth and client CPU." },
+        TargetField.Of(t => t.Cosmos.LimitToEndpoint, "Talk to this endpoint only", TargetInput.Flag) with { ClientSetting = true, Help = "For emulators and proxies: no redirect to regional endpoints." },
+        TargetField.Of(t => t.Cosmos.AcceptAnyServerCertificate, "Accept any server certificate", TargetInput.Flag) with { ClientSetting = true, Help = "Only for a local emulator's self-signed certificate." },
     ];
 
     public override IInsertTarget Create(TargetOptions options, TargetContext context) => new CosmosTarget(options.Cosmos, context);

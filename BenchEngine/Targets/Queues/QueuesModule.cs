@@ -21,8 +21,10 @@ internal sealed class QueuesModule() : StorageResourceModule(
     new TargetUnit("message", "messages"),
     new ItemSizeLimit("a Queue Storage message", MaxMessageBytes, CountsAsTableEntity: false, MaxPropertyChars: null),
     "queue",
-    nameof(QueueOptions.QueueName),
-    "Each document is sent as one message of its JSON (at most 64 KiB); Create and Upsert both send a new message.")
+    "Each document is sent as one message of its JSON (at most 64 KiB); Create and Upsert both send a new message.",
+    t => t.Queues.ConnectionStringSecret,
+    t => t.Queues.QueueName,
+    t => t.Queues.CreateIfMissing)
 {
     /// <summary>The longest message text the service takes: 64 KiB, counted as UTF-8 bytes of the text it decodes from
     /// the request. Messages are sent as text, not base64 (the SDK's default, kept), so that is the document's JSON.</summary>
@@ -38,7 +40,4 @@ internal sealed class QueuesModule() : StorageResourceModule(
     public override IInsertTarget Create(TargetOptions options, TargetContext context) => new QueueTarget(options.Queues, context);
 
     public override string Describe(TargetOptions options) => base.Describe(options) + " (create and upsert both send)";
-
-    protected override (string? Secret, string? Name) Settings(TargetOptions options) =>
-        (options.Queues.ConnectionStringSecret, options.Queues.QueueName);
 }

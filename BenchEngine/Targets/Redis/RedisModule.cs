@@ -68,29 +68,29 @@ internal sealed class RedisModule : TargetModule, IServiceEndpoints, IClientConn
 
     public override IReadOnlyList<TargetField> Fields { get; } =
     [
-        new("Target.Redis.Host", "Host name", TargetInput.Text) { Setting = "Host", Help = "e.g. myname.redis.cache.windows.net, or [::1] (no scheme or port)." },
-        new("Target.Redis.Port", "Port", TargetInput.WholeNumber) { Minimum = 1, Maximum = 65_535, Help = "6380 is Azure's TLS port; 6379 is plain Redis." },
-        new("Target.Redis.UseTls", "Use TLS", TargetInput.Flag) { Help = "Plain Redis (no TLS) only for a server on this machine." },
-        new("Target.Redis.UseAccessKey", "Sign in with an access key", TargetInput.Flag) { Help = "Off only for a server on this machine without a password." },
-        new("Target.Redis.AccessKeySecret", "Access key", TargetInput.Secret)
+        TargetField.Of(t => t.Redis.Host, "Host name", TargetInput.Text) with { Setting = "Host", Help = "e.g. myname.redis.cache.windows.net, or [::1] (no scheme or port)." },
+        TargetField.Of(t => t.Redis.Port, "Port", TargetInput.WholeNumber) with { Minimum = 1, Maximum = 65_535, Help = "6380 is Azure's TLS port; 6379 is plain Redis." },
+        TargetField.Of(t => t.Redis.UseTls, "Use TLS", TargetInput.Flag) with { Help = "Plain Redis (no TLS) only for a server on this machine." },
+        TargetField.Of(t => t.Redis.UseAccessKey, "Sign in with an access key", TargetInput.Flag) with { Help = "Off only for a server on this machine without a password." },
+        TargetField.Of(t => t.Redis.AccessKeySecret, "Access key", TargetInput.Secret) with
         {
             SecretPurpose = "redis-access-key",
             SecretHolds = "the access key",
             AppliesWhen = o => o.Redis.UseAccessKey,
         },
-        new("Target.Redis.Database", "Database", TargetInput.WholeNumber) { Minimum = 0, Maximum = Databases - 1, Help = "0–15; a clustered cache has database 0 only." },
-        new("Target.Redis.KeyPrefix", "Key prefix", TargetInput.Text)
+        TargetField.Of(t => t.Redis.Database, "Database", TargetInput.WholeNumber) with { Minimum = 0, Maximum = Databases - 1, Help = "0–15; a clustered cache has database 0 only." },
+        TargetField.Of(t => t.Redis.KeyPrefix, "Key prefix", TargetInput.Text) with
         {
             Help = "Each key is the prefix and the document's id. The run's keys are counted by it: keep it apart from other data.",
         },
-        new("Target.Redis.ConnectTimeoutMs", "Connect timeout (ms)", TargetInput.WholeNumber) { ClientSetting = true, Minimum = 100, Maximum = 60_000 },
-        new("Target.Redis.AcceptAnyServerCertificate", "Accept any server certificate", TargetInput.Flag)
+        TargetField.Of(t => t.Redis.ConnectTimeoutMs, "Connect timeout (ms)", TargetInput.WholeNumber) with { ClientSetting = true, Minimum = 100, Maximum = 60_000 },
+        TargetField.Of(t => t.Redis.AcceptAnyServerCertificate, "Accept any server certificate", TargetInput.Flag) with
         {
             ClientSetting = true,
             Help = "Only for a server on this machine with a self-signed certificate.",
             AppliesWhen = o => o.Redis.UseTls,
         },
-        new("Target.Redis.ProfileCommands", "Profile each command", TargetInput.Flag)
+        TargetField.Of(t => t.Redis.ProfileCommands, "Profile each command", TargetInput.Flag) with
         {
             ClientSetting = true,
             Help = "A slow request's diagnostics then show when its SET was queued, sent, answered and completed. Costs the client about 12 % more CPU a SET; pipelined batches are not profiled.",

@@ -33,11 +33,11 @@ internal sealed class SimulatedModule : TargetModule, IRequestUnitThroughput
 
     public override IReadOnlyList<TargetField> Fields { get; } =
     [
-        new("Target.Simulator.ProvisionedRequestUnits", "Provisioned RU/s", TargetInput.WholeNumber) { Setting = "RU/s", Help = "The budget the model spends each second; 429 when it is gone." },
-        new("Target.Simulator.PhysicalPartitions", "Physical partitions", TargetInput.WholeNumber) { Help = "Empty: one per 10,000 RU/s. Each gets an equal share of the budget.", WhenEmpty = "one per 10,000 RU/s" },
-        TargetField.Choice<IndexingMode>("Target.Simulator.Indexing", "Indexing") with { Help = "Consistent costs ≈ 0.2 RU per indexed term on top of 5 RU per KB." },
-        new("Target.Simulator.Seed", "Random seed", TargetInput.WholeNumber) { Setting = "Latency model seed", Help = "The same seed gives the same latency draws." },
-        new("Target.Simulator.MedianLatencyMs", "Median latency (ms)", TargetInput.Number) { Help = "Of a successful write; the spread is lognormal." },
+        TargetField.Of(t => t.Simulator.ProvisionedRequestUnits, "Provisioned RU/s", TargetInput.WholeNumber) with { Setting = "RU/s", Help = "The budget the model spends each second; 429 when it is gone." },
+        TargetField.Of(t => t.Simulator.PhysicalPartitions, "Physical partitions", TargetInput.WholeNumber) with { Help = "Empty: one per 10,000 RU/s. Each gets an equal share of the budget.", WhenEmpty = "one per 10,000 RU/s" },
+        TargetField.Choice<IndexingMode>(t => t.Simulator.Indexing, "Indexing") with { Help = "Consistent costs ≈ 0.2 RU per indexed term on top of 5 RU per KB." },
+        TargetField.Of(t => t.Simulator.Seed, "Random seed", TargetInput.WholeNumber) with { Setting = "Latency model seed", Help = "The same seed gives the same latency draws." },
+        TargetField.Of(t => t.Simulator.MedianLatencyMs, "Median latency (ms)", TargetInput.Number) with { Help = "Of a successful write; the spread is lognormal." },
     ];
 
     public override IInsertTarget Create(TargetOptions options, TargetContext context) => new SimulatedCosmosTarget(options.Simulator, context.Time);

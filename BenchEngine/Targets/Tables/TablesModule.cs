@@ -51,9 +51,9 @@ internal class TablesModule : TargetModule, IServiceEndpoints
 
     public override IReadOnlyList<TargetField> Fields { get; } =
     [
-        new("Target.Tables.ConnectionStringSecret", "Connection string", TargetInput.Secret) { SecretPurpose = "tables-connection-string", SecretHolds = "the connection string" },
-        new("Target.Tables.TableName", "Table", TargetInput.Text) { Help = "3–63 letters and digits, starting with a letter." },
-        new("Target.Tables.CreateIfMissing", "Create the table if missing", TargetInput.Flag),
+        TargetField.Of(t => t.Tables.ConnectionStringSecret, "Connection string", TargetInput.Secret) with { SecretPurpose = "tables-connection-string", SecretHolds = "the connection string" },
+        TargetField.Of(t => t.Tables.TableName, "Table", TargetInput.Text) with { Help = "3–63 letters and digits, starting with a letter." },
+        TargetField.Of(t => t.Tables.CreateIfMissing, "Create the table if missing", TargetInput.Flag),
     ];
 
     public override IInsertTarget Create(TargetOptions options, TargetContext context) => new TableTarget(Kind, options.Tables, context);

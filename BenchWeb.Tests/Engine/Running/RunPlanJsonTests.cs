@@ -107,7 +107,7 @@ public sealed class RunPlanJsonTests
 
         Assert.Equal(TargetKind.Simulated, options.Kind);
         Assert.Equal("https://acme.documents.azure.com/", TargetSettings.Text(options, "Target.Cosmos.Endpoint"));
-        Assert.Equal("gateway.example", TargetSettings.Text(TargetSettings.With(options, "Target.Redis.Host", JsonValue.Create("gateway.example")), "Target.Redis.Host"));
+        Assert.Equal("gateway.example", TargetSettings.Text(TargetSettings.Field("Target.Redis.Host")!.With(options, "gateway.example"), "Target.Redis.Host"));
         Assert.Equal("REDIS_ACCESS_KEY", TargetSettings.DefaultText("Target.Redis.AccessKeySecret"));
     }
 

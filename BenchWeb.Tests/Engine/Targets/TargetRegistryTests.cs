@@ -59,9 +59,8 @@ public sealed class TargetRegistryTests
     {
         var module = new TargetKind(kindName).Module;
         // Every setting of the section blanked or out of range: whatever the rules refuse must be one of the module's fields.
-        var blank = TargetSettings.WithAll(new TargetOptions { Kind = module.Kind }, module.Fields
-            .Where(f => f.Input is TargetInput.Text or TargetInput.Secret)
-            .Select(f => new KeyValuePair<string, System.Text.Json.Nodes.JsonNode?>(f.Path, "")));
+        var blank = module.Fields.Where(f => f.Input is TargetInput.Text or TargetInput.Secret)
+            .Aggregate(new TargetOptions { Kind = module.Kind }, (options, f) => f.With(options, ""));
         var errors = new RunPlan { Target = blank }.Validate().Where(e => e.Field.StartsWith("Target.", StringComparison.Ordinal)).ToList();
 
         Assert.All(errors, e => Assert.True(module.FieldAt(e.Field) is not null, $"{kindName}: {e.Field} ({e.Message}) is not one of its fields."));
@@ -123,14 +122,14 @@ public sealed class TargetRegistryTests
     {
         var options = new TargetOptions { Kind = TargetKind.CosmosSql };
 
-        var changed = TargetSettings.WithAll(options, [new("Target.Cosmos.KeySecret", "BENCHWEB_KEY"), new("Target.Tables.TableName", "flights")]);
+        var changed = TargetSettings.Field("Target.Tables.TableName")!.With(TargetSettings.Field("Target.Cosmos.KeySecret")!.With(options, "BENCHWEB_KEY"), "flights");
 
         Assert.Equal("BENCHWEB_KEY", changed.Cosmos.KeySecret);
         Assert.Equal("flights", changed.Tables.TableName);
         Assert.Equal("BENCHWEB_KEY", TargetSettings.Text(changed, "Target.Cosmos.KeySecret"));
         Assert.Null(TargetSettings.Text(changed, "Target.Cosmos.Nothing"));
-        Assert.Null(TargetSettings.With(changed, "Target.Cosmos.RequestUnits", null).Cosmos.RequestUnits);
-        Assert.Throws<JsonException>(() => TargetSettings.With(changed, "Target.Cosmos.KeySecret", null));
+        Assert.Null(TargetSettings.Field("Target.Cosmos.RequestUnits")!.With(changed, null).Cosmos.RequestUnits);
+        Assert.Throws<ArgumentException>(() => TargetSettings.Field("Target.Cosmos.KeySecret")!.With(changed, null));
     }
 
     /// <summary>The rest of the code asks a kind's module; only the target's own folder may compare kinds. Seed presets name

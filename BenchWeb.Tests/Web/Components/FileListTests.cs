@@ -1,4 +1,5 @@
 using System.Text;
+using BenchEngine.Running;
 using BenchEngine.Workloads;
 using BenchWeb.Components.Layout;
 using BenchWeb.Components.Pages.Files;
@@ -77,7 +78,7 @@ public sealed class FileListTests
         await using var context = new BenchWebComponentContext();
         var used = await UploadAsync(context, "used.csv");
         var unused = await UploadAsync(context, "unused.csv");
-        var form = new ProfileForm { Name = "BTS January", Shape = DocumentShape.CsvFile, CsvFileId = used };
+        var form = new ProfileDraft(new RunPlan { Name = "BTS January", Workload = new WorkloadOptions { Shape = DocumentShape.CsvFile, CsvFileId = used } });
         var profileId = await context.Services.GetRequiredService<ProfileService>().SaveAsync(0, form, TestActors.Runner, CancellationToken.None);
         var page = context.Render<FileList>();
         page.WaitForElement($"tr[data-file-id='{used}']");
@@ -100,7 +101,7 @@ public sealed class FileListTests
     {
         await using var context = new BenchWebComponentContext();
         var used = await UploadAsync(context, "used.csv");
-        var profileId = await context.Services.GetRequiredService<ProfileService>().SaveAsync(0, new ProfileForm { Name = "BTS January", Shape = DocumentShape.CsvFile, CsvFileId = used }, TestActors.Runner, CancellationToken.None);
+        var profileId = await context.Services.GetRequiredService<ProfileService>().SaveAsync(0, new ProfileDraft(new RunPlan { Name = "BTS January", Workload = new WorkloadOptions { Shape = DocumentShape.CsvFile, CsvFileId = used } }), TestActors.Runner, CancellationToken.None);
         var page = context.Render<FileList>();
         page.WaitForElement($"tr[data-file-id='{used}']");
 

@@ -64,11 +64,7 @@ public sealed class LaunchGuardTests
     {
         await using var context = new BenchWebComponentContext();
         // The endpoint is read when the string is stored: the launch knows it without decrypting the secret.
-        var form = new ProfileForm
-        {
-            Name = "Tables elsewhere",
-            TargetKind = TargetKind.TableStorage,
-        }.WithNewSecret(ProfileForms.TablesConnectionString, "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=c2VjcmV0;TableEndpoint=https://tables.example.net/;");
+        var form = ProfileForms.Draft("Tables elsewhere", TargetKind.TableStorage).WithNewSecret(ProfileForms.TablesConnectionString, "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=c2VjcmV0;TableEndpoint=https://tables.example.net/;");
         await context.Services.GetRequiredService<ProfileService>().SaveAsync(0, form, TestActors.Admin, CancellationToken.None);
         var page = context.Render<ProfileList>();
         page.WaitForElement(".run-profile");

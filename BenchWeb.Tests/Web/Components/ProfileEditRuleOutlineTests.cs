@@ -21,7 +21,7 @@ public sealed class ProfileEditRuleOutlineTests
     private sealed record BrokenRule(SettingDescriptor Setting, string Message, Func<IRenderedComponent<ProfileEdit>, Task> Break)
     {
         /// <summary>The stored profile the editor opens, for a rule whose input shows only when it applies (the agents).</summary>
-        public ProfileForm? Start { get; init; }
+        public ProfileDraft? Start { get; init; }
 
         /// <summary>The outlined input's id and the message's field, when not the setting's editor path (a stage's row).</summary>
         public string? At { get; init; }
@@ -189,16 +189,16 @@ public sealed class ProfileEditRuleOutlineTests
         var page = context.Render<ProfileEdit>();
         page.WaitForElement("#save-profile");
 
-        await page.Find(Id(ProfileForm.DescriptionField)).ChangeAsync(new string('x', ProfileForm.MaxDescriptionLength + 1));
+        await page.Find(Id(ProfileDraft.DescriptionField)).ChangeAsync(new string('x', ProfileDraft.MaxDescriptionLength + 1));
 
-        Assert.Equal([ProfileForm.DescriptionField], page.FindAll("[aria-invalid='true']").Select(e => e.Id!).ToArray());
-        var message = page.Find($".validation-message[data-field='{ProfileForm.DescriptionField}']");
+        Assert.Equal([ProfileDraft.DescriptionField], page.FindAll("[aria-invalid='true']").Select(e => e.Id!).ToArray());
+        var message = page.Find($".validation-message[data-field='{ProfileDraft.DescriptionField}']");
         Assert.Contains("At most 2,000 characters.", message.TextContent, StringComparison.Ordinal);
-        Assert.Same(page.Find(Id(ProfileForm.DescriptionField)).Closest(".field"), message.Closest(".field"));
+        Assert.Same(page.Find(Id(ProfileDraft.DescriptionField)).Closest(".field"), message.Closest(".field"));
     }
 
     // A profile spread over two agents, so that the editor shows its agents (outside shared mode it shows them only then).
-    private static ProfileForm Spread() => new() { Name = "Spread", Agents = 2 };
+    private static ProfileDraft Spread() => new(new RunPlan { Name = "Spread", Load = new LoadOptions { Agents = 2 } });
 
     private static string Id(string id) => $"[id=\"{id}\"]";
 }

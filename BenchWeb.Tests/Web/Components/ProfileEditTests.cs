@@ -1,3 +1,4 @@
+using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
 using BenchWeb.Components.Pages.Profiles;
@@ -67,14 +68,15 @@ public sealed class ProfileEditTests
             Target = new TargetOptions { Kind = TargetKind.CosmosSql, Cosmos = new CosmosOptions { Endpoint = "https://acme.documents.azure.com:443/", RequestUnits = null } },
         };
 
-        var form = ProfileForm.FromPlan(plan);
+        var form = new ProfileDraft(plan);
 
-        Assert.Null(form.TargetFields["Target.Cosmos.RequestUnits"].WholeNumber);
-        Assert.Null(form.ToPlan().Target.Cosmos.RequestUnits);
-        form.TargetFields["Target.Cosmos.RequestUnits"].WholeNumber = 4_000;
-        Assert.Equal(4_000, form.ToPlan().Target.Cosmos.RequestUnits);
-        form.TargetFields["Target.Cosmos.RequestUnits"].WholeNumber = null;
-        Assert.Null(form.ToPlan().Target.Cosmos.RequestUnits);
+        var requestUnits = form.Input<long?>(TargetSettings.Field("Target.Cosmos.RequestUnits")!);
+        Assert.Null(requestUnits.Value);
+        Assert.Null(form.Plan.Target.Cosmos.RequestUnits);
+        requestUnits.Value = 4_000;
+        Assert.Equal(4_000, form.Plan.Target.Cosmos.RequestUnits);
+        requestUnits.Value = null;
+        Assert.Null(form.Plan.Target.Cosmos.RequestUnits);
     }
 
     [Fact]
@@ -198,7 +200,7 @@ public sealed class ProfileEditTests
     public async Task Edit_StoredConnectionString_IsNeverRenderedOnlyThatOneIsSet()
     {
         await using var context = new BenchWebComponentContext();
-        var form = new ProfileForm { Name = "Tables", TargetKind = TargetKind.TableStorage }.WithNewSecret(ProfileForms.TablesConnectionString, ConnectionStringWithKey);
+        var form = ProfileForms.Draft("Tables", TargetKind.TableStorage).WithNewSecret(ProfileForms.TablesConnectionString, ConnectionStringWithKey);
         var id = await context.Services.GetRequiredService<ProfileService>().SaveAsync(0, form, TestActors.Admin, CancellationToken.None);
 
         var page = context.Render<ProfileEdit>(parameters => parameters.Add(p => p.Id, id));
@@ -220,7 +222,7 @@ public sealed class ProfileEditTests
     {
         await using var context = new BenchWebComponentContext();
         var profiles = context.Services.GetRequiredService<ProfileService>();
-        var id = await profiles.SaveAsync(0, new ProfileForm { Name = "Cosmos", TargetKind = TargetKind.CosmosSql }.WithText(ProfileForms.CosmosEndpoint, "https://acme.documents.azure.com:443/"), TestActors.Admin, CancellationToken.None);
+        var id = await profiles.SaveAsync(0, ProfileForms.Draft("Cosmos", TargetKind.CosmosSql).WithText(ProfileForms.CosmosEndpoint, "https://acme.documents.azure.com:443/"), TestActors.Admin, CancellationToken.None);
         var page = context.Render<ProfileEdit>(parameters => parameters.Add(p => p.Id, id));
         page.WaitForElement("#save-profile");
         Assert.Contains("data-secret-stored=\"false\"", page.Markup, StringComparison.Ordinal);
@@ -317,7 +319,7 @@ public sealed class ProfileEditTests
 
             await page.Find("#save-profile").ClickAsync(new MouseEventArgs());
 
-            Assert.Contains($"data-field=\"Workload.CsvPath\">{ProfileForm.InProfileWords(WebPlanRules.ServerPathMessage)}", page.Markup, StringComparison.Ordinal);
+            Assert.Contains($"data-field=\"Workload.CsvPath\">{ProfileDraft.InProfileWords(WebPlanRules.ServerPathMessage)}", page.Markup, StringComparison.Ordinal);
             Assert.DoesNotContain("TOP-SECRET", page.Markup, StringComparison.Ordinal);
             await page.Find(Id("Workload.CsvFileId")).ChangeAsync(fileId.ToString(System.Globalization.CultureInfo.InvariantCulture));
             Assert.Empty(page.FindAll("#forget-csv-path"));
@@ -436,7 +438,7 @@ public sealed class ProfileEditTests
     {
         await using var context = new BenchWebComponentContext();
         var profiles = context.Services.GetRequiredService<ProfileService>();
-        var id = await profiles.SaveAsync(0, new ProfileForm { Name = "Nightly" }, TestActors.Admin, CancellationToken.None);
+        var id = await profiles.SaveAsync(0, new ProfileDraft(new RunPlan { Name = "Nightly" }), TestActors.Admin, CancellationToken.None);
         var page = context.Render<ProfileEdit>(parameters => parameters.Add(p => p.Id, id));
         page.WaitForElement("#save-profile");
         Assert.True(await profiles.DeleteAsync(id, TestActors.Admin, CancellationToken.None));

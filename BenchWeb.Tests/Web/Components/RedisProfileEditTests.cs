@@ -43,7 +43,7 @@ public sealed class RedisProfileEditTests
         const string AccessKey = "cmVkaXMtYWNjZXNzLWtleS1mb3ItdGVzdHM=";
         await using var context = new BenchWebComponentContext();
         var profiles = context.Services.GetRequiredService<ProfileService>();
-        var form = new ProfileForm { Name = "Cache", TargetKind = TargetKind.Redis }.WithText("Target.Redis.Host", "myname.redis.cache.windows.net");
+        var form = ProfileForms.Draft("Cache", TargetKind.Redis).WithText("Target.Redis.Host", "myname.redis.cache.windows.net");
         var id = await profiles.SaveAsync(0, form, TestActors.Admin, CancellationToken.None);
         var page = context.Render<ProfileEdit>(parameters => parameters.Add(p => p.Id, id));
         page.WaitForElement("#save-profile");

@@ -300,11 +300,7 @@ public sealed class RunLiveTests
     {
         await using var context = new BenchWebComponentContext();
         const string Key = "VGhpcyBpcyBhIHNlY3JldCBrZXkgZm9yIHRlc3Rz";
-        var form = new BenchWeb.Profiles.ProfileForm
-        {
-            Name = "Tables",
-            TargetKind = TargetKind.TableStorage,
-        }.WithNewSecret(ProfileForms.TablesConnectionString, $"DefaultEndpointsProtocol=https;AccountName=acme;AccountKey={Key}==;EndpointSuffix=core.windows.net");
+        var form = ProfileForms.Draft("Tables", TargetKind.TableStorage).WithNewSecret(ProfileForms.TablesConnectionString, $"DefaultEndpointsProtocol=https;AccountName=acme;AccountKey={Key}==;EndpointSuffix=core.windows.net");
         var profiles = context.Services.GetRequiredService<BenchWeb.Profiles.ProfileService>();
         var profileId = await profiles.SaveAsync(0, form, TestActors.Admin, CancellationToken.None);
         var plan = RunPlan.FromJson((await context.Services.GetRequiredService<BenchWeb.Profiles.ProfileReader>().FindAsync(profileId, CancellationToken.None))!.PlanJson);

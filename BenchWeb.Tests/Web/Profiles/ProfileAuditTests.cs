@@ -19,7 +19,7 @@ public sealed class ProfileAuditTests
     {
         await using var context = new BenchWebComponentContext();
         var profiles = context.Services.GetRequiredService<ProfileService>();
-        var id = await profiles.SaveAsync(0, new ProfileForm { Name = "older" }, TestActors.Admin, CancellationToken.None);
+        var id = await profiles.SaveAsync(0, new ProfileDraft(new RunPlan { Name = "older" }), TestActors.Admin, CancellationToken.None);
         await using (var db = await context.Databases.CreateDbContextAsync())
         {
             var profile = await db.Profiles.SingleAsync(p => p.Id == id);
@@ -33,9 +33,9 @@ public sealed class ProfileAuditTests
             await db.SaveChangesAsync();
         }
 
-        var form = ProfileForm.FromPlan(RunPlan.FromJson((await context.Services.GetRequiredService<ProfileReader>().FindAsync(id, CancellationToken.None))!.PlanJson));
+        var form = new ProfileDraft(RunPlan.FromJson((await context.Services.GetRequiredService<ProfileReader>().FindAsync(id, CancellationToken.None))!.PlanJson));
         await profiles.SaveAsync(id, form, TestActors.Admin, CancellationToken.None);
-        form.Concurrency = 20;
+        form.Input<int>(PlanSettingsCatalog.Concurrency).Value = 20;
         await profiles.SaveAsync(id, form, TestActors.Admin, CancellationToken.None);
 
         await using var read = await context.Databases.CreateDbContextAsync();

@@ -17,8 +17,8 @@ public sealed class SecretStoreTests
     {
         await using var context = new BenchWebComponentContext();
         var profiles = context.Services.GetRequiredService<ProfileService>();
-        var mine = await profiles.SaveAsync(0, new ProfileForm { Name = "mine", TargetKind = TargetKind.TableStorage }.WithNewSecret(ProfileForms.TablesConnectionString, "mine-secret"), TestActors.Admin, CancellationToken.None);
-        var other = await profiles.SaveAsync(0, new ProfileForm { Name = "other", TargetKind = TargetKind.TableStorage }.WithNewSecret(ProfileForms.TablesConnectionString, "other-secret"), TestActors.Admin, CancellationToken.None);
+        var mine = await profiles.SaveAsync(0, ProfileForms.Draft("mine", TargetKind.TableStorage).WithNewSecret(ProfileForms.TablesConnectionString, "mine-secret"), TestActors.Admin, CancellationToken.None);
+        var other = await profiles.SaveAsync(0, ProfileForms.Draft("other", TargetKind.TableStorage).WithNewSecret(ProfileForms.TablesConnectionString, "other-secret"), TestActors.Admin, CancellationToken.None);
         var store = context.Services.GetRequiredService<SecretStore>();
 
         var resolve = await store.CreateResolverAsync(mine, new BenchEngine.Running.RunPlan(), CancellationToken.None);
@@ -132,7 +132,7 @@ public sealed class SecretStoreTests
         await using var context = new BenchWebComponentContext();
         var profiles = context.Services.GetRequiredService<ProfileService>();
         var store = context.Services.GetRequiredService<SecretStore>();
-        var source = await profiles.SaveAsync(0, new ProfileForm { Name = "source", TargetKind = TargetKind.CosmosSql }.WithNewSecret(ProfileForms.CosmosKey, "source-key").WithText(ProfileForms.CosmosEndpoint, "https://acme.documents.azure.com:443/"), TestActors.Admin, CancellationToken.None);
+        var source = await profiles.SaveAsync(0, ProfileForms.Draft("source", TargetKind.CosmosSql).WithNewSecret(ProfileForms.CosmosKey, "source-key").WithText(ProfileForms.CosmosEndpoint, "https://acme.documents.azure.com:443/"), TestActors.Admin, CancellationToken.None);
 
         var clone = (await profiles.CloneAsync(source, TestActors.Admin, CancellationToken.None))!.Value;
         var clonePlan = BenchEngine.Running.RunPlan.FromJson((await context.Services.GetRequiredService<ProfileReader>().FindAsync(clone, CancellationToken.None))!.PlanJson);

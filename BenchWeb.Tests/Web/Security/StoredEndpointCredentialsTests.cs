@@ -72,7 +72,7 @@ public sealed class StoredEndpointCredentialsTests
 
         // Saved again from the editor (which shows the endpoint without them), the profile drops them, and the audit log
         // says so without quoting them.
-        var form = ProfileForm.FromPlan(RunPlan.FromJson(ShownPlan.Json(plan.ToJson())), null, null);
+        var form = new ProfileDraft(RunPlan.FromJson(ShownPlan.Json(plan.ToJson())), null, null);
         await host.Get<ProfileService>().SaveAsync(profileId, form, TestActors.Runner, CancellationToken.None);
         Assert.Equal(Shown, (await GetJsonAsync(viewer, $"api/profiles/{profileId}"))["plan"]!["target"]!["cosmos"]!["endpoint"]!.GetValue<string>());
         using var admin = await host.CreateClientAsync(BenchWebRoles.Admin);

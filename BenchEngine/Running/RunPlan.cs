@@ -81,7 +81,19 @@ public sealed record RunPlan
     /// <summary>Every invalid setting, each with one clear message. Empty when the plan can run.</summary>
     /// <param name="audience">Who reads the messages: a remote reader (the default) learns only that a workload file
     /// cannot be used, not why.</param>
-    public IReadOnlyList<FieldError> Validate(ValidationAudience audience = ValidationAudience.Remote)
+    public IReadOnlyList<FieldError> Validate(ValidationAudience audience = ValidationAudience.Remote) => Check(audience).Errors;
+
+    /// <summary>Checks the plan once: the plan as checked when it can run (what <see cref="BenchmarkRunner"/> runs without
+    /// checking again), or every invalid setting, each with one clear message.</summary>
+    /// <param name="audience">Who reads the messages (see <see cref="Validate"/>).</param>
+    public (CheckedPlan? Plan, IReadOnlyList<FieldError> Errors) Check(ValidationAudience audience = ValidationAudience.Remote)
+    {
+        CheckedPlan.Counted();
+        var errors = Errors(audience);
+        return (errors.Count == 0 ? new CheckedPlan(this, audience) : null, errors);
+    }
+
+    private List<FieldError> Errors(ValidationAudience audience)
     {
         var errors = new List<FieldError>();
         void Check(bool invalid, string field, string message)
@@ -304,15 +316,12 @@ public sealed record RunPlan
     /// <summary>Shard <paramref name="index"/>'s share of <paramref name="total"/> split <paramref name="count"/> ways.</summary>
     public static long ShareOf(long total, int index, int count) => (total / count) + (index < total % count ? 1 : 0);
 
-    /// <summary>Throws <see cref="RunPlanValidationException"/> listing every invalid setting.</summary>
+    /// <summary>The plan as checked; throws <see cref="RunPlanValidationException"/> listing every invalid setting.</summary>
     /// <param name="audience">Who reads the messages (see <see cref="Validate"/>).</param>
-    public void EnsureValid(ValidationAudience audience = ValidationAudience.Remote)
+    public CheckedPlan EnsureValid(ValidationAudience audience = ValidationAudience.Remote)
     {
-        var errors = Validate(audience);
-        if (errors.Count > 0)
-        {
-            throw new RunPlanValidationException(errors);
-        }
+        var (valid, errors) = Check(audience);
+        return valid ?? throw new RunPlanValidationException(errors);
     }
 
     public string ToJson() => JsonSerializer.Serialize(this, JsonOptions);

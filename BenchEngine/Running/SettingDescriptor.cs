@@ -68,6 +68,9 @@ public sealed record SettingDescriptor
     /// <summary>The largest value the rules accept, when one bound holds whatever the other settings say.</summary>
     public double? Max { get; init; }
 
+    /// <summary>Whether <see cref="Min"/> itself is refused: the value must be above it ("above 0 ms").</summary>
+    public bool MinExclusive { get; init; }
+
     /// <summary>The setting's type, as the plan holds it.</summary>
     public Type ValueType { get; }
 

@@ -3,7 +3,10 @@ using System.Text.RegularExpressions;
 using BenchEngine.Running;
 using BenchWeb.Guard.Security;
 using BenchWeb.Headless;
+using BenchWeb.Launch;
 using BenchWeb.Tests.Support;
+using BenchWeb.Uploads;
+using Microsoft.Extensions.DependencyInjection;
 using static BenchWeb.Tests.Integration.RunsApiTests;
 
 namespace BenchWeb.Tests.Integration;
@@ -32,6 +35,24 @@ public sealed partial class PlanValidationCountTests : IDisposable
         Assert.Equal(1, checks.By(PlanValidations.JobStart));
         Assert.Equal(0, checks.By(PlanValidations.Engine));
         Assert.Equal(2, checks.Total);
+    }
+
+    [Fact]
+    public async Task Launch_OfAPlanCheckedAlready_ChecksItOnlyAtJobStart()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+        var (checkedPlan, errors) = await host.Services.GetRequiredService<CsvUploadStore>().CheckAsync(ShortPlan("checked in the editor", seconds: 1), CancellationToken.None);
+        Assert.Empty(errors);
+        using var checks = new PlanValidations();
+
+        var id = await host.Services.GetRequiredService<RunService>().StartAsync(checkedPlan!, profileId: null, presetId: null, TestActors.Runner, CancellationToken.None);
+        var run = await WaitUntilEndedAsync(http, id);
+
+        Assert.Equal("Completed", run["status"]!.GetValue<string>());
+        Assert.Equal(0, checks.By(PlanValidations.Launch));
+        Assert.Equal(1, checks.By(PlanValidations.JobStart));
+        Assert.Equal(1, checks.Total);
     }
 
     [Fact]

@@ -58,7 +58,17 @@ public sealed class BenchmarkRunner(
     {
         ArgumentNullException.ThrowIfNull(plan);
         ArgumentNullException.ThrowIfNull(context);
-        plan.EnsureValid();
+        return await RunAsync(plan.EnsureValid(), context, observer, cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>Runs a plan already checked (<see cref="RunPlan.Check"/>) to its end, without checking it again. Never throws
+    /// for what happens during the run: a failure is a <see cref="RunStatus.Failed"/> result that keeps the seconds measured
+    /// before it.</summary>
+    public async Task<RunResult> RunAsync(CheckedPlan checkedPlan, TargetContext context, IRunObserver? observer = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(checkedPlan);
+        ArgumentNullException.ThrowIfNull(context);
+        var plan = checkedPlan.Plan;
 
         var environment = ClientEnvironment.Capture();
         var startedAt = time.GetUtcNow();

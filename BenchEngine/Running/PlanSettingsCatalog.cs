@@ -171,6 +171,8 @@ public static class PlanSettingsCatalog
         EditorLabel = "Back-off without retry-after (ms)",
         Help = "First delay when the service gives none; doubles per retry.",
         Unit = "ms",
+        Min = 0,
+        MinExclusive = true,
         Max = 60_000,
     };
 
@@ -193,6 +195,8 @@ public static class PlanSettingsCatalog
     public static readonly SettingDescriptor DurationSeconds = SettingDescriptor.Of(p => p.Stop.DurationSeconds, "Duration (s)") with
     {
         Unit = "s",
+        Min = 0,
+        MinExclusive = true,
         Max = RunPlan.MaxDurationSeconds,
     };
 
@@ -243,6 +247,8 @@ public static class PlanSettingsCatalog
         EditorLabel = "Throughput at least (inserts/s)",
         Help = "The run's average: ok ÷ elapsed.",
         Unit = "inserts/s",
+        Min = 0,
+        MinExclusive = true,
         Max = 1_000_000_000,
     };
 
@@ -251,6 +257,8 @@ public static class PlanSettingsCatalog
         EditorLabel = "P99 latency at most (ms)",
         Help = "Over all successful operations (failed and throttled attempts excluded).",
         Unit = "ms",
+        Min = 0,
+        MinExclusive = true,
         Max = 3_600_000,
     };
 
@@ -285,6 +293,8 @@ public static class PlanSettingsCatalog
         EditorPath = "Thresholds.MinPercentOfBaseline",
         EditorScale = 100,
         Help = "e.g. 95.",
+        Min = 0,
+        MinExclusive = true,
         Max = 10,
     };
 

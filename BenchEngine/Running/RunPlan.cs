@@ -81,7 +81,19 @@ public sealed record RunPlan
     /// <summary>Every invalid setting, each with one clear message. Empty when the plan can run.</summary>
     /// <param name="audience">Who reads the messages: a remote reader (the default) learns only that a workload file
     /// cannot be used, not why.</param>
-    public IReadOnlyList<FieldError> Validate(ValidationAudience audience = ValidationAudience.Remote)
+    public IReadOnlyList<FieldError> Validate(ValidationAudience audience = ValidationAudience.Remote) => Check(audience).Errors;
+
+    /// <summary>Checks the plan once: the plan as checked when it can run (what <see cref="BenchmarkRunner"/> runs without
+    /// checking again), or every invalid setting, each with one clear message.</summary>
+    /// <param name="audience">Who reads the messages (see <see cref="Validate"/>).</param>
+    public (CheckedPlan? Plan, IReadOnlyList<FieldError> Errors) Check(ValidationAudience audience = ValidationAudience.Remote)
+    {
+        CheckedPlan.Counted();
+        var errors = Errors(audience);
+        return (errors.Count == 0 ? new CheckedPlan(this, audience) : null, errors);
+    }
+
+    private List<FieldError> Errors(ValidationAudience audience)
     {
         var errors = new List<FieldError>();
         void Check(bool invalid, string field, string message)
@@ -89,16 +101,6 @@ public sealed record RunPlan
             if (invalid)
             {
                 errors.Add(new FieldError(field, message));
-            }
-        }
-
-        // NaN fails every comparison, so each range says what a valid value is and anything else is refused:
-        // "value is <= 0" would let NaN through, "!(value > 0)" does not. Infinities fail the upper bounds.
-        void CheckRange(double? value, string field, double min, double max, string message, bool aboveMin = false)
-        {
-            if (value is { } v && !((aboveMin ? v > min : v >= min) && v <= max))
-            {
-                errors.Add(new FieldError(field, double.IsNaN(v) ? NotANumber : message));
             }
         }
 
@@ -144,9 +146,9 @@ public sealed record RunPlan
         }
 
         var load = Load;
-        Check(load.Concurrency < 1, PlanSettingsCatalog.Concurrency.Path, "Must be at least 1.");
-        Check(load.Concurrency > 10_000, PlanSettingsCatalog.Concurrency.Path, "At most 10,000: beyond that the client, not the service, is measured.");
-        Check(load.BatchSize < 1, PlanSettingsCatalog.BatchSize.Path, "Must be at least 1 (1 = point writes).");
+        // A setting with bounds is held to those its descriptor declares (Bounds); the rules that read other settings follow.
+        Bounds.CheckEachEnd(PlanSettingsCatalog.Concurrency, load.Concurrency, errors, "Must be at least 1.", "At most 10,000: beyond that the client, not the service, is measured.");
+        Bounds.Check(PlanSettingsCatalog.BatchSize, load.BatchSize, errors, "Must be at least 1 (1 = point writes).");
         Check(load.BatchSize > target.MaxBatchSize, PlanSettingsCatalog.BatchSize.Path, target.BatchRefusal);
         Check(load.BatchSize > 1 && target.BatchesSharePartitionKey && (Workload.PartitionKey?.Strategy ?? DocumentSourceFactory.DefaultPartitionKeyStrategy(Workload.Shape)) is PartitionKeyStrategy.Guid or PartitionKeyStrategy.Sequence,
             PlanSettingsCatalog.BatchSize.Path, "A batch needs entities that share a partition key; with a new key per document every batch would hold one. Choose FieldValue, FixedKeys or HotKey.");
@@ -158,10 +160,8 @@ public sealed record RunPlan
         {
             var rate = load.RatePerSecond;
             Check(rate is null, PlanSettingsCatalog.RatePerSecond.Path, "An open loop needs a rate above 0 requests per second.");
-            Check(rate is { } notANumber && double.IsNaN(notANumber), PlanSettingsCatalog.RatePerSecond.Path, NotANumber);
-            Check(rate is { } slow && slow < MinRatePerSecond, PlanSettingsCatalog.RatePerSecond.Path,
-                "At least 0.1 requests per second (one every 10 s): slower, most seconds would measure nothing.");
-            Check(rate is { } fast && fast >= MinRatePerSecond && !(fast <= MaxRatePerSecond), PlanSettingsCatalog.RatePerSecond.Path, "At most 1,000,000 requests per second.");
+            Bounds.CheckEachEnd(PlanSettingsCatalog.RatePerSecond, rate, errors,
+                "At least 0.1 requests per second (one every 10 s): slower, most seconds would measure nothing.", "At most 1,000,000 requests per second.");
         }
         else
         {
@@ -169,24 +169,23 @@ public sealed record RunPlan
                 "A rate applies to the open loop only; a closed loop sends as fast as responses return. Clear the rate or choose OpenLoop.");
         }
 
-        Check(load.Agents is < LoadOptions.AllAgents or > WorkloadShard.MaxCount, PlanSettingsCatalog.Agents.Path, $"Between 1 and {WorkloadShard.MaxCount}, or 0 for every agent alive at launch.");
+        Bounds.Check(PlanSettingsCatalog.Agents, load.Agents, errors, $"Between 1 and {WorkloadShard.MaxCount}, or 0 for every agent alive at launch.");
         Check(load.Agents is > 1 and <= WorkloadShard.MaxCount && load.Concurrency < load.Agents, PlanSettingsCatalog.Agents.Path, "Each agent needs at least one worker: set the concurrency to at least the number of agents.");
         Check(load.Agents > 1 && load.Model == LoadModel.Unbounded, PlanSettingsCatalog.Agents.Path, "The unbounded model starts every write at once from one client; spread a closed or open loop instead.");
         Check(Workload.Shard is { } shard && (shard.Count is < 1 or > WorkloadShard.MaxCount || shard.Index < 0 || shard.Index >= shard.Count),
             PlanSettingsCatalog.Shard.Path, $"A shard's index is from 0 to its count − 1, and the count at most {WorkloadShard.MaxCount}.");
         CheckStages(load);
-        Check(load.Throttling.MaxRetries is < 0 or > 100, PlanSettingsCatalog.MaxRetries.Path, "Between 0 and 100.");
-        CheckRange(load.Throttling.BaseDelayMs, PlanSettingsCatalog.BaseDelayMs.Path, 0, 60_000, "Above 0 and at most 60,000 ms.", aboveMin: true);
+        Bounds.Check(PlanSettingsCatalog.MaxRetries, load.Throttling.MaxRetries, errors, "Between 0 and 100.");
+        Bounds.Check(PlanSettingsCatalog.BaseDelayMs, load.Throttling.BaseDelayMs, errors, "Above 0 and at most 60,000 ms.");
 
         var stop = Stop;
-        Check(stop.TotalDocuments is <= 0, PlanSettingsCatalog.TotalDocuments.Path, "Must be at least 1.");
-        Check(stop.TotalDocuments > MaxDocuments, PlanSettingsCatalog.TotalDocuments.Path, "At most 1,000,000,000,000 documents.");
-        Check(stop.DocumentsPerWorker is <= 0, PlanSettingsCatalog.DocumentsPerWorker.Path, "Must be at least 1.");
+        Bounds.CheckEachEnd(PlanSettingsCatalog.TotalDocuments, stop.TotalDocuments, errors, "Must be at least 1.", "At most 1,000,000,000,000 documents.");
+        Bounds.Check(PlanSettingsCatalog.DocumentsPerWorker, stop.DocumentsPerWorker, errors, "Must be at least 1.");
         Check(stop.DocumentsPerWorker is { } perWorker && SaturatingMultiply(perWorker, load.Concurrency) > MaxDocuments, PlanSettingsCatalog.DocumentsPerWorker.Path,
             "Workers × documents per worker must be at most 1,000,000,000,000.");
         Check(stop.DocumentsPerWorker is not null && load.Model != LoadModel.ClosedLoop, PlanSettingsCatalog.DocumentsPerWorker.Path, "Documents per worker applies to the closed loop; use a total for other models.");
         Check(stop.DocumentsPerWorker is not null && stop.TotalDocuments is not null, PlanSettingsCatalog.DocumentsPerWorker.Path, "Give a total or a count per worker, not both.");
-        CheckRange(stop.DurationSeconds, PlanSettingsCatalog.DurationSeconds.Path, 0, 7 * 24 * 3600, "Above 0 and at most 604,800 seconds (a week).", aboveMin: true);
+        Bounds.Check(PlanSettingsCatalog.DurationSeconds, stop.DurationSeconds, errors, "Above 0 and at most 604,800 seconds (a week).");
         Check(load.Stages.Count > 0 && stop.DurationSeconds is { } given && given != load.StagesSeconds && load.StagesSeconds <= MaxDurationSeconds,
             PlanSettingsCatalog.DurationSeconds.Path, $"With stages the run lasts their sum ({load.StagesSeconds:N0} s): set the duration to that or leave it empty.");
         Check(load.Stages.Count > 0 && stop.DocumentsPerWorker is not null, PlanSettingsCatalog.DocumentsPerWorker.Path,
@@ -197,33 +196,33 @@ public sealed record RunPlan
             "The unbounded model starts every write at once: give a total of at most 1,000,000.");
         if (stop.AutoStop is { } auto)
         {
-            CheckRange(auto.ThrottledFractionAbove, PlanSettingsCatalog.AutoStopThrottled.Path, 0, 1, "A share between 0 and 1 (0.05 = 5 %).");
-            CheckRange(auto.ErrorFractionAbove, PlanSettingsCatalog.AutoStopErrors.Path, 0, 1, "A share between 0 and 1 (0.05 = 5 %).");
-            CheckRange(auto.DroppedFractionAbove, PlanSettingsCatalog.AutoStopDropped.Path, 0, 1, "A share between 0 and 1 (0.05 = 5 %).");
+            Bounds.Check(PlanSettingsCatalog.AutoStopThrottled, auto.ThrottledFractionAbove, errors, "A share between 0 and 1 (0.05 = 5 %).");
+            Bounds.Check(PlanSettingsCatalog.AutoStopErrors, auto.ErrorFractionAbove, errors, "A share between 0 and 1 (0.05 = 5 %).");
+            Bounds.Check(PlanSettingsCatalog.AutoStopDropped, auto.DroppedFractionAbove, errors, "A share between 0 and 1 (0.05 = 5 %).");
             Check(auto.DroppedFractionAbove is not null && load.Model != LoadModel.OpenLoop, PlanSettingsCatalog.AutoStopDropped.Path,
                 "Requests go unsent only in the open loop: remove this share or choose the open loop.");
             Check(auto.ThrottledFractionAbove is null && auto.ErrorFractionAbove is null && auto.DroppedFractionAbove is null, PlanSettingsCatalog.AutoStop.Path,
                 "Give a throttled, an error or an unsent share, or remove the rule.");
-            Check(auto.WindowSeconds is < 1 or > 3600, PlanSettingsCatalog.AutoStopWindowSeconds.Path, "Between 1 and 3,600 seconds.");
+            Bounds.Check(PlanSettingsCatalog.AutoStopWindowSeconds, auto.WindowSeconds, errors, "Between 1 and 3,600 seconds.");
         }
 
         if (Thresholds is { } limits)
         {
-            CheckRange(limits.MinThroughput, PlanSettingsCatalog.MinThroughput.Path, 0, 1_000_000_000, "Must be above 0 inserts/s (at most 1,000,000,000).", aboveMin: true);
-            CheckRange(limits.MaxP99LatencyMs, PlanSettingsCatalog.MaxP99LatencyMs.Path, 0, 3_600_000, "Must be above 0 ms (at most 3,600,000, an hour).", aboveMin: true);
-            CheckRange(limits.MaxThrottledPercent, PlanSettingsCatalog.MaxThrottledPercent.Path, 0, 100, "A percentage between 0 and 100.");
-            CheckRange(limits.MaxDroppedPercent, PlanSettingsCatalog.MaxDroppedPercent.Path, 0, 100, "A percentage between 0 and 100.");
+            Bounds.Check(PlanSettingsCatalog.MinThroughput, limits.MinThroughput, errors, "Must be above 0 inserts/s (at most 1,000,000,000).");
+            Bounds.Check(PlanSettingsCatalog.MaxP99LatencyMs, limits.MaxP99LatencyMs, errors, "Must be above 0 ms (at most 3,600,000, an hour).");
+            Bounds.Check(PlanSettingsCatalog.MaxThrottledPercent, limits.MaxThrottledPercent, errors, "A percentage between 0 and 100.");
+            Bounds.Check(PlanSettingsCatalog.MaxDroppedPercent, limits.MaxDroppedPercent, errors, "A percentage between 0 and 100.");
             Check(limits.MaxDroppedPercent is not null && load.Model != LoadModel.OpenLoop, PlanSettingsCatalog.MaxDroppedPercent.Path,
                 "Requests go unsent only in the open loop: remove this limit or choose the open loop.");
-            CheckRange(limits.MinShareOfBaseline, PlanSettingsCatalog.MinShareOfBaseline.Path, 0, 10, "A share above 0 (0.95 = 95 % of the baseline's throughput).", aboveMin: true);
-            Check(limits.BaselineRunId is <= 0, PlanSettingsCatalog.BaselineRunId.Path, "Not a run number.");
+            Bounds.Check(PlanSettingsCatalog.MinShareOfBaseline, limits.MinShareOfBaseline, errors, "A share above 0 (0.95 = 95 % of the baseline's throughput).");
+            Bounds.Check(PlanSettingsCatalog.BaselineRunId, limits.BaselineRunId, errors, "Not a run number.");
         }
 
         if (Diagnostics is { } diagnostics)
         {
-            CheckRange(diagnostics.ThresholdMs, PlanSettingsCatalog.DiagnosticsThresholdMs.Path, 0, DiagnosticsOptions.MaxThresholdMs,
+            Bounds.Check(PlanSettingsCatalog.DiagnosticsThresholdMs, diagnostics.ThresholdMs, errors,
                 "From 0 to 3,600,000 ms (an hour); 0 keeps every request, within the bounds per second and per run.");
-            Check(diagnostics.SlowestPerSecond is < 0 or > DiagnosticsOptions.MaxPerSecond, PlanSettingsCatalog.DiagnosticsSlowestPerSecond.Path,
+            Bounds.Check(PlanSettingsCatalog.DiagnosticsSlowestPerSecond, diagnostics.SlowestPerSecond, errors,
                 $"From 0 (none) to {DiagnosticsOptions.MaxPerSecond}: a second keeps at most {DiagnosticsOptions.MaxPerSecond} requests.");
         }
 
@@ -249,20 +248,21 @@ public sealed record RunPlan
             for (var i = 0; i < stages.Count; i++)
             {
                 var stage = stages[i];
-                Check(stage.DurationSeconds is < 1 or > MaxDurationSeconds, PlanSettingsCatalog.StageDurationSeconds.At(i), "Whole seconds, from 1 to 604,800 (a week).");
+                Bounds.Check(PlanSettingsCatalog.StageDurationSeconds, stage.DurationSeconds, errors, "Whole seconds, from 1 to 604,800 (a week).", PlanSettingsCatalog.StageDurationSeconds.At(i));
                 if (load.Model == LoadModel.OpenLoop)
                 {
                     Check(stage.Concurrency is not null, PlanSettingsCatalog.StageConcurrency.At(i),
                         "An open-loop stage sets a rate; the cap on outstanding requests is the load's concurrency. Clear it or choose a closed loop.");
                     Check(stage.RatePerSecond is null, PlanSettingsCatalog.StageRatePerSecond.At(i), "An open-loop stage needs a rate above 0 requests per second.");
-                    CheckRange(stage.RatePerSecond, PlanSettingsCatalog.StageRatePerSecond.At(i), MinRatePerSecond, MaxRatePerSecond, "Between 0.1 and 1,000,000 requests per second.");
+                    Bounds.Check(PlanSettingsCatalog.StageRatePerSecond, stage.RatePerSecond, errors, "Between 0.1 and 1,000,000 requests per second.", PlanSettingsCatalog.StageRatePerSecond.At(i));
                 }
                 else
                 {
                     Check(stage.RatePerSecond is not null, PlanSettingsCatalog.StageRatePerSecond.At(i),
                         "A rate applies to open-loop stages only; a closed-loop stage sets its workers. Clear the rate or choose OpenLoop.");
-                    Check(stage.Concurrency is null or < 1, PlanSettingsCatalog.StageConcurrency.At(i), "Must be at least 1.");
-                    Check(stage.Concurrency > 10_000, PlanSettingsCatalog.StageConcurrency.At(i), "At most 10,000: beyond that the client, not the service, is measured.");
+                    Check(stage.Concurrency is null, PlanSettingsCatalog.StageConcurrency.At(i), "Must be at least 1.");
+                    Bounds.CheckEachEnd(PlanSettingsCatalog.StageConcurrency, stage.Concurrency, errors, "Must be at least 1.",
+                        "At most 10,000: beyond that the client, not the service, is measured.", PlanSettingsCatalog.StageConcurrency.At(i));
                 }
             }
 
@@ -304,15 +304,12 @@ public sealed record RunPlan
     /// <summary>Shard <paramref name="index"/>'s share of <paramref name="total"/> split <paramref name="count"/> ways.</summary>
     public static long ShareOf(long total, int index, int count) => (total / count) + (index < total % count ? 1 : 0);
 
-    /// <summary>Throws <see cref="RunPlanValidationException"/> listing every invalid setting.</summary>
+    /// <summary>The plan as checked; throws <see cref="RunPlanValidationException"/> listing every invalid setting.</summary>
     /// <param name="audience">Who reads the messages (see <see cref="Validate"/>).</param>
-    public void EnsureValid(ValidationAudience audience = ValidationAudience.Remote)
+    public CheckedPlan EnsureValid(ValidationAudience audience = ValidationAudience.Remote)
     {
-        var errors = Validate(audience);
-        if (errors.Count > 0)
-        {
-            throw new RunPlanValidationException(errors);
-        }
+        var (valid, errors) = Check(audience);
+        return valid ?? throw new RunPlanValidationException(errors);
     }
 
     public string ToJson() => JsonSerializer.Serialize(this, JsonOptions);

@@ -109,6 +109,9 @@ public sealed record SettingDescriptor
         _ => SettingSection.Target,
     };
 
+    /// <summary>Whether <see cref="Min"/> itself is refused: the value must be above it ("above 0 ms").</summary>
+    public bool MinExclusive { get; init; }
+
     /// <summary>The setting's type, as the plan holds it.</summary>
     public Type ValueType { get; }
 

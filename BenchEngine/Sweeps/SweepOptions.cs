@@ -92,9 +92,18 @@ public sealed record SweepOptions
 
     /// <summary>What is wrong with this sweep of <paramref name="basePlan"/>, by field (<c>Sweep.Values[2]</c>, …): the
     /// settings, the values, the rules, and every step's plan as the engine validates it.</summary>
-    public IReadOnlyList<FieldError> Validate(RunPlan basePlan, ValidationAudience audience = ValidationAudience.Remote)
+    public IReadOnlyList<FieldError> Validate(RunPlan basePlan, ValidationAudience audience = ValidationAudience.Remote) =>
+        Check(basePlan, plan => plan.Check(audience)).Errors;
+
+    /// <summary>What is wrong with this sweep of <paramref name="basePlan"/> (see <see cref="Validate"/>), each step's plan
+    /// checked once by <paramref name="checkStep"/> (the engine's rules, or a host's over them); when nothing is, every
+    /// step's checked plan, in the order of <see cref="Steps"/>.</summary>
+    public (IReadOnlyList<TChecked> Plans, IReadOnlyList<FieldError> Errors) Check<TChecked>(
+        RunPlan basePlan, Func<RunPlan, (TChecked? Plan, IReadOnlyList<FieldError> Errors)> checkStep)
+        where TChecked : class
     {
         ArgumentNullException.ThrowIfNull(basePlan);
+        ArgumentNullException.ThrowIfNull(checkStep);
         var errors = new List<FieldError>();
         void Check(bool failed, string field, string message)
         {
@@ -127,7 +136,7 @@ public sealed record SweepOptions
         Check(Knee.ClientCpuPercent is not null, "Sweep.Knee.ClientCpuPercent", "No longer a setting: a step's client is judged by the client limits (scheduling lag, host and process CPU, thread pool, GC); a step is client-limited past clientLimitedPercent of its seconds.");
         if (errors.Count > 0)
         {
-            return errors;
+            return ([], errors);
         }
 
         IReadOnlyList<SweepStep> steps;
@@ -137,16 +146,22 @@ public sealed record SweepOptions
         }
         catch (RunPlanValidationException ex)
         {
-            return ex.Errors;
+            return ([], ex.Errors);
         }
 
+        var plans = new List<TChecked>();
         foreach (var step in steps)
         {
             var field = step.Series is null ? $"Sweep.Values[{Values.ToList().IndexOf(step.Value)}]" : $"Sweep.Values[{Values.ToList().IndexOf(step.Value)}] ({step.Series})";
-            errors.AddRange(step.Plan.Validate(audience).Select(e => new FieldError(field, $"{e.Field}: {e.Message}")));
+            var (plan, stepErrors) = checkStep(step.Plan);
+            errors.AddRange(stepErrors.Select(e => new FieldError(field, $"{e.Field}: {e.Message}")));
+            if (plan is not null)
+            {
+                plans.Add(plan);
+            }
         }
 
-        return errors;
+        return (errors.Count == 0 ? plans : [], errors);
     }
 
     // Whether the value alone can be set on a default plan (to tell a bad series value from a bad swept one).

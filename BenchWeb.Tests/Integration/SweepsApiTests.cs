@@ -197,7 +197,7 @@ public sealed class SweepsApiTests
         }
     }
 
-    private static async Task<JsonNode> WaitUntilSweepEndedAsync(HttpClient http, long id)
+    internal static async Task<JsonNode> WaitUntilSweepEndedAsync(HttpClient http, long id)
     {
         JsonNode? sweep = null;
         await WaitForAsync(async () => (sweep = await GetJsonAsync(http, $"api/sweeps/{id}"))["status"]!.GetValue<string>() is not ("Queued" or "Running"), $"sweep {id} to end");

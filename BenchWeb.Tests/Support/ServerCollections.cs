@@ -61,3 +61,10 @@ public sealed class FleetCollection : ICollectionFixture<AzuriteServer>
 {
     public const string Name = "Fleet (shared mode)";
 }
+
+/// <summary>Tests that count the plan checks of the process run alone: other tests' checks would count too.</summary>
+[CollectionDefinition(Name, DisableParallelization = true)]
+public sealed class PlanValidationCollection
+{
+    public const string Name = "Plan checks counted";
+}

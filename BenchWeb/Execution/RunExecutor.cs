@@ -195,7 +195,12 @@ public sealed partial class RunExecutor(
             plan = RunPlan.FromJson(run.PlanJson);
             // The stored plan names its uploaded file by number; the engine gets the stored path, in memory only.
             var files = await uploads.LookupAsync(plan, CancellationToken.None);
-            if (WebPlanRules.Validate(plan, files) is { Count: > 0 } invalid)
+            // The job's one check, of the plan as it runs here (the installation's caps, this agent's share): a run may have
+            // waited in the queue, and its file been deleted meanwhile. The engine runs the checked plan without checking again.
+            var (executed, invalid) = WebPlanRules.Check(plan, files, resolved => shard is null
+                ? WithCaps(resolved, run)
+                : WithCaps(resolved, run).ForShard(shard.Index, run.ShardCount));
+            if (executed is null)
             {
                 return (null, plan, Invalid(invalid));
             }
@@ -208,17 +213,11 @@ public sealed partial class RunExecutor(
                 StartAt = shard is null ? null : run.StartAt,
                 Telemetry = new EngineTelemetryTags(run.Id.ToString(CultureInfo.InvariantCulture), agent.Name, shard?.Index ?? 0, run.TargetKind.Name),
             };
-            var executed = WithCaps(WebPlanRules.Resolve(plan, files), run);
-            if (shard is not null)
-            {
-                executed = executed.ForShard(shard.Index, run.ShardCount);
-            }
-
-            return (await runner.RunAsync(executed, context, observer, cancellationToken), plan, null);
+            return (await runner.RunAsync(executed.Runnable, context, observer, cancellationToken), plan, null);
         }
         catch (RunPlanValidationException ex)
         {
-            // The engine's own check of the resolved plan names the stored path (should the file vanish meanwhile).
+            // A stored plan that no longer reads, or a check past the one above; what names the stored file is re-worded.
             return (null, plan, Invalid(plan is null ? ex.Errors : WebPlanRules.Sanitize(plan, ex.Errors)));
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)

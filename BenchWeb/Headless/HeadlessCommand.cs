@@ -204,12 +204,13 @@ public static class HeadlessCommand
         }
 
         RunPlan plan;
+        CheckedPlan checkedPlan;
         try
         {
             plan = RunPlan.FromJson(await ReadProfileAsync(profilePath, cancellationToken));
 
             // The person running the command is on this machine: file problems are described, never quoted.
-            plan.EnsureValid(ValidationAudience.Local);
+            checkedPlan = plan.EnsureValid(ValidationAudience.Local);
             if (plan.Load.Agents != 1)
             {
                 // Running the whole load here would measure one client as if it were several.
@@ -283,19 +284,11 @@ public static class HeadlessCommand
             return await HeadlessSweep.RunAsync(createRunner(limits), plan, sweepPath, summaryPath, baselineThroughput, metadata, output, error, cancellationToken);
         }
 
-        RunResult result;
         var runner = createRunner(limits);
         var observer = new ConsoleObserver(output);
-        try
-        {
-            result = await runner.RunAsync(plan, TargetContext.FromEnvironment(), observer, cancellationToken);
-        }
-        catch (RunPlanValidationException ex)
-        {
-            // A workload file that changed between the check above and the start.
-            await PrintInvalidAsync(error, profilePath, ex);
-            return ExitInvalidInput;
-        }
+
+        // Checked above, once: a workload file that changes before the start fails the run as the engine opens it.
+        var result = await runner.RunAsync(checkedPlan, TargetContext.FromEnvironment(), observer, cancellationToken);
 
         await PrintSummaryAsync(output, plan, result, limits);
 

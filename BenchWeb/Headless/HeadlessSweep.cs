@@ -34,7 +34,8 @@ internal static class HeadlessSweep
             return HeadlessCommand.ExitInvalidInput;
         }
 
-        var problems = sweep.Validate(basePlan, ValidationAudience.Local).ToList();
+        var (checkedSteps, stepProblems) = sweep.Check(basePlan, plan => plan.Check(ValidationAudience.Local));
+        var problems = stepProblems.ToList();
         // As the form and the API refuse it: a setting the profile's target does not read makes every step the same run.
         problems.AddRange(SweepAxes.Errors(sweep, basePlan));
         if (problems.Count == 0 && sweep.Steps(basePlan).Any(s => s.Plan.Load.Agents != 1))
@@ -59,10 +60,11 @@ internal static class HeadlessSweep
         async Task<bool> RunStepAsync(SweepStep step, string? reRunReason, List<SweepStepResult> inSeries)
         {
             cancellationToken.ThrowIfCancellationRequested();
-            var plan = reRunReason is null ? step.Plan : step.Plan with { Name = SweepOptions.ReRunName(step.Plan.Name) };
+            // A re-run is a plan of its own (its name says so), checked when it starts.
+            var plan = reRunReason is null ? checkedSteps[step.Index] : (step.Plan with { Name = SweepOptions.ReRunName(step.Plan.Name) }).EnsureValid(ValidationAudience.Local);
             await output.WriteLineAsync(reRunReason is null
-                ? string.Create(c, $"Step {step.Index + 1}/{steps.Count}: {plan.Name}")
-                : string.Create(c, $"Step {step.Index + 1}/{steps.Count} again (re-run: {reRunReason}): {plan.Name}"));
+                ? string.Create(c, $"Step {step.Index + 1}/{steps.Count}: {plan.Plan.Name}")
+                : string.Create(c, $"Step {step.Index + 1}/{steps.Count} again (re-run: {reRunReason}): {plan.Plan.Name}"));
             var run = await runner.RunAsync(plan, context, null, cancellationToken);
             var result = SweepStepResult.From(step, run.Status, run.Summary, run.Seconds, sweep.Knee);
             result = reRunReason is null ? result : result with { IsReRun = true, ReRunReason = reRunReason };

@@ -70,7 +70,19 @@ public sealed class RunService(
     /// <exception cref="RunPlanValidationException">The plan has invalid settings, or settings the installation refuses.</exception>
     /// <exception cref="LaunchesPausedException">An administrator has paused launching.</exception>
     public Task<long> StartAsync(RunPlan plan, long? profileId, string? presetId, Actor actor, CancellationToken cancellationToken) =>
-        LaunchAsync(plan, profileId, presetId, RunMetadata.Empty, actor, null, cancellationToken);
+        LaunchAsync(plan, null, profileId, presetId, RunMetadata.Empty, actor, null, cancellationToken);
+
+    /// <summary>Queues a run of a plan already checked against the rules of a plan from the web (the profile editor keeps
+    /// its last edit's, <see cref="WebPlanRules.Check"/>): the plan is not checked again here, only the installation's
+    /// rules apply (the kill switch, secrets, limits, allow-list). The job checks the plan once more when it starts: a run
+    /// may wait in the queue, and its file be deleted meanwhile.</summary>
+    /// <exception cref="RunPlanValidationException">The plan has settings the installation refuses.</exception>
+    /// <exception cref="LaunchesPausedException">An administrator has paused launching.</exception>
+    public Task<long> StartAsync(CheckedWebPlan plan, long? profileId, string? presetId, Actor actor, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        return LaunchAsync(plan.Given, plan, profileId, presetId, RunMetadata.Empty, actor, null, cancellationToken);
+    }
 
     /// <summary>Queues a run of the plan that keeps where it came from (<paramref name="metadata"/>: a pipeline's commit,
     /// branch, build…); see the overload without it. Metadata out of bounds is refused like an invalid setting, each
@@ -79,23 +91,29 @@ public sealed class RunService(
     /// metadata is out of bounds.</exception>
     /// <exception cref="LaunchesPausedException">An administrator has paused launching.</exception>
     public Task<long> StartAsync(RunPlan plan, long? profileId, string? presetId, RunMetadata metadata, Actor actor, CancellationToken cancellationToken) =>
-        LaunchAsync(plan, profileId, presetId, metadata, actor, null, cancellationToken);
+        LaunchAsync(plan, null, profileId, presetId, metadata, actor, null, cancellationToken);
 
-    /// <summary>Checks a plan the way a launch does (the kill switch, uploads, secrets, the installation's rules) without
-    /// launching it: a sweep checks every step before it starts.</summary>
+    /// <summary>Checks a plan already checked against the rules of a plan from the web the way a launch does (the kill
+    /// switch, secrets, the installation's rules) without launching it: a sweep checks every step before it starts.</summary>
     /// <exception cref="RunPlanValidationException">The plan has settings the installation refuses.</exception>
     /// <exception cref="LaunchesPausedException">An administrator has paused launching.</exception>
-    public async Task CheckLaunchAsync(RunPlan plan, long? profileId, CancellationToken cancellationToken) =>
-        await CheckAsync(plan, profileId, cancellationToken);
+    public async Task CheckLaunchAsync(CheckedWebPlan plan, long? profileId, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        await CheckAsync(plan.Given, plan, profileId, cancellationToken);
+    }
 
     /// <summary>Saves a sweep's step as a queued run linked to the sweep, and audits it as a launch, without a job: the
     /// sweep's job executes it inline (<see cref="RunExecutor.ExecuteAsync"/>), on the same client as the other steps.</summary>
     /// <remarks>A step spread over agents (a sweep of the number of agents) is queued to its agents like any such run, on
     /// agents other than <paramref name="sweepAgent"/>, whose one worker runs the sweep itself.</remarks>
     internal Task<long> QueueSweepStepAsync(RunPlan plan, long? profileId, long sweepId, int step, RunMetadata metadata, Actor actor, string sweepAgent, CancellationToken cancellationToken) =>
-        LaunchAsync(plan, profileId, null, metadata, actor, (sweepId, step, sweepAgent), cancellationToken);
+        LaunchAsync(plan, null, profileId, null, metadata, actor, (sweepId, step, sweepAgent), cancellationToken);
 
-    private async Task<(IReadOnlyDictionary<string, Uri> SecretEndpoints, LaunchRules Rules)> CheckAsync(RunPlan plan, long? profileId, CancellationToken cancellationToken)
+    /// <summary>The launch's checks: the kill switch, the plan's rules (unless <paramref name="checkedPlan"/> says they
+    /// passed already), then the secrets and the installation's rules.</summary>
+    private async Task<(IReadOnlyDictionary<string, Uri> SecretEndpoints, LaunchRules Rules)> CheckAsync(
+        RunPlan plan, CheckedWebPlan? checkedPlan, long? profileId, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(plan);
         if (await killSwitch.StateAsync(cancellationToken) is { Engaged: true } paused)
@@ -103,7 +121,7 @@ public sealed class RunService(
             throw new LaunchesPausedException(paused);
         }
 
-        if (await uploads.ValidateAsync(plan, cancellationToken) is { Count: > 0 } errors)
+        if (checkedPlan is null && await uploads.ValidateAsync(plan, cancellationToken) is { Count: > 0 } errors)
         {
             throw new RunPlanValidationException(errors);
         }
@@ -122,7 +140,7 @@ public sealed class RunService(
     }
 
     private async Task<long> LaunchAsync(
-        RunPlan plan, long? profileId, string? presetId, RunMetadata metadata, Actor actor, (long Id, int Step, string Agent)? sweep, CancellationToken cancellationToken)
+        RunPlan plan, CheckedWebPlan? checkedPlan, long? profileId, string? presetId, RunMetadata metadata, Actor actor, (long Id, int Step, string Agent)? sweep, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(plan);
         ArgumentNullException.ThrowIfNull(metadata);
@@ -136,7 +154,7 @@ public sealed class RunService(
                 throw new RunPlanValidationException(metadataErrors);
             }
 
-            (secretEndpoints, rules) = await CheckAsync(plan, profileId, cancellationToken);
+            (secretEndpoints, rules) = await CheckAsync(plan, checkedPlan, profileId, cancellationToken);
         }
         catch (Exception ex) when (ex is RunPlanValidationException or LaunchesPausedException)
         {

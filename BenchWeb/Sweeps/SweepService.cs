@@ -9,6 +9,7 @@ using BenchWeb.Guard.Security;
 using BenchWeb.Jobs;
 using BenchWeb.Launch;
 using BenchWeb.Provenance;
+using BenchWeb.Uploads;
 using Microsoft.EntityFrameworkCore;
 
 namespace BenchWeb.Sweeps;
@@ -19,6 +20,7 @@ public sealed class SweepService(
     IDbContextFactory<BenchDbContext> databases,
     IRunJobClient jobs,
     RunService runs,
+    CsvUploadStore uploads,
     AuditLog audit,
     BenchWeb.Fleet.AgentDirectory directory,
     Live.RunUpdatePublisher publisher,
@@ -42,7 +44,11 @@ public sealed class SweepService(
         ArgumentNullException.ThrowIfNull(sweep);
         ArgumentNullException.ThrowIfNull(metadata);
         ArgumentNullException.ThrowIfNull(actor);
-        if (sweep.Validate(basePlan).Concat(metadata.Validate()).ToList() is { Count: > 0 } invalid)
+        // Each step's plan is checked once, as a plan from the web (its file an uploaded one); below, only the launch's
+        // other checks (the installation's rules, the agents) apply to it.
+        var files = await uploads.LookupAsync(basePlan, cancellationToken);
+        var (checkedSteps, stepErrors) = sweep.Check(basePlan, plan => WebPlanRules.Check(plan, files));
+        if (stepErrors.Concat(metadata.Validate()).ToList() is { Count: > 0 } invalid)
         {
             throw new RunPlanValidationException(invalid);
         }
@@ -59,7 +65,7 @@ public sealed class SweepService(
 
             try
             {
-                await runs.CheckLaunchAsync(step.Plan, profileId, cancellationToken);
+                await runs.CheckLaunchAsync(checkedSteps[step.Index], profileId, cancellationToken);
             }
             catch (RunPlanValidationException ex)
             {

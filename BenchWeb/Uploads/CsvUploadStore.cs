@@ -180,7 +180,11 @@ public sealed partial class CsvUploadStore(
 
     /// <summary>The plan's problems as a plan from the web: <see cref="WebPlanRules"/> over the engine's own rules.</summary>
     public async Task<IReadOnlyList<FieldError>> ValidateAsync(RunPlan plan, CancellationToken cancellationToken) =>
-        WebPlanRules.Validate(plan, await LookupAsync(plan, cancellationToken));
+        (await CheckAsync(plan, cancellationToken)).Errors;
+
+    /// <summary>Checks a plan from the web once (<see cref="WebPlanRules.Check"/>) with its uploaded file as stored now.</summary>
+    public async Task<(CheckedWebPlan? Plan, IReadOnlyList<FieldError> Errors)> CheckAsync(RunPlan plan, CancellationToken cancellationToken) =>
+        WebPlanRules.Check(plan, await LookupAsync(plan, cancellationToken));
 
     /// <summary>What needs each file: profiles naming it, and runs queued or running with it.</summary>
     public async Task<ILookup<long, UploadedFileUse>> UsesAsync(CancellationToken cancellationToken)

@@ -22,7 +22,15 @@ public static class WebPlanRules
     /// <summary>Every invalid setting of a plan from the web; empty when it can run.</summary>
     /// <param name="plan">The plan as sent or stored (with a file number, not a path).</param>
     /// <param name="storedPath">An uploaded file's stored path by number; null for a number that names no file.</param>
-    public static IReadOnlyList<FieldError> Validate(RunPlan plan, Func<long, string?> storedPath)
+    public static IReadOnlyList<FieldError> Validate(RunPlan plan, Func<long, string?> storedPath) => Check(plan, storedPath).Errors;
+
+    /// <summary>Checks a plan from the web once: the plan as given and as it runs when it can run, else every invalid
+    /// setting (the same as <see cref="Validate"/>).</summary>
+    /// <param name="plan">The plan as sent or stored (with a file number, not a path).</param>
+    /// <param name="storedPath">An uploaded file's stored path by number; null for a number that names no file.</param>
+    /// <param name="asRun">What the host makes of the resolved plan before it runs (the installation's caps, an agent's
+    /// share); the engine's rules check the plan so made, and their errors are worded for <paramref name="plan"/>.</param>
+    public static (CheckedWebPlan? Plan, IReadOnlyList<FieldError> Errors) Check(RunPlan plan, Func<long, string?> storedPath, Func<RunPlan, RunPlan>? asRun = null)
     {
         ArgumentNullException.ThrowIfNull(plan);
         ArgumentNullException.ThrowIfNull(storedPath);
@@ -44,7 +52,9 @@ public static class WebPlanRules
 
         // Once the file itself is the problem, the engine's "a path is required" would only repeat it.
         var fileReported = errors.Count > 0;
-        foreach (var error in Sanitize(plan, Resolve(plan, storedPath).Validate()))
+        var resolved = Resolve(plan, storedPath);
+        var (runnable, engineErrors) = (asRun is null ? resolved : asRun(resolved)).Check();
+        foreach (var error in Sanitize(plan, engineErrors))
         {
             if (!(fileReported && error.Field == CsvFileIdField))
             {
@@ -52,7 +62,7 @@ public static class WebPlanRules
             }
         }
 
-        return errors;
+        return (errors.Count == 0 && runnable is not null ? new CheckedWebPlan(plan, runnable) : null, errors);
     }
 
     /// <summary>The plan the engine runs: the uploaded file's stored path in <see cref="WorkloadOptions.CsvPath"/>, and

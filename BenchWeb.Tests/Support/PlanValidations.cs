@@ -22,7 +22,11 @@ public sealed class PlanValidations : IDisposable
 
     public const string HeadlessSweep = "BenchWeb.Headless.HeadlessSweep";
 
-    private static readonly string[] Askers = [Engine, JobStart, SweepLaunch, Launch, HeadlessSweep, Headless];
+    public const string Editor = "BenchWeb.Components.Pages.Profiles.ProfileEdit";
+
+    public const string ProfileStore = "BenchWeb.Profiles.ProfileService";
+
+    private static readonly string[] Askers = [Engine, JobStart, SweepLaunch, Launch, HeadlessSweep, Headless, ProfileStore, Editor];
 
     private readonly MeterListener _listener = new();
     private readonly ConcurrentQueue<string> _askers = new();

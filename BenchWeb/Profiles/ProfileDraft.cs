@@ -253,21 +253,30 @@ public sealed partial class ProfileDraft
 
     /// <summary>The plan's validation errors, by the field the editor shows them at (e.g. <c>Load.Concurrency</c>).</summary>
     /// <param name="uploadedFile">An uploaded file's stored path by number (null: no such file).</param>
-    public IReadOnlyDictionary<string, string[]> Validate(Func<long, string?> uploadedFile) =>
-        ValidateAll(uploadedFile).GroupBy(e => Translate(e.Field), StringComparer.Ordinal)
+    public IReadOnlyDictionary<string, string[]> Validate(Func<long, string?> uploadedFile) => ByField(Check(uploadedFile).Errors);
+
+    /// <summary>Errors grouped by the field the editor shows them at, in the profile's words.</summary>
+    public static IReadOnlyDictionary<string, string[]> ByField(IEnumerable<FieldError> errors) =>
+        errors.GroupBy(e => Translate(e.Field), StringComparer.Ordinal)
             .ToDictionary(g => g.Key, g => g.Select(e => InProfileWords(e.Message)).ToArray(), StringComparer.Ordinal);
 
     /// <summary>The plan's rules, as a plan from the web (<see cref="WebPlanRules"/>), the chosen kind's settings typed in
     /// a form they cannot take, and the profile's own rules (its description).</summary>
     /// <param name="uploadedFile">An uploaded file's stored path by number (null: no such file).</param>
-    public IReadOnlyList<FieldError> ValidateAll(Func<long, string?> uploadedFile)
+    public IReadOnlyList<FieldError> ValidateAll(Func<long, string?> uploadedFile) => Check(uploadedFile).Errors;
+
+    /// <summary>Checks the draft once, by every rule <see cref="ValidateAll"/> names; when none is broken, the checked draft
+    /// that saving and launching take without checking again.</summary>
+    /// <param name="uploadedFile">An uploaded file's stored path by number (null: no such file).</param>
+    public (CheckedDraft? Checked, IReadOnlyList<FieldError> Errors) Check(Func<long, string?> uploadedFile)
     {
         var chosen = Kind.Module;
         var unreadable = _unreadable.Where(u => chosen.FieldAt(u.Key) is not null).Select(u => new FieldError(u.Key, u.Value.Problem)).ToList();
-        var errors = WebPlanRules.Validate(Plan, uploadedFile).Where(e => !unreadable.Exists(p => p.Field == e.Field)).ToList();
+        var (plan, ruleErrors) = WebPlanRules.Check(Plan, uploadedFile);
+        var errors = ruleErrors.Where(e => !unreadable.Exists(p => p.Field == e.Field)).ToList();
         errors.AddRange(unreadable);
         errors.AddRange(CheckDescription(Description));
-        return errors;
+        return (errors.Count == 0 && plan is not null ? new CheckedDraft(this, plan) : null, errors);
     }
 
     /// <summary>What is wrong with a profile's description, however it was given (this form, the API): its length, and

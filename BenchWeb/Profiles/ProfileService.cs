@@ -21,27 +21,39 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
     public async Task<long> SaveAsync(long id, ProfileDraft draft, Actor actor, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(draft);
-        ArgumentNullException.ThrowIfNull(actor);
-        if (draft.ValidateAll(await uploads.LookupAsync(draft.Plan, cancellationToken)) is { Count: > 0 } errors)
-        {
-            throw new RunPlanValidationException(errors);
-        }
+        var (checkedDraft, errors) = draft.Check(await uploads.LookupAsync(draft.Plan, cancellationToken));
+        return checkedDraft is null ? throw new RunPlanValidationException(errors) : (await SaveAsync(id, checkedDraft, actor, cancellationToken)).Id;
+    }
 
+    /// <summary>Creates (id 0) or updates a profile from a draft checked already (the editor's, at its last change), without
+    /// checking it again, and stores any secret typed into it. Answers the profile's id and its plan as saved, checked: the
+    /// plan a launch takes. Naming a stored secret changes the plan, so only then is it checked again.</summary>
+    /// <exception cref="ProfileDeletedException">The profile <paramref name="id"/> was deleted meanwhile; nothing was saved.</exception>
+    public async Task<(long Id, CheckedWebPlan Plan)> SaveAsync(long id, CheckedDraft checkedDraft, Actor actor, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(checkedDraft);
+        ArgumentNullException.ThrowIfNull(actor);
+        var saved = checkedDraft.Plan;
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         var now = time.GetUtcNow();
         var profile = id == 0 ? null : await db.Profiles.SingleOrDefaultAsync(p => p.Id == id, cancellationToken) ?? throw new ProfileDeletedException(id);
         var before = profile is null ? null : new { profile.Name, profile.Description, profile.PlanJson };
         if (profile is null)
         {
-            profile = new ProfileEntity { Name = draft.Name, PlanJson = "{}", CreatedAt = now, PresetId = draft.PresetId };
+            profile = new ProfileEntity { Name = saved.Given.Name, PlanJson = "{}", CreatedAt = now, PresetId = checkedDraft.PresetId };
             db.Profiles.Add(profile);
             await db.SaveChangesAsync(cancellationToken);
         }
 
-        await StoreNewSecretsAsync(profile.Id, draft, actor, cancellationToken);
-        var plan = draft.Plan;
-        profile.Name = draft.Name;
-        profile.Description = string.IsNullOrWhiteSpace(draft.Description) ? null : draft.Description.Trim();
+        if (await StoreNewSecretsAsync(profile.Id, checkedDraft.Draft, actor, cancellationToken))
+        {
+            var (named, errors) = await uploads.CheckAsync(checkedDraft.Draft.Plan, cancellationToken);
+            saved = named ?? throw new RunPlanValidationException(errors);
+        }
+
+        var plan = saved.Given;
+        profile.Name = plan.Name;
+        profile.Description = checkedDraft.Description;
         profile.PlanJson = plan.ToJson();
         profile.UpdatedAt = now;
         var endpoint = AuditLog.EndpointOf(plan, await secrets.EndpointsAsync(plan, profile.Id, cancellationToken));
@@ -88,7 +100,7 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
             throw new ProfileDeletedException($"Profile #{id} was deleted while it was being saved: nothing was saved and no run was started.", ex);
         }
 
-        return profile.Id;
+        return (profile.Id, saved);
     }
 
     /// <summary>Creates a profile from a plan (the HTTP API's way).</summary>
@@ -208,8 +220,10 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
         }
     }
 
-    private async Task StoreNewSecretsAsync(long profileId, ProfileDraft draft, Actor actor, CancellationToken cancellationToken)
+    // Whether a secret was stored, and named in the draft's plan.
+    private async Task<bool> StoreNewSecretsAsync(long profileId, ProfileDraft draft, Actor actor, CancellationToken cancellationToken)
     {
+        var named = false;
         // Only the chosen kind's: a key pasted before switching to another kind is not stored.
         var endpoints = draft.Kind.Module as IServiceEndpoints;
         var planned = endpoints?.PlannedEndpoint(draft.Plan.Target)?.Endpoint;
@@ -217,11 +231,13 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
         {
             var name = SecretStore.NameFor(profileId, field.SecretPurpose ?? field.Path);
             draft.NameSecret(field, name);
+            named = true;
             // A connection string names its endpoint; a key is bound to the endpoint the profile names when it is stored.
             await secrets.SetAsync(name, secret, typed => endpoints?.EndpointOfSecret(field, typed) ?? planned, actor, cancellationToken);
         }
 
         // Typed secrets leave the draft's memory as soon as they are stored.
         draft.ForgetTypedSecrets();
+        return named;
     }
 }

@@ -12,7 +12,7 @@ internal static class RunChartModule
         ArgumentNullException.ThrowIfNull(context);
         var module = JSObjectSetup.Module(context.JSInterop, RunLive.ModulePath);
         var view = JSObjectSetup.ReturnedBy(module.Interop, "start");
-        foreach (var function in new[] { "add", "stop", "setProvisioned", "setWindow", "setSlowRequests" })
+        foreach (var function in new[] { "add", "stop", "setProvisioned", "setWindow", "setSlowRequests", "drawAll" })
         {
             view.Interop.SetupVoid(function, _ => true).SetVoidResult();
         }

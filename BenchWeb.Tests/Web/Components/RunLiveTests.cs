@@ -111,13 +111,15 @@ public sealed class RunLiveTests
     }
 
     [Fact]
-    public async Task Live_StatusChangeToCompleted_ShowsTheSummaryAndHidesCancel()
+    public async Task Live_StatusChangeToCompleted_ShowsTheSummaryAndHidesCancel_AndHasEveryChartDrawn()
     {
         await using var context = new BenchWebComponentContext();
         var runId = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 2);
-        RunChartModule.SetUp(context);
+        var view = RunChartModule.SetUp(context).View;
         var page = RenderFollowing(context, runId);
         Assert.Single(page.FindAll("#cancel-run"));
+        // While the run goes on, the page's script redraws only the charts in view.
+        Assert.Empty(view.Interop.Invocations["drawAll"]);
 
         await using (var db = await context.Databases.CreateDbContextAsync())
         {
@@ -135,6 +137,8 @@ public sealed class RunLiveTests
         Assert.Contains("data-status=\"Completed\"", markup, StringComparison.Ordinal);
         Assert.Contains("Ended: reached 2,000 documents", markup, StringComparison.Ordinal);
         Assert.Contains("1,000.0 inserts/s", markup, StringComparison.Ordinal);
+        // Once it has ended, every chart is drawn, in view or not (the page may be printed or captured whole).
+        page.WaitForAssertion(() => Assert.Single(view.Interop.Invocations["drawAll"]));
     }
 
     [Fact]

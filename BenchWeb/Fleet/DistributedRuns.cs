@@ -83,8 +83,10 @@ public sealed class DistributedRuns(
             await db.RunSeconds.Where(s => s.RunId == runId).ExecuteDeleteAsync(cancellationToken);
             var shardSeconds = await db.RunShardSeconds.AsNoTracking().Where(s => s.RunId == runId).ToListAsync(cancellationToken);
             var seconds = shardSeconds.GroupBy(s => s.Index).OrderBy(g => g.Key).Select(g => Combine(runId, g.Key, [.. g])).ToList();
-            db.RunSeconds.AddRange(seconds);
+            db.RunSeconds.AddRange(Contiguous(runId, seconds, run.StartAt));
 
+            // The figures are those of the seconds a shard measured: a second no agent was running is not the target's
+            // (its elapsed time counts from the common start all the same, as its average throughput does).
             var options = PartialSummary.OptionsOf(run, clientLimits.Value);
             var snapshots = seconds.Select(RunWindowSummary.ToSnapshot).ToList();
             var summary = SummaryCalculator.Calculate(snapshots, Latency(shards, shardSeconds), options);
@@ -158,6 +160,34 @@ public sealed class DistributedRuns(
     {
         var whole = shards.Where(s => s.LatencyHistogram is not null).Select(s => s.Index).ToHashSet();
         return ShardMerge.Merge(shards.Select(s => s.LatencyHistogram).Concat(seconds.Where(s => !whole.Contains(s.Shard)).Select(s => s.LatencyHistogram)));
+    }
+
+    /// <summary>The run's seconds numbered 0…n−1 with none missing, as a run on one agent has them. The shards' seconds are
+    /// placed from the common start, so a second no shard measured is a second of the run all the same: before the first
+    /// shard began (every agent joined late, on a busy machine) or between a shard that ended and one that joined later.
+    /// Such a second is there, empty (nothing sent, answered or in flight), so that the run's seconds cover its elapsed time
+    /// (which counts from the common start) and every second its slow requests name, and its export imports again.
+    /// The measured seconds are kept as they are.</summary>
+    /// <param name="runId">The run.</param>
+    /// <param name="measured">The seconds some shard measured, in order of their index.</param>
+    /// <param name="startAt">The run's common start: an empty second closed one second after its own start.</param>
+    internal static List<RunSecondEntity> Contiguous(long runId, IReadOnlyList<RunSecondEntity> measured, DateTimeOffset? startAt)
+    {
+        ArgumentNullException.ThrowIfNull(measured);
+        var seconds = new List<RunSecondEntity>(measured.Count == 0 ? 0 : measured[^1].Index + 1);
+        foreach (var second in measured)
+        {
+            for (var missing = seconds.Count; missing < second.Index; missing++)
+            {
+                var elapsed = TimeSpan.FromSeconds(missing + 1);
+                seconds.Add(RunSecondEntity.From(runId, new SecondSnapshot { Index = missing, Elapsed = elapsed, Duration = TimeSpan.FromSeconds(1) },
+                    startAt is { } start ? start + elapsed : second.ClosedAt));
+            }
+
+            seconds.Add(second);
+        }
+
+        return seconds;
     }
 
     /// <summary>A run second from the shards' seconds that fall in it.</summary>

@@ -37,6 +37,9 @@ public static class PlanSettingsCatalog
     {
         Unit = "bytes",
         Help = "Documents are padded to this size. Empty: no padding. Flights padded to 1,725 B match the seed loader.",
+        Min = 0,
+        MinExclusive = true,
+        Max = Workloads.DocumentSourceFactory.MaxTargetSizeBytes,
     };
 
     public static readonly SettingDescriptor CsvPath = SettingDescriptor.Of(p => p.Workload.CsvPath, "CSV file") with
@@ -78,6 +81,8 @@ public static class PlanSettingsCatalog
     {
         AppliesWhen = p => PartitionKeyOf(p) is Workloads.PartitionKeyStrategy.FixedKeys or Workloads.PartitionKeyStrategy.HotKey,
         EditorLabel = "Number of keys",
+        Min = 1,
+        Max = Workloads.WorkloadValidator.MaxKeyCount,
     };
 
     public static readonly SettingDescriptor HotKeyFraction = SettingDescriptor.Of(p => p.Workload.PartitionKey!.HotKeyFraction, "Hot key share") with
@@ -85,6 +90,10 @@ public static class PlanSettingsCatalog
         AppliesWhen = p => PartitionKeyOf(p) == Workloads.PartitionKeyStrategy.HotKey,
         EditorLabel = "Share on the hot key",
         Help = "0.8 = 80 % of documents get the same key.",
+        Min = 0,
+        MinExclusive = true,
+        Max = 1,
+        MaxExclusive = true,
     };
 
     public static readonly SettingDescriptor LoadModel = SettingDescriptor.Of(p => p.Load.Model, "Load model") with

@@ -112,6 +112,9 @@ public sealed record SettingDescriptor
     /// <summary>Whether <see cref="Min"/> itself is refused: the value must be above it ("above 0 ms").</summary>
     public bool MinExclusive { get; init; }
 
+    /// <summary>Whether <see cref="Max"/> itself is refused: the value must be below it (a share below 1).</summary>
+    public bool MaxExclusive { get; init; }
+
     /// <summary>The setting's type, as the plan holds it.</summary>
     public Type ValueType { get; }
 
@@ -168,7 +171,7 @@ public sealed record SettingDescriptor
         return new SettingDescriptor(chain.Path, label, typeof(T), chain);
     }
 
-    /// <summary>A target's setting, as its module's field declares it.</summary>
+    /// <summary>A target's setting, as its module's field declares it: its label, help and bounds are the field's.</summary>
     public static SettingDescriptor ForTarget(TargetField field)
     {
         ArgumentNullException.ThrowIfNull(field);
@@ -176,8 +179,9 @@ public sealed record SettingDescriptor
         {
             Name = field.Setting,
             Help = field.Help,
-            Min = field.Minimum,
-            Max = field.Maximum,
+            Min = field.Min,
+            Max = field.Max,
+            MinExclusive = field.MinExclusive,
             TargetField = field,
         };
     }

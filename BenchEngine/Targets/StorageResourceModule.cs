@@ -12,7 +12,9 @@ internal abstract class StorageResourceModule : TargetModule, IServiceEndpoints
 {
     private readonly StorageService _service;
     private readonly string _resource;
-    private readonly string _nameField;
+    private readonly TargetField _secret;
+    private readonly TargetField _name;
+    private readonly TargetField _create;
 
     /// <param name="section">The plan's settings section: <c>Blobs</c> for <c>Target.Blobs.*</c>.</param>
     /// <param name="service">The service, whose endpoint a connection string names.</param>
@@ -39,17 +41,14 @@ internal abstract class StorageResourceModule : TargetModule, IServiceEndpoints
         _resource = resource;
         Unit = unit;
         ItemLimit = itemLimit;
-        Fields =
-        [
-            TargetField.Of(secret, "Connection string", TargetInput.Secret) with
-            {
-                SecretPurpose = $"{Section.ToLowerInvariant()}-connection-string",
-                SecretHolds = "the connection string",
-            },
-            TargetField.Of(name, char.ToUpperInvariant(resource[0]) + resource[1..], TargetInput.Text) with { Help = StorageRequests.NameRule + " " + writes },
-            TargetField.Of(create, $"Create the {resource} if missing", TargetInput.Flag),
-        ];
-        _nameField = Fields[1].Path;
+        _secret = TargetField.Of(secret, "Connection string", TargetInput.Secret) with
+        {
+            SecretPurpose = $"{Section.ToLowerInvariant()}-connection-string",
+            SecretHolds = "the connection string",
+        };
+        _name = TargetField.Of(name, char.ToUpperInvariant(resource[0]) + resource[1..], TargetInput.Text) with { Help = StorageRequests.NameRule + " " + writes };
+        _create = TargetField.Of(create, $"Create the {resource} if missing", TargetInput.Flag);
+        Fields = [_secret, _name, _create];
     }
 
     public sealed override string Section { get; }
@@ -63,13 +62,13 @@ internal abstract class StorageResourceModule : TargetModule, IServiceEndpoints
     public override IReadOnlyList<TargetField> Fields { get; }
 
     // The plan's secret name and resource name, from this kind's section.
-    private (string? Secret, string? Name) Settings(TargetOptions options) => ((string?)Fields[0].ValueIn(options), (string?)Fields[1].ValueIn(options));
+    private (string? Secret, string? Name) Settings(TargetOptions options) => ((string?)_secret.ValueIn(options), (string?)_name.ValueIn(options));
 
     public override void Validate(TargetOptions options, TargetChecks checks)
     {
         var (secret, name) = Settings(options);
-        checks.CheckSecretName(secret, Fields[0].Path, "the connection string");
-        checks.Check(!StorageRequests.IsValidContainerOrQueueName(name), _nameField, StorageRequests.NameRule);
+        checks.CheckSecretName(secret, _secret, "the connection string");
+        checks.Check(!StorageRequests.IsValidContainerOrQueueName(name), _name, StorageRequests.NameRule);
     }
 
     public override string Describe(TargetOptions options) => $"{DisplayName}, {_resource} {Settings(options).Name}";

@@ -4,8 +4,9 @@ using BenchEngine.Running;
 namespace BenchEngine.Targets;
 
 /// <summary>
-/// One setting of a target as the profile editor shows it and the run page labels it: its field path, label, help and
-/// kind of input, and the property of <see cref="TargetOptions"/> it is. The editor draws a target's section from its
+/// One setting of a target as the profile editor shows it and the run page labels it: its field path, label, help, kind
+/// of input and bounds, and the property of <see cref="TargetOptions"/> it is. The module's rules name the field itself,
+/// and its range rule reads the bounds declared here. The editor draws a target's section from its
 /// module's fields alone, so a new target needs no page. A field is declared from its property:
 /// <c>TargetField.Of(t =&gt; t.Cosmos.Endpoint, "Account endpoint", TargetInput.Text)</c>.
 /// </summary>
@@ -41,6 +42,10 @@ public sealed record TargetField
         return new TargetField(PropertyChain.Of(property), typeof(T), label, input);
     }
 
+    /// <summary>The field path of the property <paramref name="property"/> reads (<c>t =&gt; t.Simulator.Shards</c> is
+    /// <c>Target.Simulator.Shards</c>), for a rule about a setting that no editor field edits.</summary>
+    public static string PathOf<T>(Expression<Func<TargetOptions, T>> property) => $"Target.{PropertyChain.Of(property).Path}";
+
     /// <summary>The setting's value in <paramref name="options"/>.</summary>
     public object? ValueIn(TargetOptions options)
     {
@@ -75,10 +80,19 @@ public sealed record TargetField
     /// <summary>For an optional choice or number: what an empty value means ("Account default"); null when it needs a value.</summary>
     public string? WhenEmpty { get; init; }
 
-    /// <summary>The smallest and largest whole number the setting can hold (its type's range; the module's rules say more).</summary>
-    public long Minimum { get; init; } = int.MinValue;
+    /// <summary>The smallest value the module's rules accept, when one bound holds whatever the other settings say; null
+    /// for none. The module's range rule reads it (<see cref="TargetChecks.CheckBounds(TargetField, double?, string)"/>).</summary>
+    public double? Min { get; init; }
 
-    public long Maximum { get; init; } = int.MaxValue;
+    /// <summary>The largest value the module's rules accept, when one bound holds whatever the other settings say; null for
+    /// none.</summary>
+    public double? Max { get; init; }
+
+    /// <summary>Whether <see cref="Min"/> itself is refused: the value must be above it ("above 0 ms").</summary>
+    public bool MinExclusive { get; init; }
+
+    /// <summary>Whether <paramref name="value"/> is within the field's bounds; NaN never is.</summary>
+    public bool Admits(double value) => Bounds.Admit(Min, Max, MinExclusive, value);
 
     /// <summary>A <see cref="TargetInput.Secret"/>'s store name suffix (<c>cosmos-key</c>) and what it holds ("the account key").</summary>
     public string? SecretPurpose { get; init; }

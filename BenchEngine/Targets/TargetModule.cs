@@ -59,7 +59,8 @@ public abstract class TargetModule
     /// <summary>Opens the target for one run.</summary>
     public abstract IInsertTarget Create(TargetOptions options, TargetContext context);
 
-    /// <summary>Checks its own settings, reporting each problem by field path (<c>Target.Cosmos.Endpoint</c>).</summary>
+    /// <summary>Checks its own settings, reporting each problem on the field it is about (its path, <c>Target.Cosmos.Endpoint</c>);
+    /// a range rule reads the bounds its field declares.</summary>
     public virtual void Validate(TargetOptions options, TargetChecks checks)
     {
     }
@@ -91,32 +92,52 @@ public sealed record TargetUnit(string Singular, string Plural)
     public static TargetUnit Documents { get; } = new("document", "documents");
 }
 
-/// <summary>Where a module reports what is wrong with its settings.</summary>
+/// <summary>Where a module reports what is wrong with its settings: each problem on the path of the field it is about.</summary>
 public sealed class TargetChecks
 {
     private readonly List<FieldError> _errors;
 
     internal TargetChecks(List<FieldError> errors) => _errors = errors;
 
-    /// <summary>Adds <paramref name="message"/> for <paramref name="field"/> when <paramref name="invalid"/>.</summary>
-    public void Check(bool invalid, string field, string message)
+    /// <summary>Adds <paramref name="message"/> on <paramref name="field"/>'s path when <paramref name="invalid"/>.</summary>
+    public void Check(bool invalid, TargetField field, string message)
+    {
+        ArgumentNullException.ThrowIfNull(field);
+        Check(invalid, field.Path, message);
+    }
+
+    /// <summary>Adds <paramref name="message"/> on the field path <paramref name="path"/> when <paramref name="invalid"/>:
+    /// for a setting no editor field edits (<see cref="TargetField.PathOf{T}"/> gives its path).</summary>
+    public void Check(bool invalid, string path, string message)
     {
         if (invalid)
         {
-            _errors.Add(new FieldError(field, message));
+            _errors.Add(new FieldError(path, message));
         }
     }
 
-    /// <summary>Refuses a value outside [min, max] (or (min, max] when <paramref name="aboveMin"/>); NaN is outside every range.</summary>
-    public void CheckRange(double? value, string field, double min, double max, string message, bool aboveMin = false) =>
-        Check(value is { } v && !((aboveMin ? v > min : v >= min) && v <= max), field, value is { } nan && double.IsNaN(nan) ? RunPlan.NotANumber : message);
+    /// <summary>Refuses a value outside the bounds <paramref name="field"/> declares (<see cref="TargetField.Min"/>,
+    /// <see cref="TargetField.Max"/>, <see cref="TargetField.MinExclusive"/>) with <paramref name="message"/>; NaN, which
+    /// is in no range, with <see cref="RunPlan.NotANumber"/>. No value (null) is not refused.</summary>
+    public void CheckBounds(TargetField field, double? value, string message) => CheckBounds(field, value, message, message);
+
+    /// <summary>As <see cref="CheckBounds(TargetField, double?, string)"/>, with one message for a value below the bounds
+    /// and another for one above.</summary>
+    public void CheckBounds(TargetField field, double? value, string belowMin, string aboveMax)
+    {
+        ArgumentNullException.ThrowIfNull(field);
+        if (Bounds.Refusal(field.Min, field.Max, field.MinExclusive, maxExclusive: false, value, belowMin, aboveMax) is { } message)
+        {
+            _errors.Add(new FieldError(field.Path, message));
+        }
+    }
 
     /// <summary>Refuses a choice that names none of its enum's values (JSON accepts numbers too).</summary>
-    public void CheckChoice<TEnum>(TEnum value, string field)
+    public void CheckChoice<TEnum>(TEnum value, TargetField field)
         where TEnum : struct, Enum => Check(!Enum.IsDefined(value), field, $"Not one of {string.Join(", ", Enum.GetNames<TEnum>())}.");
 
     /// <summary>Refuses an empty or over-long name of a secret.</summary>
-    public void CheckSecretName(string? name, string field, string whatItHolds)
+    public void CheckSecretName(string? name, TargetField field, string whatItHolds)
     {
         Check(string.IsNullOrWhiteSpace(name), field, $"Name the secret that holds {whatItHolds}.");
         Check(name is { Length: > MaxSecretName }, field, $"At most {MaxSecretName} characters.");

@@ -23,6 +23,10 @@ internal static class WorkloadValidator
 
     private const int MaxFieldNameChars = 255;
 
+    private const string HotKeyNeedsTwo = "The HotKey strategy needs at least 2 keys: the hot one and one other.";
+
+    private const string HotKeyShare = "Must be between 0 and 1 (exclusive), e.g. 0.8 for 80 % of documents on the hot key.";
+
     /// <summary>A file problem, as a remote reader sees it.</summary>
     private const string CannotBeUsed = "The file cannot be used.";
 
@@ -39,14 +43,11 @@ internal static class WorkloadValidator
     public static List<KeyValuePair<string, string>> Validate(WorkloadOptions options, ValidationAudience audience, ItemSizeLimit limit)
     {
         var errors = new List<KeyValuePair<string, string>>();
-        switch (options.TargetSizeBytes)
+        // A setting with bounds is held to those its descriptor declares (Bounds); the rules that read other settings follow.
+        if (Bounds.Refusal(PlanSettingsCatalog.TargetSizeBytes, options.TargetSizeBytes,
+                "Must be a positive number of bytes (or empty for no padding).", "Must be at most 2,000,000 bytes: Cosmos DB items are at most 2 MB.") is { } size)
         {
-            case <= 0:
-                Add(errors, TargetSizeBytes, "Must be a positive number of bytes (or empty for no padding).");
-                break;
-            case > DocumentSourceFactory.MaxTargetSizeBytes:
-                Add(errors, TargetSizeBytes, "Must be at most 2,000,000 bytes: Cosmos DB items are at most 2 MB.");
-                break;
+            Add(errors, TargetSizeBytes, size);
         }
 
         var fields = Inspect(options, audience, errors);
@@ -142,24 +143,22 @@ internal static class WorkloadValidator
                 break;
             case PartitionKeyStrategy.FieldValue:
                 break;
-            case PartitionKeyStrategy.FixedKeys or PartitionKeyStrategy.HotKey when partitionKey.KeyCount > MaxKeyCount:
-                Add(errors, KeyCount, FormattableString.Invariant($"At most {MaxKeyCount:N0} keys."));
-                break;
-            case PartitionKeyStrategy.FixedKeys when partitionKey.KeyCount < 1:
-                Add(errors, KeyCount, "The FixedKeys strategy needs at least 1 key.");
-                break;
-            case PartitionKeyStrategy.FixedKeys:
-                break;
-            case PartitionKeyStrategy.HotKey:
-                if (partitionKey.KeyCount < 2)
+            case PartitionKeyStrategy.FixedKeys or PartitionKeyStrategy.HotKey:
+                var hot = partitionKey.Strategy == PartitionKeyStrategy.HotKey;
+                var tooFew = hot ? HotKeyNeedsTwo : "The FixedKeys strategy needs at least 1 key.";
+                if (Bounds.Refusal(PlanSettingsCatalog.PartitionKeyCount, partitionKey.KeyCount, tooFew, FormattableString.Invariant($"At most {MaxKeyCount:N0} keys.")) is { } count)
                 {
-                    Add(errors, KeyCount, "The HotKey strategy needs at least 2 keys: the hot one and one other.");
+                    Add(errors, KeyCount, count);
+                }
+                else if (hot && partitionKey.KeyCount < 2)
+                {
+                    // Above the setting's bound, a rule of the hot key's own.
+                    Add(errors, KeyCount, HotKeyNeedsTwo);
                 }
 
-                // Written so that NaN, which fails every comparison, is refused too.
-                if (partitionKey.HotKeyFraction is not (> 0 and < 1))
+                if (hot && Bounds.Refusal(PlanSettingsCatalog.HotKeyFraction, partitionKey.HotKeyFraction, HotKeyShare, HotKeyShare) is { } share)
                 {
-                    Add(errors, HotKeyFraction, "Must be between 0 and 1 (exclusive), e.g. 0.8 for 80 % of documents on the hot key.");
+                    Add(errors, HotKeyFraction, share);
                 }
 
                 break;

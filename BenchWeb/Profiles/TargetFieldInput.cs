@@ -20,8 +20,9 @@ internal static class TargetFieldInput
         _ => value.ToString(),
     };
 
-    /// <summary>The setting's value for what its input holds; false when it cannot be the setting, then
-    /// <paramref name="problem"/> says why.</summary>
+    /// <summary>The setting's value for what its input holds; false when it cannot be the setting (a whole number its
+    /// property's type cannot hold, an empty number that needs one), then <paramref name="problem"/> says why. A value the
+    /// property holds but the field's bounds refuse is read: the module's rule refuses it, in its own words.</summary>
     public static bool TryRead(TargetField field, object? typed, out object? value, out string? problem)
     {
         problem = null;
@@ -32,13 +33,16 @@ internal static class TargetFieldInput
                 problem = field.WhenEmpty is null ? "Give a whole number." : null;
                 break;
             case (TargetInput.WholeNumber, long whole):
-                if (whole < field.Minimum || whole > field.Maximum)
+                // Only what the property cannot hold is refused here; the module's range rule speaks for the field's bounds.
+                var type = Nullable.GetUnderlyingType(field.ValueType) ?? field.ValueType;
+                var (min, max) = type == typeof(int) ? (int.MinValue, int.MaxValue) : (long.MinValue, long.MaxValue);
+                if (whole < min || whole > max)
                 {
-                    problem = string.Create(CultureInfo.InvariantCulture, $"A whole number between {field.Minimum:N0} and {field.Maximum:N0}.");
+                    problem = string.Create(CultureInfo.InvariantCulture, $"A whole number between {min:N0} and {max:N0}.");
                     break;
                 }
 
-                value = Convert.ChangeType(whole, Nullable.GetUnderlyingType(field.ValueType) ?? field.ValueType, CultureInfo.InvariantCulture);
+                value = Convert.ChangeType(whole, type, CultureInfo.InvariantCulture);
                 break;
             case (TargetInput.Number, double number):
                 problem = double.IsFinite(number) ? null : "Give a number.";

@@ -30,59 +30,91 @@ internal sealed class CosmosSqlModule : TargetModule, IRequestUnitThroughput, IS
 
     public override string BatchRefusal => "Cosmos DB for NoSQL writes one document per request here; turn on Bulk mode to let the SDK group writes.";
 
+    private static readonly TargetField Endpoint =
+        TargetField.Of(t => t.Cosmos.Endpoint, "Account endpoint", TargetInput.Text) with { Setting = "Endpoint", Help = "e.g. https://myaccount.documents.azure.com:443/" };
+
+    private static readonly TargetField KeySecret =
+        TargetField.Of(t => t.Cosmos.KeySecret, "Account key", TargetInput.Secret) with { SecretPurpose = "cosmos-key", SecretHolds = "the account key" };
+
+    private static readonly TargetField Database = TargetField.Of(t => t.Cosmos.Database, "Database", TargetInput.Text);
+
+    private static readonly TargetField Container = TargetField.Of(t => t.Cosmos.Container, "Container", TargetInput.Text);
+
+    private static readonly TargetField PartitionKeyPath =
+        TargetField.Of(t => t.Cosmos.PartitionKeyPath, "Partition key path", TargetInput.Text) with { Help = "The container's partition key, e.g. /PartitionKey." };
+
+    private static readonly TargetField CreateIfMissing =
+        TargetField.Of(t => t.Cosmos.CreateIfMissing, "Create the database and container if missing", TargetInput.Flag) with { Help = "With the indexing and throughput below. An existing container keeps its own." };
+
+    private static readonly TargetField Indexing = TargetField.Choice<IndexingMode>(t => t.Cosmos.Indexing, "Indexing") with
+    {
+        Help = "Consistent indexes every property (≈ +0.2 RU per term). “Lazy” no longer exists for new containers: use None or excluded paths.",
+        AppliesWhen = o => o.Cosmos.CreateIfMissing,
+    };
+
+    private static readonly TargetField ExcludedPaths = TargetField.Of(t => t.Cosmos.ExcludedPaths, "Excluded paths", TargetInput.Lines) with
+    {
+        Help = "One per line, e.g. /SomeText/?",
+        AppliesWhen = o => o.Cosmos.CreateIfMissing && o.Cosmos.Indexing == IndexingMode.ExcludedPaths,
+    };
+
+    private static readonly TargetField Throughput = TargetField.Choice<ThroughputMode>(t => t.Cosmos.Throughput, "Throughput") with
+    {
+        Setting = "Throughput mode",
+        Help = "Manual: fixed RU/s. Autoscale: scales between 10 % and the maximum.",
+        AppliesWhen = o => o.Cosmos.CreateIfMissing,
+    };
+
+    // The service's own range for manual throughput; autoscale's higher minimum and the steps of 100 are rules of their own.
+    private static readonly TargetField RequestUnits = TargetField.Of(t => t.Cosmos.RequestUnits, "RU/s (or autoscale maximum)", TargetInput.WholeNumber) with
+    {
+        Setting = "RU/s",
+        Help = "At least 400, in steps of 100; 10,000 per physical partition.",
+        WhenEmpty = "none (serverless or shared throughput)",
+        AppliesWhen = o => o.Cosmos.CreateIfMissing,
+        Min = 400,
+        Max = 1_000_000,
+    };
+
+    private static readonly TargetField ConnectionMode = TargetField.Choice<CosmosConnectionMode>(t => t.Cosmos.ConnectionMode, "Connection mode") with
+    {
+        ClientSetting = true,
+        Help = "Direct (TCP) is usually faster; Gateway (HTTPS) passes firewalls.",
+    };
+
+    private static readonly TargetField Bulk =
+        TargetField.Of(t => t.Cosmos.Bulk, "Bulk mode", TargetInput.Flag) with { ClientSetting = true, Help = "The SDK groups concurrent writes into batches per partition." };
+
+    private static readonly TargetField ConsistencyLevel = TargetField.Choice<CosmosConsistency>(t => t.Cosmos.ConsistencyLevel, "Consistency") with
+    {
+        Setting = "Consistency level",
+        ClientSetting = true,
+        Help = "Empty: the account's default.",
+        WhenEmpty = "Account default",
+    };
+
+    private static readonly TargetField GatewayMaxConnections = TargetField.Of(t => t.Cosmos.GatewayMaxConnections, "Gateway max connections", TargetInput.WholeNumber) with
+    {
+        ClientSetting = true,
+        Help = "Per endpoint, Gateway mode. App Service pre-allocates 128 SNAT ports per destination.",
+        AppliesWhen = o => o.Cosmos.ConnectionMode == CosmosConnectionMode.Gateway,
+        Min = 1,
+        Max = 10_000,
+    };
+
+    private static readonly TargetField ContentResponseOnWrite =
+        TargetField.Of(t => t.Cosmos.ContentResponseOnWrite, "Return the document on write", TargetInput.Flag) with { Setting = "Content response on write", ClientSetting = true, Help = "Off saves bandwidth and client CPU." };
+
+    private static readonly TargetField LimitToEndpoint =
+        TargetField.Of(t => t.Cosmos.LimitToEndpoint, "Talk to this endpoint only", TargetInput.Flag) with { ClientSetting = true, Help = "For emulators and proxies: no redirect to regional endpoints." };
+
+    private static readonly TargetField AcceptAnyServerCertificate =
+        TargetField.Of(t => t.Cosmos.AcceptAnyServerCertificate, "Accept any server certificate", TargetInput.Flag) with { ClientSetting = true, Help = "Only for a local emulator's self-signed certificate." };
+
     public override IReadOnlyList<TargetField> Fields { get; } =
     [
-        TargetField.Of(t => t.Cosmos.Endpoint, "Account endpoint", TargetInput.Text) with { Setting = "Endpoint", Help = "e.g. https://myaccount.documents.azure.com:443/" },
-        TargetField.Of(t => t.Cosmos.KeySecret, "Account key", TargetInput.Secret) with { SecretPurpose = "cosmos-key", SecretHolds = "the account key" },
-        TargetField.Of(t => t.Cosmos.Database, "Database", TargetInput.Text),
-        TargetField.Of(t => t.Cosmos.Container, "Container", TargetInput.Text),
-        TargetField.Of(t => t.Cosmos.PartitionKeyPath, "Partition key path", TargetInput.Text) with { Help = "The container's partition key, e.g. /PartitionKey." },
-        TargetField.Of(t => t.Cosmos.CreateIfMissing, "Create the database and container if missing", TargetInput.Flag) with { Help = "With the indexing and throughput below. An existing container keeps its own." },
-        TargetField.Choice<IndexingMode>(t => t.Cosmos.Indexing, "Indexing") with
-        {
-            Help = "Consistent indexes every property (≈ +0.2 RU per term). “Lazy” no longer exists for new containers: use None or excluded paths.",
-            AppliesWhen = o => o.Cosmos.CreateIfMissing,
-        },
-        TargetField.Of(t => t.Cosmos.ExcludedPaths, "Excluded paths", TargetInput.Lines) with
-        {
-            Help = "One per line, e.g. /SomeText/?",
-            AppliesWhen = o => o.Cosmos.CreateIfMissing && o.Cosmos.Indexing == IndexingMode.ExcludedPaths,
-        },
-        TargetField.Choice<ThroughputMode>(t => t.Cosmos.Throughput, "Throughput") with
-        {
-            Setting = "Throughput mode",
-            Help = "Manual: fixed RU/s. Autoscale: scales between 10 % and the maximum.",
-            AppliesWhen = o => o.Cosmos.CreateIfMissing,
-        },
-        TargetField.Of(t => t.Cosmos.RequestUnits, "RU/s (or autoscale maximum)", TargetInput.WholeNumber) with
-        {
-            Setting = "RU/s",
-            Help = "At least 400, in steps of 100; 10,000 per physical partition.",
-            WhenEmpty = "none (serverless or shared throughput)",
-            AppliesWhen = o => o.Cosmos.CreateIfMissing,
-        },
-        TargetField.Choice<CosmosConnectionMode>(t => t.Cosmos.ConnectionMode, "Connection mode") with
-        {
-            ClientSetting = true,
-            Help = "Direct (TCP) is usually faster; Gateway (HTTPS) passes firewalls.",
-        },
-        TargetField.Of(t => t.Cosmos.Bulk, "Bulk mode", TargetInput.Flag) with { ClientSetting = true, Help = "The SDK groups concurrent writes into batches per partition." },
-        TargetField.Choice<CosmosConsistency>(t => t.Cosmos.ConsistencyLevel, "Consistency") with
-        {
-            Setting = "Consistency level",
-            ClientSetting = true,
-            Help = "Empty: the account's default.",
-            WhenEmpty = "Account default",
-        },
-        TargetField.Of(t => t.Cosmos.GatewayMaxConnections, "Gateway max connections", TargetInput.WholeNumber) with
-        {
-            ClientSetting = true,
-            Help = "Per endpoint, Gateway mode. App Service pre-allocates 128 SNAT ports per destination.",
-            AppliesWhen = o => o.Cosmos.ConnectionMode == CosmosConnectionMode.Gateway,
-        },
-        TargetField.Of(t => t.Cosmos.ContentResponseOnWrite, "Return the document on write", TargetInput.Flag) with { Setting = "Content response on write", ClientSetting = true, Help = "Off saves bandwidth and client CPU." },
-        TargetField.Of(t => t.Cosmos.LimitToEndpoint, "Talk to this endpoint only", TargetInput.Flag) with { ClientSetting = true, Help = "For emulators and proxies: no redirect to regional endpoints." },
-        TargetField.Of(t => t.Cosmos.AcceptAnyServerCertificate, "Accept any server certificate", TargetInput.Flag) with { ClientSetting = true, Help = "Only for a local emulator's self-signed certificate." },
+        Endpoint, KeySecret, Database, Container, PartitionKeyPath, CreateIfMissing, Indexing, ExcludedPaths, Throughput, RequestUnits,
+        ConnectionMode, Bulk, ConsistencyLevel, GatewayMaxConnections, ContentResponseOnWrite, LimitToEndpoint, AcceptAnyServerCertificate,
     ];
 
     public override IInsertTarget Create(TargetOptions options, TargetContext context) => new CosmosTarget(options.Cosmos, context);
@@ -90,40 +122,40 @@ internal sealed class CosmosSqlModule : TargetModule, IRequestUnitThroughput, IS
     public override void Validate(TargetOptions options, TargetChecks checks)
     {
         var cosmos = options.Cosmos;
-        checks.CheckChoice(cosmos.ConnectionMode, "Target.Cosmos.ConnectionMode");
-        checks.CheckChoice(cosmos.Indexing, "Target.Cosmos.Indexing");
-        checks.CheckChoice(cosmos.Throughput, "Target.Cosmos.Throughput");
+        checks.CheckChoice(cosmos.ConnectionMode, ConnectionMode);
+        checks.CheckChoice(cosmos.Indexing, Indexing);
+        checks.CheckChoice(cosmos.Throughput, Throughput);
         if (cosmos.ConsistencyLevel is { } consistency)
         {
-            checks.CheckChoice(consistency, "Target.Cosmos.ConsistencyLevel");
+            checks.CheckChoice(consistency, ConsistencyLevel);
         }
 
-        checks.Check(string.IsNullOrWhiteSpace(cosmos.Endpoint), "Target.Cosmos.Endpoint", "Give the account endpoint, e.g. https://myaccount.documents.azure.com:443/.");
+        checks.Check(string.IsNullOrWhiteSpace(cosmos.Endpoint), Endpoint, "Give the account endpoint, e.g. https://myaccount.documents.azure.com:443/.");
         var endpoint = EndpointOf(cosmos);
-        checks.Check(cosmos.Endpoint is { Length: > 0 } && endpoint is null, "Target.Cosmos.Endpoint", "Not an absolute URL (of at most 2,048 characters).");
+        checks.Check(cosmos.Endpoint is { Length: > 0 } && endpoint is null, Endpoint, "Not an absolute URL (of at most 2,048 characters).");
         if (endpoint is not null && EndpointPolicy.CheckAddress(endpoint) is { } refusal)
         {
-            checks.Check(true, "Target.Cosmos.Endpoint", refusal);
+            checks.Check(true, Endpoint, refusal);
         }
 
-        checks.Check(cosmos.AcceptAnyServerCertificate && endpoint is not null && !EndpointPolicy.IsLoopback(endpoint.Host), "Target.Cosmos.AcceptAnyServerCertificate",
+        checks.Check(cosmos.AcceptAnyServerCertificate && endpoint is not null && !EndpointPolicy.IsLoopback(endpoint.Host), AcceptAnyServerCertificate,
             "Only for an endpoint on this machine (a local emulator's self-signed certificate): a remote endpoint's certificate is always checked.");
-        checks.CheckSecretName(cosmos.KeySecret, "Target.Cosmos.KeySecret", "the account key");
-        checks.Check(string.IsNullOrWhiteSpace(cosmos.Database), "Target.Cosmos.Database", "Give a database name.");
-        checks.Check(cosmos.Database is { Length: > MaxResourceName }, "Target.Cosmos.Database", $"At most {MaxResourceName} characters.");
-        checks.Check(string.IsNullOrWhiteSpace(cosmos.Container), "Target.Cosmos.Container", "Give a container name.");
-        checks.Check(cosmos.Container is { Length: > MaxResourceName }, "Target.Cosmos.Container", $"At most {MaxResourceName} characters.");
+        checks.CheckSecretName(cosmos.KeySecret, KeySecret, "the account key");
+        checks.Check(string.IsNullOrWhiteSpace(cosmos.Database), Database, "Give a database name.");
+        checks.Check(cosmos.Database is { Length: > MaxResourceName }, Database, $"At most {MaxResourceName} characters.");
+        checks.Check(string.IsNullOrWhiteSpace(cosmos.Container), Container, "Give a container name.");
+        checks.Check(cosmos.Container is { Length: > MaxResourceName }, Container, $"At most {MaxResourceName} characters.");
         var keyPath = cosmos.PartitionKeyPath;
-        checks.Check(!keyPath.StartsWith('/') || keyPath.Length is < 2 or > MaxResourceName, "Target.Cosmos.PartitionKeyPath", "A path such as /PartitionKey.");
+        checks.Check(!keyPath.StartsWith('/') || keyPath.Length is < 2 or > MaxResourceName, PartitionKeyPath, "A path such as /PartitionKey.");
         checks.Check(keyPath.StartsWith('/') && keyPath.Length is >= 2 and <= MaxResourceName && keyPath[1..].Split('/').Any(string.IsNullOrWhiteSpace),
-            "Target.Cosmos.PartitionKeyPath", "Every part of the path needs a property name: no // and no / at the end, e.g. /PartitionKey or /address/city.");
-        checks.Check(cosmos.GatewayMaxConnections is < 1 or > 10_000, "Target.Cosmos.GatewayMaxConnections", "Between 1 and 10,000.");
-        checks.Check(cosmos.RequestUnits is < 400, "Target.Cosmos.RequestUnits", "At least 400 RU/s (the service's minimum for manual throughput).");
-        checks.Check(cosmos.RequestUnits is > 1_000_000, "Target.Cosmos.RequestUnits", "At most 1,000,000 RU/s (the service's own limit without a support request).");
-        checks.Check(cosmos.Throughput == ThroughputMode.Autoscale && cosmos.RequestUnits is < 1000, "Target.Cosmos.RequestUnits", "Autoscale needs a maximum of at least 1,000 RU/s.");
-        checks.Check(cosmos.RequestUnits is { } ru && ru % 100 != 0, "Target.Cosmos.RequestUnits", "RU/s come in steps of 100.");
-        checks.Check(cosmos.Indexing == IndexingMode.ExcludedPaths && cosmos.ExcludedPaths.Count == 0, "Target.Cosmos.ExcludedPaths", "List at least one path to exclude, e.g. /SomeText/?.");
-        checks.Check(cosmos.ExcludedPaths.Count > 100 || cosmos.ExcludedPaths.Any(p => p is null or { Length: > 1_000 }), "Target.Cosmos.ExcludedPaths", "At most 100 paths of at most 1,000 characters each.");
+            PartitionKeyPath, "Every part of the path needs a property name: no // and no / at the end, e.g. /PartitionKey or /address/city.");
+        checks.CheckBounds(GatewayMaxConnections, cosmos.GatewayMaxConnections, "Between 1 and 10,000.");
+        checks.CheckBounds(RequestUnits, cosmos.RequestUnits, "At least 400 RU/s (the service's minimum for manual throughput).",
+            "At most 1,000,000 RU/s (the service's own limit without a support request).");
+        checks.Check(cosmos.Throughput == ThroughputMode.Autoscale && cosmos.RequestUnits is < 1000, RequestUnits, "Autoscale needs a maximum of at least 1,000 RU/s.");
+        checks.Check(cosmos.RequestUnits is { } ru && ru % 100 != 0, RequestUnits, "RU/s come in steps of 100.");
+        checks.Check(cosmos.Indexing == IndexingMode.ExcludedPaths && cosmos.ExcludedPaths.Count == 0, ExcludedPaths, "List at least one path to exclude, e.g. /SomeText/?.");
+        checks.Check(cosmos.ExcludedPaths.Count > 100 || cosmos.ExcludedPaths.Any(p => p is null or { Length: > 1_000 }), ExcludedPaths, "At most 100 paths of at most 1,000 characters each.");
     }
 
     public override string Describe(TargetOptions options)
@@ -140,12 +172,12 @@ internal sealed class CosmosSqlModule : TargetModule, IRequestUnitThroughput, IS
     public double? PlannedRequestUnits(TargetOptions options) => options.Cosmos.RequestUnits;
 
     public ProvisionedThroughput? ProvisionsOnCreate(TargetOptions options) =>
-        options.Cosmos is { CreateIfMissing: true, RequestUnits: { } ru } ? new("Target.Cosmos.RequestUnits", ru) : null;
+        options.Cosmos is { CreateIfMissing: true, RequestUnits: { } ru } ? new(RequestUnits.Path, ru) : null;
 
     public IndexingMode? PlannedIndexing(TargetOptions options) => options.Cosmos.Indexing;
 
     public TargetEndpoint? PlannedEndpoint(TargetOptions options) =>
-        EndpointOf(options.Cosmos) is { } endpoint ? new("Target.Cosmos.Endpoint", endpoint) : null;
+        EndpointOf(options.Cosmos) is { } endpoint ? new(Endpoint.Path, endpoint) : null;
 
     private static Uri? EndpointOf(CosmosOptions cosmos) =>
         cosmos.Endpoint is { Length: > 0 and <= 2_048 } e && Uri.TryCreate(e, UriKind.Absolute, out var parsed) ? parsed : null;

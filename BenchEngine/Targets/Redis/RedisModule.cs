@@ -66,36 +66,51 @@ internal sealed class RedisModule : TargetModule, IServiceEndpoints, IClientConn
 
     public override ItemSizeLimit ItemLimit => RedisValue;
 
+    private static readonly TargetField Host =
+        TargetField.Of(t => t.Redis.Host, "Host name", TargetInput.Text) with { Setting = "Host", Help = "e.g. myname.redis.cache.windows.net, or [::1] (no scheme or port)." };
+
+    private static readonly TargetField Port =
+        TargetField.Of(t => t.Redis.Port, "Port", TargetInput.WholeNumber) with { Min = 1, Max = 65_535, Help = "6380 is Azure's TLS port; 6379 is plain Redis." };
+
+    private static readonly TargetField UseTls =
+        TargetField.Of(t => t.Redis.UseTls, "Use TLS", TargetInput.Flag) with { Help = "Plain Redis (no TLS) only for a server on this machine." };
+
+    private static readonly TargetField UseAccessKey =
+        TargetField.Of(t => t.Redis.UseAccessKey, "Sign in with an access key", TargetInput.Flag) with { Help = "Off only for a server on this machine without a password." };
+
+    private static readonly TargetField AccessKeySecret = TargetField.Of(t => t.Redis.AccessKeySecret, "Access key", TargetInput.Secret) with
+    {
+        SecretPurpose = "redis-access-key",
+        SecretHolds = "the access key",
+        AppliesWhen = o => o.Redis.UseAccessKey,
+    };
+
+    private static readonly TargetField Database =
+        TargetField.Of(t => t.Redis.Database, "Database", TargetInput.WholeNumber) with { Min = 0, Max = Databases - 1, Help = "0–15; a clustered cache has database 0 only." };
+
+    private static readonly TargetField KeyPrefix = TargetField.Of(t => t.Redis.KeyPrefix, "Key prefix", TargetInput.Text) with
+    {
+        Help = "Each key is the prefix and the document's id. The run's keys are counted by it: keep it apart from other data.",
+    };
+
+    private static readonly TargetField ConnectTimeoutMs =
+        TargetField.Of(t => t.Redis.ConnectTimeoutMs, "Connect timeout (ms)", TargetInput.WholeNumber) with { ClientSetting = true, Min = 100, Max = 60_000 };
+
+    private static readonly TargetField AcceptAnyServerCertificate = TargetField.Of(t => t.Redis.AcceptAnyServerCertificate, "Accept any server certificate", TargetInput.Flag) with
+    {
+        ClientSetting = true,
+        Help = "Only for a server on this machine with a self-signed certificate.",
+        AppliesWhen = o => o.Redis.UseTls,
+    };
+
+    private static readonly TargetField ProfileCommands = TargetField.Of(t => t.Redis.ProfileCommands, "Profile each command", TargetInput.Flag) with
+    {
+        ClientSetting = true,
+        Help = "A slow request's diagnostics then show when its SET was queued, sent, answered and completed. Costs the client about 12 % more CPU a SET; pipelined batches are not profiled.",
+    };
+
     public override IReadOnlyList<TargetField> Fields { get; } =
-    [
-        TargetField.Of(t => t.Redis.Host, "Host name", TargetInput.Text) with { Setting = "Host", Help = "e.g. myname.redis.cache.windows.net, or [::1] (no scheme or port)." },
-        TargetField.Of(t => t.Redis.Port, "Port", TargetInput.WholeNumber) with { Minimum = 1, Maximum = 65_535, Help = "6380 is Azure's TLS port; 6379 is plain Redis." },
-        TargetField.Of(t => t.Redis.UseTls, "Use TLS", TargetInput.Flag) with { Help = "Plain Redis (no TLS) only for a server on this machine." },
-        TargetField.Of(t => t.Redis.UseAccessKey, "Sign in with an access key", TargetInput.Flag) with { Help = "Off only for a server on this machine without a password." },
-        TargetField.Of(t => t.Redis.AccessKeySecret, "Access key", TargetInput.Secret) with
-        {
-            SecretPurpose = "redis-access-key",
-            SecretHolds = "the access key",
-            AppliesWhen = o => o.Redis.UseAccessKey,
-        },
-        TargetField.Of(t => t.Redis.Database, "Database", TargetInput.WholeNumber) with { Minimum = 0, Maximum = Databases - 1, Help = "0–15; a clustered cache has database 0 only." },
-        TargetField.Of(t => t.Redis.KeyPrefix, "Key prefix", TargetInput.Text) with
-        {
-            Help = "Each key is the prefix and the document's id. The run's keys are counted by it: keep it apart from other data.",
-        },
-        TargetField.Of(t => t.Redis.ConnectTimeoutMs, "Connect timeout (ms)", TargetInput.WholeNumber) with { ClientSetting = true, Minimum = 100, Maximum = 60_000 },
-        TargetField.Of(t => t.Redis.AcceptAnyServerCertificate, "Accept any server certificate", TargetInput.Flag) with
-        {
-            ClientSetting = true,
-            Help = "Only for a server on this machine with a self-signed certificate.",
-            AppliesWhen = o => o.Redis.UseTls,
-        },
-        TargetField.Of(t => t.Redis.ProfileCommands, "Profile each command", TargetInput.Flag) with
-        {
-            ClientSetting = true,
-            Help = "A slow request's diagnostics then show when its SET was queued, sent, answered and completed. Costs the client about 12 % more CPU a SET; pipelined batches are not profiled.",
-        },
-    ];
+        [Host, Port, UseTls, UseAccessKey, AccessKeySecret, Database, KeyPrefix, ConnectTimeoutMs, AcceptAnyServerCertificate, ProfileCommands];
 
     public override IInsertTarget Create(TargetOptions options, TargetContext context) => new RedisTarget(options.Redis, context);
 
@@ -103,28 +118,28 @@ internal sealed class RedisModule : TargetModule, IServiceEndpoints, IClientConn
     {
         var redis = options.Redis;
         var host = redis.Host;
-        checks.Check(string.IsNullOrWhiteSpace(host), "Target.Redis.Host", "Give the cache's host name, e.g. myname.redis.cache.windows.net.");
-        checks.Check(host is { Length: > 0 } && !IsHostName(host), "Target.Redis.Host",
+        checks.Check(string.IsNullOrWhiteSpace(host), Host, "Give the cache's host name, e.g. myname.redis.cache.windows.net.");
+        checks.Check(host is { Length: > 0 } && !IsHostName(host), Host,
             $"A host name or IP address of at most {MaxHost} characters, e.g. myname.redis.cache.windows.net: no scheme, port or path.");
-        checks.Check(host is { Length: > 0 } && !host.StartsWith('[') && Uri.CheckHostName(host) == UriHostNameType.IPv6, "Target.Redis.Host",
+        checks.Check(host is { Length: > 0 } && !host.StartsWith('[') && Uri.CheckHostName(host) == UriHostNameType.IPv6, Host,
             "Put an IPv6 address in square brackets, with the port in its own field: for [::1]:6379 the host is [::1] and the port 6379 "
             + "(without brackets a port typed after the address reads as part of it).");
-        checks.Check(redis.Port is < 1 or > 65_535, "Target.Redis.Port", "Between 1 and 65,535 (Azure: 6380 with TLS).");
+        checks.CheckBounds(Port, redis.Port, "Between 1 and 65,535 (Azure: 6380 with TLS).");
         var local = host is { Length: > 0 } && EndpointPolicy.IsLoopback(host);
-        checks.Check(!redis.UseTls && host is { Length: > 0 } && !local, "Target.Redis.UseTls",
+        checks.Check(!redis.UseTls && host is { Length: > 0 } && !local, UseTls,
             "Plain Redis (no TLS) is only for a server on this machine (localhost, 127.0.0.1, [::1]): turn TLS on (Azure listens with TLS on port 6380).");
-        checks.Check(!redis.UseAccessKey && host is { Length: > 0 } && !local, "Target.Redis.UseAccessKey",
+        checks.Check(!redis.UseAccessKey && host is { Length: > 0 } && !local, UseAccessKey,
             "A cache on another machine needs its access key: only a server on this machine may run without a password.");
         if (redis.UseAccessKey)
         {
-            checks.CheckSecretName(redis.AccessKeySecret, "Target.Redis.AccessKeySecret", "the access key");
+            checks.CheckSecretName(redis.AccessKeySecret, AccessKeySecret, "the access key");
         }
 
-        checks.Check(redis.Database is < 0 or >= Databases, "Target.Redis.Database", $"Between 0 and {Databases - 1} (a clustered cache has database 0 only).");
-        checks.Check(!IsKeyPrefix(redis.KeyPrefix), "Target.Redis.KeyPrefix",
+        checks.CheckBounds(Database, redis.Database, $"Between 0 and {Databases - 1} (a clustered cache has database 0 only).");
+        checks.Check(!IsKeyPrefix(redis.KeyPrefix), KeyPrefix,
             $"1–{MaxKeyPrefix} letters, digits and : _ - . / (the run's keys are counted by this prefix, so it cannot be empty).");
-        checks.CheckRange(redis.ConnectTimeoutMs, "Target.Redis.ConnectTimeoutMs", 100, 60_000, "Between 100 and 60,000 ms.");
-        checks.Check(redis.AcceptAnyServerCertificate && host is { Length: > 0 } && !local, "Target.Redis.AcceptAnyServerCertificate",
+        checks.CheckBounds(ConnectTimeoutMs, redis.ConnectTimeoutMs, "Between 100 and 60,000 ms.");
+        checks.Check(redis.AcceptAnyServerCertificate && host is { Length: > 0 } && !local, AcceptAnyServerCertificate,
             "Only for a server on this machine (a self-signed certificate): a remote server's certificate is always checked.");
     }
 
@@ -138,9 +153,9 @@ internal sealed class RedisModule : TargetModule, IServiceEndpoints, IClientConn
     public string ConnectionText(TargetOptions options) => options.Redis.UseTls ? "TLS" : "no TLS";
 
     public TargetEndpoint? PlannedEndpoint(TargetOptions options) =>
-        options.Redis is { Host: { } host } redis && IsHostName(host) && redis.Port is >= 1 and <= 65_535
+        options.Redis is { Host: { } host } redis && IsHostName(host) && Port.Admits(redis.Port)
             && Uri.TryCreate($"{(redis.UseTls ? Uri.UriSchemeHttps : Uri.UriSchemeHttp)}://{host}:{redis.Port}/", UriKind.Absolute, out var endpoint)
-            ? new("Target.Redis.Host", endpoint)
+            ? new(Host.Path, endpoint)
             : null;
 
     /// <summary>The URL the endpoint policy and the allow-list judge a Redis server by: https with TLS, http without.</summary>

@@ -31,28 +31,56 @@ internal sealed class SimulatedModule : TargetModule, IRequestUnitThroughput
 
     public override bool BatchesSharePartitionKey => true;
 
-    public override IReadOnlyList<TargetField> Fields { get; } =
-    [
-        TargetField.Of(t => t.Simulator.ProvisionedRequestUnits, "Provisioned RU/s", TargetInput.WholeNumber) with { Setting = "RU/s", Help = "The budget the model spends each second; 429 when it is gone." },
-        TargetField.Of(t => t.Simulator.PhysicalPartitions, "Physical partitions", TargetInput.WholeNumber) with { Help = "Empty: one per 10,000 RU/s. Each gets an equal share of the budget.", WhenEmpty = "one per 10,000 RU/s" },
-        TargetField.Choice<IndexingMode>(t => t.Simulator.Indexing, "Indexing") with { Help = "Consistent costs ≈ 0.2 RU per indexed term on top of 5 RU per KB." },
-        TargetField.Of(t => t.Simulator.Seed, "Random seed", TargetInput.WholeNumber) with { Setting = "Latency model seed", Help = "The same seed gives the same latency draws." },
-        TargetField.Of(t => t.Simulator.MedianLatencyMs, "Median latency (ms)", TargetInput.Number) with { Help = "Of a successful write; the spread is lognormal." },
-    ];
+    private static readonly TargetField ProvisionedRequestUnits =
+        TargetField.Of(t => t.Simulator.ProvisionedRequestUnits, "Provisioned RU/s", TargetInput.WholeNumber) with
+        {
+            Setting = "RU/s",
+            Help = "The budget the model spends each second; 429 when it is gone.",
+            Min = 400,
+            Max = 10_000_000,
+        };
+
+    private static readonly TargetField PhysicalPartitions =
+        TargetField.Of(t => t.Simulator.PhysicalPartitions, "Physical partitions", TargetInput.WholeNumber) with
+        {
+            Help = "Empty: one per 10,000 RU/s. Each gets an equal share of the budget.",
+            WhenEmpty = "one per 10,000 RU/s",
+            Min = 1,
+            Max = 1_000,
+        };
+
+    private static readonly TargetField Indexing =
+        TargetField.Choice<IndexingMode>(t => t.Simulator.Indexing, "Indexing") with { Help = "Consistent costs ≈ 0.2 RU per indexed term on top of 5 RU per KB." };
+
+    private static readonly TargetField Seed =
+        TargetField.Of(t => t.Simulator.Seed, "Random seed", TargetInput.WholeNumber) with { Setting = "Latency model seed", Help = "The same seed gives the same latency draws." };
+
+    private static readonly TargetField MedianLatencyMs =
+        TargetField.Of(t => t.Simulator.MedianLatencyMs, "Median latency (ms)", TargetInput.Number) with
+        {
+            Help = "Of a successful write; the spread is lognormal.",
+            Min = 0,
+            MinExclusive = true,
+            Max = 10_000,
+        };
+
+    // Set for each agent of a shared run (ForShard), never in the editor.
+    private static readonly string Shards = TargetField.PathOf(t => t.Simulator.Shards);
+
+    public override IReadOnlyList<TargetField> Fields { get; } = [ProvisionedRequestUnits, PhysicalPartitions, Indexing, Seed, MedianLatencyMs];
 
     public override IInsertTarget Create(TargetOptions options, TargetContext context) => new SimulatedCosmosTarget(options.Simulator, context.Time);
 
     public override void Validate(TargetOptions options, TargetChecks checks)
     {
         var sim = options.Simulator;
-        checks.CheckChoice(sim.Indexing, "Target.Simulator.Indexing");
-        checks.Check(sim.ProvisionedRequestUnits < 400, "Target.Simulator.ProvisionedRequestUnits", "At least 400 RU/s, as in the real service.");
-        checks.Check(sim.ProvisionedRequestUnits > 10_000_000, "Target.Simulator.ProvisionedRequestUnits", "At most 10,000,000 RU/s.");
-        checks.Check(sim.Shards is < 1 or > Workloads.WorkloadShard.MaxCount, "Target.Simulator.Shards", $"Between 1 and {Workloads.WorkloadShard.MaxCount}.");
-        checks.Check(sim.PhysicalPartitions is < 1 or > 1_000, "Target.Simulator.PhysicalPartitions", "Between 1 and 1,000.");
+        checks.CheckChoice(sim.Indexing, Indexing);
+        checks.CheckBounds(ProvisionedRequestUnits, sim.ProvisionedRequestUnits, "At least 400 RU/s, as in the real service.", "At most 10,000,000 RU/s.");
+        checks.Check(sim.Shards is < 1 or > Workloads.WorkloadShard.MaxCount, Shards, $"Between 1 and {Workloads.WorkloadShard.MaxCount}.");
+        checks.CheckBounds(PhysicalPartitions, sim.PhysicalPartitions, "Between 1 and 1,000.");
         checks.Check(sim.PhysicalPartitions is { } p && sim.ProvisionedRequestUnits / (double)p > SimulatedCosmosTarget.RequestUnitsPerPartition,
-            "Target.Simulator.PhysicalPartitions", $"A physical partition serves at most {SimulatedCosmosTarget.RequestUnitsPerPartition:N0} RU/s: use more partitions or fewer RU/s.");
-        checks.CheckRange(sim.MedianLatencyMs, "Target.Simulator.MedianLatencyMs", 0, 10_000, "Above 0 and at most 10,000 ms.", aboveMin: true);
+            PhysicalPartitions, $"A physical partition serves at most {SimulatedCosmosTarget.RequestUnitsPerPartition:N0} RU/s: use more partitions or fewer RU/s.");
+        checks.CheckBounds(MedianLatencyMs, sim.MedianLatencyMs, "Above 0 and at most 10,000 ms.");
     }
 
     /// <summary>Each agent's model has its share of the account's budget: together they throttle as one account would.</summary>

@@ -19,6 +19,15 @@ public sealed partial record TargetOptions
 /// throttles with 429).</summary>
 internal class TablesModule : TargetModule, IServiceEndpoints
 {
+    // Declared before the modules below: a static field is set in the order of the text, and each module lists these.
+    private static readonly TargetField ConnectionStringSecret =
+        TargetField.Of(t => t.Tables.ConnectionStringSecret, "Connection string", TargetInput.Secret) with { SecretPurpose = "tables-connection-string", SecretHolds = "the connection string" };
+
+    private static readonly TargetField TableName =
+        TargetField.Of(t => t.Tables.TableName, "Table", TargetInput.Text) with { Help = "3–63 letters and digits, starting with a letter." };
+
+    private static readonly TargetField CreateIfMissing = TargetField.Of(t => t.Tables.CreateIfMissing, "Create the table if missing", TargetInput.Flag);
+
     private TablesModule(TargetKind kind, string displayName, IReadOnlyList<string> serviceHostPatterns)
     {
         Kind = kind;
@@ -49,20 +58,15 @@ internal class TablesModule : TargetModule, IServiceEndpoints
 
     public override Workloads.ItemSizeLimit ItemLimit => Workloads.ItemSizeLimit.TableEntity;
 
-    public override IReadOnlyList<TargetField> Fields { get; } =
-    [
-        TargetField.Of(t => t.Tables.ConnectionStringSecret, "Connection string", TargetInput.Secret) with { SecretPurpose = "tables-connection-string", SecretHolds = "the connection string" },
-        TargetField.Of(t => t.Tables.TableName, "Table", TargetInput.Text) with { Help = "3–63 letters and digits, starting with a letter." },
-        TargetField.Of(t => t.Tables.CreateIfMissing, "Create the table if missing", TargetInput.Flag),
-    ];
+    public override IReadOnlyList<TargetField> Fields { get; } = [ConnectionStringSecret, TableName, CreateIfMissing];
 
     public override IInsertTarget Create(TargetOptions options, TargetContext context) => new TableTarget(Kind, options.Tables, context);
 
     public override void Validate(TargetOptions options, TargetChecks checks)
     {
         var tables = options.Tables;
-        checks.CheckSecretName(tables.ConnectionStringSecret, "Target.Tables.ConnectionStringSecret", "the connection string");
-        checks.Check(!IsValidTableName(tables.TableName), "Target.Tables.TableName", "3–63 letters and digits, starting with a letter.");
+        checks.CheckSecretName(tables.ConnectionStringSecret, ConnectionStringSecret, "the connection string");
+        checks.Check(!IsValidTableName(tables.TableName), TableName, "3–63 letters and digits, starting with a letter.");
     }
 
     public override string Describe(TargetOptions options) => $"{DisplayName}, table {options.Tables.TableName}";

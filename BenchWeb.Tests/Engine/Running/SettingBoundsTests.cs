@@ -1,38 +1,49 @@
 using System.Globalization;
 using System.Text.Json.Nodes;
 using BenchEngine.Running;
+using BenchEngine.Targets;
+using BenchEngine.Workloads;
 using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Engine.Running;
 
-/// <summary>The rules hold a setting to the bounds its descriptor declares: the bound itself is accepted (refused when
-/// the minimum is exclusive), a value just outside is refused on the setting's own path.</summary>
+/// <summary>The rules hold a setting to the bounds its descriptor declares, and a target's setting to those its module's
+/// field declares: the bound itself is accepted (refused when it is exclusive), a value just outside is refused on the
+/// setting's own path.</summary>
 [UnitTest]
 public sealed class SettingBoundsTests
 {
-    /// <summary>The plan's settings with bounds; the workload's have rules of their own (the workload's validator).</summary>
+    /// <summary>The plan's settings with bounds.</summary>
     public static TheoryData<string> Bounded { get; } =
-        [.. PlanSettingsCatalog.Plan.Where(d => (d.Min ?? d.Max) is not null && !d.Path.StartsWith("Workload.", StringComparison.Ordinal)).Select(d => d.Path)];
+        [.. PlanSettingsCatalog.Plan.Where(d => (d.Min ?? d.Max) is not null).Select(d => d.Path)];
+
+    /// <summary>The target fields with bounds, of every kind of target.</summary>
+    public static TheoryData<string> TargetBounded { get; } = [.. TargetBoundedPaths()];
 
     [Theory]
     [MemberData(nameof(Bounded))]
     public void Setting_BoundAccepted_JustOutsideRefusedOnItsPath(string path)
     {
         var setting = PlanSettingsCatalog.Find(path)!;
-        var whole = (Nullable.GetUnderlyingType(setting.ValueType) ?? setting.ValueType) is var type && (type == typeof(int) || type == typeof(long));
-        double Step(double bound) => whole ? 1 : Math.Max(1e-6, Math.Abs(bound) * 1e-6);
+        AssertBounds(path, setting.ValueType, setting.Min, setting.MinExclusive, setting.Max, setting.MaxExclusive, (value, whole) => Refused(setting, value, whole));
+    }
 
-        if (setting.Min is { } min)
-        {
-            Assert.True(Refused(setting, setting.MinExclusive ? min : min - Step(min), whole) && !Refused(setting, setting.MinExclusive ? min + Step(min) : min, whole),
-                $"{path}: the minimum {min.ToString(CultureInfo.InvariantCulture)}");
-        }
+    [Theory]
+    [MemberData(nameof(TargetBounded))]
+    public void TargetField_BoundAccepted_JustOutsideRefusedOnItsPath(string path)
+    {
+        var field = TargetSettings.Field(path)!;
+        AssertBounds(path, field.ValueType, field.Min, field.MinExclusive, field.Max, maxExclusive: false, (value, whole) => Refused(field, value, whole));
+    }
 
-        if (setting.Max is { } max)
-        {
-            Assert.False(Refused(setting, max, whole), $"{path}: the maximum {max.ToString(CultureInfo.InvariantCulture)} is refused");
-            Assert.True(Refused(setting, max + Step(max), whole), $"{path}: above the maximum {max.ToString(CultureInfo.InvariantCulture)} is accepted");
-        }
+    [Theory]
+    [MemberData(nameof(TargetBounded))]
+    public void TargetField_Descriptor_HasTheFieldsBounds(string path)
+    {
+        var field = TargetSettings.Field(path)!;
+        var setting = SettingDescriptor.ForTarget(field);
+
+        Assert.Equal((field.Min, field.Max, field.MinExclusive, false), (setting.Min, setting.Max, setting.MinExclusive, setting.MaxExclusive));
     }
 
     [Fact]
@@ -41,6 +52,62 @@ public sealed class SettingBoundsTests
         Assert.Contains(PlanSettingsCatalog.Concurrency.Path, Bounded);
         Assert.Contains(PlanSettingsCatalog.StageRatePerSecond.Path, Bounded);
         Assert.Contains(PlanSettingsCatalog.DiagnosticsSlowestPerSecond.Path, Bounded);
+        Assert.Contains(PlanSettingsCatalog.TargetSizeBytes.Path, Bounded);
+        Assert.Contains(PlanSettingsCatalog.PartitionKeyCount.Path, Bounded);
+        Assert.Contains(PlanSettingsCatalog.HotKeyFraction.Path, Bounded);
+    }
+
+    [Fact]
+    public void TargetBounded_HoldsTheTargetsRangeRules()
+    {
+        string[] expected =
+        [
+            "Target.Simulator.ProvisionedRequestUnits", "Target.Simulator.PhysicalPartitions", "Target.Simulator.MedianLatencyMs",
+            "Target.Cosmos.GatewayMaxConnections", "Target.Cosmos.RequestUnits",
+            "Target.Redis.Port", "Target.Redis.Database", "Target.Redis.ConnectTimeoutMs",
+        ];
+
+        Assert.Equal(expected.Order(StringComparer.Ordinal), TargetBoundedPaths().Order(StringComparer.Ordinal));
+    }
+
+    [Fact]
+    public void TargetField_NotANumber_IsSaidSo()
+    {
+        var plan = new RunPlan { Name = "bounds", Target = new TargetOptions { Kind = TargetKind.Simulated, Simulator = new() { MedianLatencyMs = double.NaN } } };
+
+        Assert.Contains(plan.Validate(), e => e.Field == "Target.Simulator.MedianLatencyMs" && e.Message == RunPlan.NotANumber);
+    }
+
+    private static IEnumerable<string> TargetBoundedPaths() =>
+        TargetRegistry.All.SelectMany(m => m.Fields).Where(f => (f.Min ?? f.Max) is not null).Select(f => f.Path).Distinct(StringComparer.Ordinal);
+
+    // The minimum refused (exclusive) or accepted with a value just below refused; the maximum likewise.
+    private static void AssertBounds(string path, Type valueType, double? minimum, bool minExclusive, double? maximum, bool maxExclusive, Func<double, bool, bool> refused)
+    {
+        var whole = (Nullable.GetUnderlyingType(valueType) ?? valueType) is var type && (type == typeof(int) || type == typeof(long));
+        double Step(double bound) => whole ? 1 : Math.Max(1e-6, Math.Abs(bound) * 1e-6);
+
+        if (minimum is { } min)
+        {
+            Assert.True(refused(minExclusive ? min : min - Step(min), whole) && !refused(minExclusive ? min + Step(min) : min, whole),
+                $"{path}: the minimum {min.ToString(CultureInfo.InvariantCulture)}");
+        }
+
+        if (maximum is { } max)
+        {
+            Assert.True(refused(maxExclusive ? max : max + Step(max), whole) && !refused(maxExclusive ? max - Step(max) : max, whole),
+                $"{path}: the maximum {max.ToString(CultureInfo.InvariantCulture)}");
+        }
+    }
+
+    /// <summary>Whether a plan of the field's kind of target refuses <paramref name="value"/> on the field's path.</summary>
+    private static bool Refused(TargetField field, double value, bool whole)
+    {
+        var kind = TargetRegistry.All.First(m => m.Fields.Contains(field)).Kind;
+        var type = Nullable.GetUnderlyingType(field.ValueType) ?? field.ValueType;
+        var typed = whole ? Convert.ChangeType((long)value, type, CultureInfo.InvariantCulture) : value;
+        var plan = new RunPlan { Name = "bounds", Target = field.With(new TargetOptions { Kind = kind }, typed) };
+        return plan.Validate().Any(e => e.Field == field.Path);
     }
 
     /// <summary>Whether a plan where the setting's rule applies (an open loop for a rate or an unsent share, one stage for a
@@ -49,9 +116,14 @@ public sealed class SettingBoundsTests
     {
         var openLoop = setting == PlanSettingsCatalog.RatePerSecond || setting == PlanSettingsCatalog.StageRatePerSecond
             || setting == PlanSettingsCatalog.AutoStopDropped || setting == PlanSettingsCatalog.MaxDroppedPercent;
+        // The key count's rule applies to a fixed set of keys, the hot key's share to a hot key (of two keys or more).
+        var strategy = setting == PlanSettingsCatalog.PartitionKeyCount ? PartitionKeyStrategy.FixedKeys
+            : setting == PlanSettingsCatalog.HotKeyFraction ? PartitionKeyStrategy.HotKey
+            : (PartitionKeyStrategy?)null;
         var plan = new RunPlan
         {
             Name = "bounds",
+            Workload = new WorkloadOptions { PartitionKey = strategy is { } s ? new PartitionKeyOptions { Strategy = s } : null },
             Load = new LoadOptions
             {
                 Model = openLoop ? LoadModel.OpenLoop : LoadModel.ClosedLoop,

@@ -1,5 +1,6 @@
 using AngleSharp.Dom;
 using BenchEngine.Running;
+using BenchEngine.Targets;
 using BenchWeb.Components.Pages.Profiles;
 using BenchWeb.Profiles;
 using BenchWeb.Tests.Support;
@@ -27,6 +28,9 @@ public sealed class ProfileEditRuleOutlineTests
         public string? At { get; init; }
 
         public bool ManySettings { get; init; }
+
+        /// <summary>The inputs another rule, broken by the same change, outlines too (the installation's, beside the engine's).</summary>
+        public IReadOnlyList<string> AlsoOutlined { get; init; } = [];
     }
 
     private static Func<IRenderedComponent<ProfileEdit>, Task> Set(params (string Id, object Value)[] changes) => async page =>
@@ -46,6 +50,24 @@ public sealed class ProfileEditRuleOutlineTests
 
     private const string AddStage = "#add-stage";
     private const string OpenLoop = nameof(LoadModel.OpenLoop);
+
+    // Declared before the rules that use them: static fields are set in the order of the text.
+    private const string CosmosEndpoint = "Target.Cosmos.Endpoint";
+    private const string AcmeEndpoint = "https://acme.documents.azure.com:443/";
+
+    // A Cosmos DB profile with an account endpoint and its key pasted (an environment variable would need binding to it).
+    private static readonly (string Id, object Value)[] Cosmos = [Kind(nameof(TargetKind.CosmosSql)), (CosmosEndpoint, AcmeEndpoint), ("NewCosmosKey", "a2V5")];
+
+    // A Redis server on this machine, which needs no access key.
+    private static readonly (string Id, object Value)[] Redis = [Kind(nameof(TargetKind.Redis)), ("Target.Redis.Host", "localhost"), ("Target.Redis.UseAccessKey", false)];
+
+    // An Azure cache, with its access key pasted.
+    private static readonly (string Id, object Value)[] RemoteRedis = [Kind(nameof(TargetKind.Redis)), ("Target.Redis.Host", "bench.redis.cache.windows.net"), ("NewRedisAccessKey", "a2V5")];
+
+    private static (string Id, object Value) Kind(string kind) => ("Target.Kind", kind);
+
+    // A target's setting, as the catalogue holds it (one per path: two kinds' fields of one path are one setting).
+    private static SettingDescriptor Target(string path) => PlanSettingsCatalog.Targets.Single(d => d.Path == path);
 
     private static readonly Dictionary<string, BrokenRule> Rules = new(StringComparer.Ordinal)
     {
@@ -123,7 +145,76 @@ public sealed class ProfileEditRuleOutlineTests
         ["Share of the baseline: none"] = new(PlanSettingsCatalog.MinShareOfBaseline, "A share above 0", Set(("Thresholds.MinPercentOfBaseline", "0"))),
         ["Diagnostics threshold: negative"] = new(PlanSettingsCatalog.DiagnosticsThresholdMs, "From 0 to 3,600,000 ms", Set(("Diagnostics.ThresholdMs", "-1"))),
         ["Slowest per second: negative"] = new(PlanSettingsCatalog.DiagnosticsSlowestPerSecond, "From 0 (none)", Set(("Diagnostics.SlowestPerSecond", "-1"))),
+
+        // The targets' rules: the kind is chosen first, then the settings that keep its other rules quiet.
+        ["Simulator RU/s: too few"] = new(Target("Target.Simulator.ProvisionedRequestUnits"), "At least 400 RU/s", Set(("Target.Simulator.ProvisionedRequestUnits", "399"))),
+        ["Simulator RU/s: too many"] = new(Target("Target.Simulator.ProvisionedRequestUnits"), "At most 10,000,000 RU/s.", Set(("Target.Simulator.ProvisionedRequestUnits", "10000001"))),
+        ["Simulator partitions: none"] = new(Target("Target.Simulator.PhysicalPartitions"), "Between 1 and 1,000.", Set(("Target.Simulator.PhysicalPartitions", "0"))),
+        ["Simulator partitions: too many RU/s each"] = new(Target("Target.Simulator.PhysicalPartitions"), "A physical partition serves at most",
+            Set(("Target.Simulator.ProvisionedRequestUnits", "20000"), ("Target.Simulator.PhysicalPartitions", "1"))),
+        ["Simulator latency: none"] = new(Target("Target.Simulator.MedianLatencyMs"), "Above 0 and at most 10,000 ms.", Set(("Target.Simulator.MedianLatencyMs", "0"))),
+        ["Cosmos endpoint: none"] = new(Target("Target.Cosmos.Endpoint"), "Give the account endpoint", Set(Kind(nameof(TargetKind.CosmosSql)))),
+        ["Cosmos endpoint: not a URL"] = new(Target("Target.Cosmos.Endpoint"), "Not an absolute URL", Set(Kind(nameof(TargetKind.CosmosSql)), (CosmosEndpoint, "not a url"))),
+        ["Cosmos endpoint: with a password"] = new(Target("Target.Cosmos.Endpoint"), "carries a user name or password",
+            Set([.. Cosmos, (CosmosEndpoint, "https://user:pw@acme.documents.azure.com:443/")])),
+        ["Cosmos certificate: remote endpoint"] = new(Target("Target.Cosmos.AcceptAnyServerCertificate"), "Only for an endpoint on this machine",
+            Set([.. Cosmos, ("Target.Cosmos.AcceptAnyServerCertificate", true)])),
+        ["Cosmos key: unnamed"] = new(Target("Target.Cosmos.KeySecret"), "Name the secret that holds the account key.",
+            Set(Kind(nameof(TargetKind.CosmosSql)), (CosmosEndpoint, AcmeEndpoint), ("Target.Cosmos.KeySecret", ""))),
+        ["Cosmos key: name too long"] = new(Target("Target.Cosmos.KeySecret"), "At most 200 characters.",
+            Set(Kind(nameof(TargetKind.CosmosSql)), (CosmosEndpoint, AcmeEndpoint), ("Target.Cosmos.KeySecret", new string('K', 201)))),
+        ["Cosmos database: none"] = new(Target("Target.Cosmos.Database"), "Give a database name.", Set([.. Cosmos, ("Target.Cosmos.Database", "")])),
+        ["Cosmos database: too long"] = new(Target("Target.Cosmos.Database"), "At most 255 characters.", Set([.. Cosmos, ("Target.Cosmos.Database", new string('d', 256))])),
+        ["Cosmos container: none"] = new(Target("Target.Cosmos.Container"), "Give a container name.", Set([.. Cosmos, ("Target.Cosmos.Container", "")])),
+        ["Cosmos container: too long"] = new(Target("Target.Cosmos.Container"), "At most 255 characters.", Set([.. Cosmos, ("Target.Cosmos.Container", new string('c', 256))])),
+        ["Cosmos key path: no slash"] = new(Target("Target.Cosmos.PartitionKeyPath"), "A path such as /PartitionKey.", Set([.. Cosmos, ("Target.Cosmos.PartitionKeyPath", "PartitionKey")])),
+        ["Cosmos key path: empty part"] = new(Target("Target.Cosmos.PartitionKeyPath"), "Every part of the path needs a property name",
+            Set([.. Cosmos, ("Target.Cosmos.PartitionKeyPath", "/address//city")])),
+        ["Cosmos gateway connections: none"] = new(Target("Target.Cosmos.GatewayMaxConnections"), "Between 1 and 10,000.",
+            Set([.. Cosmos, ("Target.Cosmos.ConnectionMode", nameof(CosmosConnectionMode.Gateway)), ("Target.Cosmos.GatewayMaxConnections", "0")])),
+        ["Cosmos RU/s: too few"] = new(Target("Target.Cosmos.RequestUnits"), "At least 400 RU/s", Set([.. Cosmos, ("Target.Cosmos.RequestUnits", "300")])),
+        ["Cosmos RU/s: too many"] = new(Target("Target.Cosmos.RequestUnits"), "At most 1,000,000 RU/s", Set([.. Cosmos, ("Target.Cosmos.RequestUnits", "2000000")])),
+        ["Cosmos RU/s: autoscale below 1,000"] = new(Target("Target.Cosmos.RequestUnits"), "Autoscale needs a maximum of at least 1,000 RU/s.",
+            Set([.. Cosmos, ("Target.Cosmos.Throughput", nameof(ThroughputMode.Autoscale)), ("Target.Cosmos.RequestUnits", "500")])),
+        ["Cosmos RU/s: not in steps of 100"] = new(Target("Target.Cosmos.RequestUnits"), "RU/s come in steps of 100.", Set([.. Cosmos, ("Target.Cosmos.RequestUnits", "450")])),
+        ["Cosmos excluded paths: none"] = new(Target("Target.Cosmos.ExcludedPaths"), "List at least one path to exclude",
+            Set([.. Cosmos, ("Target.Cosmos.Indexing", nameof(IndexingMode.ExcludedPaths))])),
+        ["Cosmos excluded paths: too many"] = new(Target("Target.Cosmos.ExcludedPaths"), "At most 100 paths",
+            Set([.. Cosmos, ("Target.Cosmos.Indexing", nameof(IndexingMode.ExcludedPaths)), ("Target.Cosmos.ExcludedPaths", string.Join('\n', Enumerable.Range(0, 101).Select(i => $"/p{i}/?")))])),
+        ["Table connection string: unnamed"] = new(Target("Target.Tables.ConnectionStringSecret"), "Name the secret that holds the connection string.",
+            Set(Kind(nameof(TargetKind.TableStorage)), ("Target.Tables.ConnectionStringSecret", ""))),
+        ["Table name: too short"] = new(Target("Target.Tables.TableName"), "3–63 letters and digits", Set(Kind(nameof(TargetKind.TableStorage)), ("Target.Tables.TableName", "ab"))),
+        ["Blob connection string: unnamed"] = new(Target("Target.Blobs.ConnectionStringSecret"), "Name the secret that holds the connection string.",
+            Set(Kind(nameof(TargetKind.BlobStorage)), ("Target.Blobs.ConnectionStringSecret", ""))),
+        ["Blob container: not a name"] = new(Target("Target.Blobs.ContainerName"), StorageRequests.NameRule, Set(Kind(nameof(TargetKind.BlobStorage)), ("Target.Blobs.ContainerName", "A"))),
+        ["Queue connection string: unnamed"] = new(Target("Target.Queues.ConnectionStringSecret"), "Name the secret that holds the connection string.",
+            Set(Kind(nameof(TargetKind.QueueStorage)), ("Target.Queues.ConnectionStringSecret", ""))),
+        ["Queue name: not a name"] = new(Target("Target.Queues.QueueName"), StorageRequests.NameRule, Set(Kind(nameof(TargetKind.QueueStorage)), ("Target.Queues.QueueName", "A"))),
+        ["Redis host: none"] = new(Target("Target.Redis.Host"), "Give the cache's host name", Set(Kind(nameof(TargetKind.Redis)))),
+        ["Redis host: not a host"] = new(Target("Target.Redis.Host"), "A host name or IP address of at most 253 characters",
+            Set(Kind(nameof(TargetKind.Redis)), ("Target.Redis.Host", "my cache"))),
+        ["Redis host: IPv6 without brackets"] = new(Target("Target.Redis.Host"), "Put an IPv6 address in square brackets",
+            Set(Kind(nameof(TargetKind.Redis)), ("Target.Redis.Host", "::1"))),
+        ["Redis port: none"] = new(Target("Target.Redis.Port"), "Between 1 and 65,535 (Azure: 6380 with TLS).", Set([.. Redis, ("Target.Redis.Port", "0")])),
+        ["Redis port: too high"] = new(Target("Target.Redis.Port"), "Between 1 and 65,535 (Azure: 6380 with TLS).", Set([.. Redis, ("Target.Redis.Port", "65536")])),
+        ["Redis TLS: off for a remote cache"] = new(Target("Target.Redis.UseTls"), "Plain Redis (no TLS) is only for a server on this machine",
+            Set([.. RemoteRedis, ("Target.Redis.UseTls", false)]))
+        {
+            // Plain Redis to another machine breaks the installation's rule too: its allow-list refuses plain http there.
+            AlsoOutlined = ["Target.Redis.Host"],
+        },
+        ["Redis access key: off for a remote cache"] = new(Target("Target.Redis.UseAccessKey"), "A cache on another machine needs its access key",
+            Set([.. RemoteRedis, ("Target.Redis.UseAccessKey", false)])),
+        ["Redis access key: unnamed"] = new(Target("Target.Redis.AccessKeySecret"), "Name the secret that holds the access key.",
+            Set(Kind(nameof(TargetKind.Redis)), ("Target.Redis.Host", "localhost"), ("Target.Redis.AccessKeySecret", ""))),
+        ["Redis database: beyond 15"] = new(Target("Target.Redis.Database"), "Between 0 and 15 (a clustered cache has database 0 only).", Set([.. Redis, ("Target.Redis.Database", "16")])),
+        ["Redis key prefix: none"] = new(Target("Target.Redis.KeyPrefix"), "letters, digits and : _ - . /", Set([.. Redis, ("Target.Redis.KeyPrefix", "")])),
+        ["Redis key prefix: a pattern"] = new(Target("Target.Redis.KeyPrefix"), "letters, digits and : _ - . /", Set([.. Redis, ("Target.Redis.KeyPrefix", "bench*")])),
+        ["Redis connect timeout: too short"] = new(Target("Target.Redis.ConnectTimeoutMs"), "Between 100 and 60,000 ms.", Set([.. Redis, ("Target.Redis.ConnectTimeoutMs", "99")])),
+        ["Redis certificate: remote cache"] = new(Target("Target.Redis.AcceptAnyServerCertificate"), "Only for a server on this machine",
+            Set([.. RemoteRedis, ("Target.Redis.AcceptAnyServerCertificate", true)])),
     };
+
 
     private const string WebPlanRulesChoose = "Choose an uploaded CSV file";
 
@@ -138,6 +229,17 @@ public sealed class ProfileEditRuleOutlineTests
         PlanSettingsCatalog.Seed, PlanSettingsCatalog.SharedBackoff,
     };
 
+    /// <summary>The target settings whose every rule the editor cannot break: a choice from a list (its only rule refuses a
+    /// value that names no choice, which comes only from a file), and a setting with no rule (a flag, the model's seed).</summary>
+    private static readonly HashSet<string> UnbreakableTargetSettings = new(StringComparer.Ordinal)
+    {
+        // Choices.
+        "Target.Simulator.Indexing", "Target.Cosmos.Indexing", "Target.Cosmos.Throughput", "Target.Cosmos.ConnectionMode", "Target.Cosmos.ConsistencyLevel",
+        // No rule: any value is a setting.
+        "Target.Simulator.Seed", "Target.Cosmos.CreateIfMissing", "Target.Cosmos.Bulk", "Target.Cosmos.ContentResponseOnWrite", "Target.Cosmos.LimitToEndpoint",
+        "Target.Tables.CreateIfMissing", "Target.Blobs.CreateIfMissing", "Target.Queues.CreateIfMissing", "Target.Redis.ProfileCommands",
+    };
+
     public static TheoryData<string> RuleNames() => [.. Rules.Keys];
 
     [Fact]
@@ -147,6 +249,19 @@ public sealed class ProfileEditRuleOutlineTests
         var missing = PlanSettingsCatalog.Plan.Where(s => !covered.Contains(s) && !Unbreakable.Contains(s)).Select(s => s.Path).ToList();
 
         Assert.Empty(missing);
+    }
+
+    [Fact]
+    public void Rules_CoverEveryTargetsSettings_ThatTheEditorCanBreak()
+    {
+        var covered = Rules.Values.Select(r => r.Setting.Path).ToHashSet(StringComparer.Ordinal);
+        var settings = TargetRegistry.All.SelectMany(m => m.Fields).Select(SettingDescriptor.ForTarget).Select(d => d.Path).Distinct(StringComparer.Ordinal).ToList();
+        var missing = settings.Where(path => !covered.Contains(path) && !UnbreakableTargetSettings.Contains(path)).ToList();
+
+        Assert.Empty(missing);
+        // The list names settings only, and none a rule here breaks.
+        Assert.Empty(UnbreakableTargetSettings.Except(settings, StringComparer.Ordinal));
+        Assert.Empty(UnbreakableTargetSettings.Intersect(covered, StringComparer.Ordinal));
     }
 
     [Theory]
@@ -174,7 +289,7 @@ public sealed class ProfileEditRuleOutlineTests
             return;
         }
 
-        Assert.Equal([at], outlined);
+        Assert.Equal([at, .. broken.AlsoOutlined], outlined.Order(StringComparer.Ordinal).OrderBy(id => id != at));
         // Beside it: in the same field as the input.
         var field = page.Find(Id(at)).Closest(".field");
         Assert.NotNull(field);

@@ -64,13 +64,6 @@ internal sealed partial class RunObserver(
             db.RunSeconds.Add(entity);
             await db.SaveChangesAsync(CancellationToken.None);
             _saved.Add(second.Index);
-            var state = await db.Runs.Where(r => r.Id == runId).Select(r => new { r.CancelRequestedAt, r.Status }).SingleAsync(CancellationToken.None);
-            CheckCancelRequest(state.CancelRequestedAt);
-            if (state.Status != RunStatus.Running)
-            {
-                // Another instance gave this agent up for lost and closed the run: it stops rather than load the target unseen.
-                await stop.CancelAsync();
-            }
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {
@@ -82,8 +75,24 @@ internal sealed partial class RunObserver(
             db.ChangeTracker.Clear();
         }
 
+        // The second to its watchers first, then whether to stop: a cancel is seen a query later, a second is not shown later.
         var tiles = _tiles is null ? null : RunTileTexts.Of(_tiles, RunStatus.Running);
         await PublishAsync(() => publisher.SecondAsync(entity, tiles, CancellationToken.None));
+        try
+        {
+            var state = await db.Runs.Where(r => r.Id == runId).Select(r => new { r.CancelRequestedAt, r.Status }).SingleAsync(CancellationToken.None);
+            CheckCancelRequest(state.CancelRequestedAt);
+            if (state.Status != RunStatus.Running)
+            {
+                // Another instance gave this agent up for lost and closed the run: it stops rather than load the target unseen.
+                await stop.CancelAsync();
+            }
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // Asked again at the next second.
+            LogSaveFailed(logger, ex, runId, second.Index);
+        }
     }
 
     /// <summary>Whether saving a change of the run's slow requests failed: the executor then saves the run's final set.</summary>

@@ -27,21 +27,34 @@ public sealed class DistributedRuns(
     TimeProvider time,
     Microsoft.Extensions.Options.IOptions<BenchEngine.Metrics.ClientLimits> clientLimits)
 {
-    /// <summary>After a shard saved its second <paramref name="index"/>: writes and pushes the run's second when every
+    /// <summary>After a shard saved its second (<paramref name="saved"/>): writes and pushes the run's second when every
     /// running shard has it. Returns the run second written, or null when some shard has not measured it yet.</summary>
-    public async Task<RunSecondEntity?> CompleteSecondAsync(long runId, int index, RunLiveState? tiles, CancellationToken cancellationToken)
+    /// <remarks>Every watcher waits for this second, so it costs few round trips: one query for whether it is written and
+    /// how many shards should have it, the other shards' seconds only when there are other shards, and the seconds before
+    /// it only when the tiles lack some (written meanwhile by the other agents).</remarks>
+    public async Task<RunSecondEntity?> CompleteSecondAsync(RunShardSecondEntity saved, RunLiveState? tiles, CancellationToken cancellationToken)
     {
+        ArgumentNullException.ThrowIfNull(saved);
+        var (runId, index) = (saved.RunId, saved.Index);
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         await using var transaction = await db.Database.BeginTransactionAsync(cancellationToken);
         await LockAsync(db, runId, cancellationToken);
-        if (await db.RunSeconds.AnyAsync(s => s.RunId == runId && s.Index == index, cancellationToken))
+        var facts = await db.Runs.Where(r => r.Id == runId).Select(r => new
+        {
+            Written = db.RunSeconds.Any(s => s.RunId == runId && s.Index == index),
+            Shards = db.RunShards.Count(s => s.RunId == runId),
+            Expected = db.RunShards.Count(s => s.RunId == runId && s.Status == RunStatus.Running && s.OffsetSeconds <= index),
+        }).SingleOrDefaultAsync(cancellationToken);
+        if (facts is null || facts.Written)
         {
             return null;
         }
 
-        var expected = await db.RunShards.CountAsync(s => s.RunId == runId && s.Status == RunStatus.Running && s.OffsetSeconds <= index, cancellationToken);
-        var seconds = await db.RunShardSeconds.AsNoTracking().Where(s => s.RunId == runId && s.Index == index).ToListAsync(cancellationToken);
-        if (seconds.Count == 0 || seconds.Count < expected)
+        List<RunShardSecondEntity> seconds = facts.Shards > 1
+            ? await db.RunShardSeconds.AsNoTracking().Where(s => s.RunId == runId && s.Index == index && s.Shard != saved.Shard).ToListAsync(cancellationToken)
+            : [];
+        seconds.Add(saved);
+        if (seconds.Count < facts.Expected)
         {
             return null;
         }
@@ -53,9 +66,12 @@ public sealed class DistributedRuns(
 
         if (tiles is not null)
         {
-            // The run seconds before this one, written meanwhile by the other agents.
             var known = tiles.LastIndex;
-            tiles.Add(await db.RunSeconds.AsNoTracking().Where(s => s.RunId == runId && s.Index > known && s.Index < index).ToListAsync(cancellationToken));
+            if (known < index - 1)
+            {
+                tiles.Add(await db.RunSeconds.AsNoTracking().Where(s => s.RunId == runId && s.Index > known && s.Index < index).ToListAsync(cancellationToken));
+            }
+
             tiles.Add([second]);
         }
 

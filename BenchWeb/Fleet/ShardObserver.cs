@@ -67,17 +67,45 @@ internal sealed partial class ShardObserver(
         // Only if the start was never announced: from when the shard's first second began.
         _offset ??= run.StartAt is { } startAt ? Math.Max(0, (int)Math.Round((closedAt - second.Elapsed - startAt).TotalSeconds)) : 0;
         var index = second.Index + _offset.Value;
+        var saved = ToEntity(second, index, closedAt);
+        await using var db = await databases.CreateDbContextAsync(CancellationToken.None);
         try
         {
-            await using var db = await databases.CreateDbContextAsync(CancellationToken.None);
             if (second.Index == 0 && _offset > 0)
             {
                 await db.RunShards.Where(s => s.RunId == run.Id && s.Index == shard.Index).ExecuteUpdateAsync(s => s.SetProperty(x => x.OffsetSeconds, _offset.Value), CancellationToken.None);
             }
 
-            db.RunShardSeconds.Add(ToEntity(second, index, closedAt));
+            db.RunShardSeconds.Add(saved);
             await db.SaveChangesAsync(CancellationToken.None);
             _saved.Add(second.Index);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // The shard goes on; what is missing is saved at its end.
+            LogSaveFailed(logger, ex, run.Id, shard.Index, second.Index);
+            return;
+        }
+        finally
+        {
+            db.ChangeTracker.Clear();
+        }
+
+        // The run's second first: it is what every watcher waits for. Then the shard's own, then whether to stop.
+        try
+        {
+            await distributed.CompleteSecondAsync(saved, _tiles, CancellationToken.None);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // The run's seconds are all made again when it ends.
+            LogSaveFailed(logger, ex, run.Id, shard.Index, second.Index);
+        }
+
+        await publisher.TryAsync(p => p.ShardSecondAsync(new Live.ShardSecond(run.Id, shard.Index, shard.AgentName, index, second.Duration.TotalSeconds, second.Ok,
+            second.Throttled, second.Errors, second.RequestUnits, second.LatencyP50Ms, second.LatencyP99Ms, second.ClientCpuPercent), CancellationToken.None), run.Id);
+        try
+        {
             var state = await db.Runs.Where(r => r.Id == run.Id).Select(r => new { r.CancelRequestedAt, Shard = db.RunShards.Single(s => s.RunId == r.Id && s.Index == shard.Index).Status })
                 .SingleAsync(CancellationToken.None);
             if (state.CancelRequestedAt is not null && !CancelRequested)
@@ -93,20 +121,7 @@ internal sealed partial class ShardObserver(
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {
-            // The shard goes on; what is missing is saved at its end.
-            LogSaveFailed(logger, ex, run.Id, shard.Index, second.Index);
-            return;
-        }
-
-        await publisher.TryAsync(p => p.ShardSecondAsync(new Live.ShardSecond(run.Id, shard.Index, shard.AgentName, index, second.Duration.TotalSeconds, second.Ok,
-            second.Throttled, second.Errors, second.RequestUnits, second.LatencyP50Ms, second.LatencyP99Ms, second.ClientCpuPercent), CancellationToken.None), run.Id);
-        try
-        {
-            await distributed.CompleteSecondAsync(run.Id, index, _tiles, CancellationToken.None);
-        }
-        catch (Exception ex) when (ex is not OutOfMemoryException)
-        {
-            // The run's seconds are all made again when it ends.
+            // A cancel is seen at the next second.
             LogSaveFailed(logger, ex, run.Id, shard.Index, second.Index);
         }
     }

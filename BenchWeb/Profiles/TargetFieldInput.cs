@@ -38,7 +38,8 @@ internal static class TargetFieldInput
                 var (min, max) = type == typeof(int) ? (int.MinValue, int.MaxValue) : (long.MinValue, long.MaxValue);
                 if (whole < min || whole > max)
                 {
-                    problem = string.Create(CultureInfo.InvariantCulture, $"A whole number between {min:N0} and {max:N0}.");
+                    // Said with the field's own bounds where it declares them: a port is "between 1 and 65,535", whatever an int holds.
+                    problem = string.Create(CultureInfo.InvariantCulture, $"A whole number between {field.Min ?? min:N0} and {field.Max ?? max:N0}.");
                     break;
                 }
 

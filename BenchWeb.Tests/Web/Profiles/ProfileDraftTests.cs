@@ -78,7 +78,7 @@ public sealed class ProfileDraftTests
         port.Value = 70_000;
         Assert.Contains(draft.ValidateAll(_ => null), e => e is { Field: "Target.Redis.Port", Message: "Between 1 and 65,535 (Azure: 6380 with TLS)." });
         port.Value = 3_000_000_000;
-        Assert.Contains(draft.ValidateAll(_ => null), e => e is { Field: "Target.Redis.Port", Message: "A whole number between -2,147,483,648 and 2,147,483,647." });
+        Assert.Contains(draft.ValidateAll(_ => null), e => e is { Field: "Target.Redis.Port", Message: "A whole number between 1 and 65,535." });
         port.Value = 6379;
         Assert.Equal(6379, draft.Plan.Target.Redis.Port);
         Assert.DoesNotContain(draft.ValidateAll(_ => null), e => e.Field == "Target.Redis.Port");

@@ -200,6 +200,8 @@ class LiveView {
         window.benchWeb.receiveLatencies ??= [];
         // The server's share of it: from the engine closing the second to the server handing it to this page's circuit.
         window.benchWeb.serverLatencies ??= [];
+        // Each live second with both figures and its index: the push benchmark tells the seconds after every viewer opened.
+        window.benchWeb.liveSeconds ??= [];
         // How long each redraw of all charts takes: what keeps an hour-long run (3,600 points a series) smooth.
         window.benchWeb.drawMs ??= [];
     }
@@ -220,8 +222,11 @@ class LiveView {
             fresh.push(s);
             if (s.index === liveIndex) {
                 this.drawnLive.push(Date.parse(s.closedAt));
-                window.benchWeb.receiveLatencies.push(Date.now() - Date.parse(s.closedAt));
-                if (sentAt != null) window.benchWeb.serverLatencies.push(sentAt - Date.parse(s.closedAt));
+                const received = Date.now() - Date.parse(s.closedAt);
+                const server = sentAt == null ? null : sentAt - Date.parse(s.closedAt);
+                window.benchWeb.receiveLatencies.push(received);
+                if (server != null) window.benchWeb.serverLatencies.push(server);
+                window.benchWeb.liveSeconds.push({ index: s.index, received, server });
             }
         }
         if (fresh.length === 0) return;

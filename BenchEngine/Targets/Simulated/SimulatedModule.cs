@@ -78,7 +78,7 @@ internal sealed class SimulatedModule : TargetModule, IRequestUnitThroughput
         checks.CheckBounds(ProvisionedRequestUnits, sim.ProvisionedRequestUnits, "At least 400 RU/s, as in the real service.", "At most 10,000,000 RU/s.");
         checks.Check(sim.Shards is < 1 or > Workloads.WorkloadShard.MaxCount, Shards, $"Between 1 and {Workloads.WorkloadShard.MaxCount}.");
         checks.CheckBounds(PhysicalPartitions, sim.PhysicalPartitions, "Between 1 and 1,000.");
-        checks.Check(sim.PhysicalPartitions is { } p && sim.ProvisionedRequestUnits / (double)p > SimulatedCosmosTarget.RequestUnitsPerPartition,
+        checks.Check(sim.PhysicalPartitions is { } p && PhysicalPartitions.Admits(p) && sim.ProvisionedRequestUnits / (double)p > SimulatedCosmosTarget.RequestUnitsPerPartition,
             PhysicalPartitions, $"A physical partition serves at most {SimulatedCosmosTarget.RequestUnitsPerPartition:N0} RU/s: use more partitions or fewer RU/s.");
         checks.CheckBounds(MedianLatencyMs, sim.MedianLatencyMs, "Above 0 and at most 10,000 ms.");
     }

@@ -63,6 +63,20 @@ public class RunPlanTests
         Assert.Contains(plan.Validate(), e => e.Field == field);
     }
 
+    [Theory]
+    [InlineData(0)]
+    [InlineData(-3)]
+    [InlineData(1_001)]
+    public void Validate_RefusesTheSimulatorsPartitions_WithOneMessage_WhenOutsideTheirBounds(int partitions)
+    {
+        var plan = Valid with { Target = new TargetOptions { Simulator = new SimulatorOptions { ProvisionedRequestUnits = 50_000, PhysicalPartitions = partitions } } };
+
+        // Zero partitions serve no RU/s at all: the count's own bounds say what is wrong, not a budget split by zero.
+        var error = Assert.Single(plan.Validate());
+
+        Assert.Equal(("Target.Simulator.PhysicalPartitions", "Between 1 and 1,000."), (error.Field, error.Message));
+    }
+
     [Fact]
     public void Validate_RefusesTheName_WhenLongerThan200Characters()
     {

@@ -294,6 +294,7 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         // The preset leaves the host empty: the rule asks for the cache beside that input once anything changes.
         await DashboardPages.FillAsync(Page, "Name", "Redis at a glance");
         await Expect(Page.Locator(".validation-message[data-field='Target.Redis.Host']")).ToContainTextAsync("host");
+        await Expect(Page.Locator("[id='Target.Redis.Host']")).ToHaveAttributeAsync("aria-invalid", "true");
         Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), "The editor scrolls sideways.");
         await ScreenshotAsync("glance-profile-redis");
 
@@ -306,6 +307,15 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
                 await Expect(Page.Locator($"[id='{field.Path}']")).ToBeVisibleAsync();
             }
         }
+
+        // After every kind was drawn, a setting that breaks its module's rule outlines its own input (the inputs of one kind
+        // are not reused for another's) with the rule's message beside it, and nothing else.
+        await Page.Locator("[id='Target.Kind']").SelectOptionAsync(TargetKind.Simulated.Name);
+        await DashboardPages.FillAsync(Page, "Target.Simulator.ProvisionedRequestUnits", "300");
+        await Expect(Page.Locator("[id='Target.Simulator.ProvisionedRequestUnits']")).ToHaveAttributeAsync("aria-invalid", "true");
+        await Expect(Page.Locator("[aria-invalid='true']")).ToHaveCountAsync(1);
+        await Expect(Page.Locator(".validation-message[data-field='Target.Simulator.ProvisionedRequestUnits']")).ToContainTextAsync("At least 400 RU/s");
+        await ScreenshotAsync("glance-profile-simulator-rule");
 
         await Page.Locator("[id='Target.Kind']").SelectOptionAsync(TargetKind.BlobStorage.Name);
         await ScreenshotAsync("glance-profile-blob");

@@ -215,7 +215,6 @@ public sealed class ProfileEditRuleOutlineTests
             Set([.. RemoteRedis, ("Target.Redis.AcceptAnyServerCertificate", true)])),
     };
 
-
     private const string WebPlanRulesChoose = "Choose an uploaded CSV file";
 
     /// <summary>The plan's settings whose every rule the editor cannot break: a choice from a list (an enum's value that

@@ -75,8 +75,8 @@ internal sealed class PushLatencyBenchmark(bool shared = false) : IBenchmark
             var recorded = await viewer.EvaluateAsync<double[]>("() => window.benchWeb?.pushLatencies ?? []");
             perPage.Add(recorded.Length);
             latencies.AddRange(recorded);
-            received.AddRange(await viewer.EvaluateAsync<double[]>("() => window.benchWeb?.receiveLatencies ?? []"));
-            server.AddRange(await viewer.EvaluateAsync<double[]>("() => window.benchWeb?.serverLatencies ?? []"));
+            received.AddRange(live[^1].Select(s => s.Received));
+            server.AddRange(live[^1].Where(s => s.Server is not null).Select(s => s.Server!.Value));
             drawMs.AddRange(await viewer.EvaluateAsync<double[]>("() => window.benchWeb?.drawMs ?? []"));
         }
 

@@ -196,11 +196,9 @@ class LiveView {
         // Seconds drawn after arriving live: how long from the engine closing a second to its point.
         window.benchWeb ??= {};
         window.benchWeb.pushLatencies ??= [];
-        // The same, to its arrival in the page (before its frame is drawn): what the server and the connection take.
-        window.benchWeb.receiveLatencies ??= [];
-        // The server's share of it: from the engine closing the second to the server handing it to this page's circuit.
-        window.benchWeb.serverLatencies ??= [];
-        // Each live second with both figures and its index: the push benchmark tells the seconds after every viewer opened.
+        // Each second that arrived live: its index, the time from the engine closing it to its arrival in the page (before
+        // its frame is drawn: what the server and the connection take), and the server's share of that (to the server
+        // handing it to this page's circuit; null when not told).
         window.benchWeb.liveSeconds ??= [];
         // How long each redraw of all charts takes: what keeps an hour-long run (3,600 points a series) smooth.
         window.benchWeb.drawMs ??= [];
@@ -222,11 +220,8 @@ class LiveView {
             fresh.push(s);
             if (s.index === liveIndex) {
                 this.drawnLive.push(Date.parse(s.closedAt));
-                const received = Date.now() - Date.parse(s.closedAt);
-                const server = sentAt == null ? null : sentAt - Date.parse(s.closedAt);
-                window.benchWeb.receiveLatencies.push(received);
-                if (server != null) window.benchWeb.serverLatencies.push(server);
-                window.benchWeb.liveSeconds.push({ index: s.index, received, server });
+                const closedAt = Date.parse(s.closedAt);
+                window.benchWeb.liveSeconds.push({ index: s.index, received: Date.now() - closedAt, server: sentAt == null ? null : sentAt - closedAt });
             }
         }
         if (fresh.length === 0) return;

@@ -125,7 +125,10 @@ public partial class BenchmarkRunnerTests
         var runner = new BenchmarkRunner(time, (_, _) => target) { ClientHealth = _ => closes };
         var sink = new BlockingSink(time, blockAtSecond, TimeSpan.FromSeconds(10));
         var plan = new RunPlan { Load = new LoadOptions { Concurrency = ClockConcurrency }, Stop = new StopOptions { DurationSeconds = 15 } };
-        var result = await RunOnStepperThreadAsync(time, () => runner.RunAsync(plan, NoSecrets, sink), target, closes, holdAt: null, stepOnWrites: false);
+        // Time does not pass the duration stop before the run ended: a busy machine that is slow to wind the workers down
+        // would otherwise let the stepper close one more full second of fake time (the last one is the engine's alone).
+        var result = await RunOnStepperThreadAsync(time, () => runner.RunAsync(plan, NoSecrets, sink), target, closes,
+            holdAt: TimeSpan.FromSeconds(plan.Stop.DurationSeconds!.Value), stepOnWrites: false);
         return (result, sink, target);
     }
 

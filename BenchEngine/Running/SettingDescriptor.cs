@@ -9,7 +9,7 @@ namespace BenchEngine.Running;
 /// label, help, unit and bounds. Validation reports errors by its <see cref="Path"/>; the editor, the settings view, the
 /// configuration diff and sweeps name it by its <see cref="Label"/>.
 /// </summary>
-public sealed record SettingDescriptor
+public sealed partial record SettingDescriptor
 {
     private readonly PropertyChain _chain;
 
@@ -192,33 +192,11 @@ public sealed record SettingDescriptor
     public static string WithoutIndices(string fieldPath)
     {
         ArgumentNullException.ThrowIfNull(fieldPath);
-        if (!fieldPath.Contains('[', StringComparison.Ordinal))
-        {
-            return fieldPath;
-        }
-
-        var text = new System.Text.StringBuilder(fieldPath.Length);
-        var inIndex = false;
-        foreach (var c in fieldPath)
-        {
-            if (c == '[')
-            {
-                inIndex = true;
-                text.Append(c);
-            }
-            else if (c == ']')
-            {
-                inIndex = false;
-                text.Append(c);
-            }
-            else if (!inIndex)
-            {
-                text.Append(c);
-            }
-        }
-
-        return text.ToString();
+        return ListIndex().Replace(fieldPath, "[]");
     }
+
+    [System.Text.RegularExpressions.GeneratedRegex(@"\[[^\]]*\]")]
+    private static partial System.Text.RegularExpressions.Regex ListIndex();
 
     /// <summary>A per-stage setting's path for one stage: <c>Load.Stages[].Ramp</c> at 2 → <c>Load.Stages[2].Ramp</c>.</summary>
     public string At(int index) => PerStage

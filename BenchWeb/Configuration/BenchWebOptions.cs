@@ -36,6 +36,14 @@ public sealed class BenchWebOptions : IValidatableObject
     [Range(1, 16)]
     public int MaxConcurrentRuns { get; set; } = 1;
 
+    /// <summary>How many thread-pool worker threads the process may start at once, without the runtime's delay (default 32;
+    /// 0 keeps the runtime's minimum, the processor count). Past its minimum the runtime adds about one thread every half
+    /// second, so a burst (20 people opening a run's page, each page load, circuit and live second at once) would wait for
+    /// threads; Azure's guidance for StackExchange.Redis clients raises it for the same reason. It is a floor, not a pool:
+    /// threads are only started when there is work for them.</summary>
+    [Range(0, 1_000, ErrorMessage = "BenchWeb:MinWorkerThreads must be between 0 and 1,000.")]
+    public int MinWorkerThreads { get; set; } = 32;
+
     /// <summary><see cref="DeploymentMode.Embedded"/> (default): one instance, a SQLite file and Hangfire's in-memory
     /// storage. <see cref="DeploymentMode.Shared"/>: a fleet of instances on one PostgreSQL database (runs and Hangfire's
     /// jobs, connection string <c>BenchDb</c>), a Redis SignalR backplane (connection string <c>Redis</c>) and Data

@@ -28,7 +28,8 @@ public sealed class DistributedRuns(
     Microsoft.Extensions.Options.IOptions<BenchEngine.Metrics.ClientLimits> clientLimits)
 {
     /// <summary>After a shard saved its second (<paramref name="saved"/>): writes and pushes the run's second when every
-    /// running shard has it. Returns the run second written, or null when some shard has not measured it yet.</summary>
+    /// running shard has it. Returns the run second written, or null when some shard has not measured it yet or the run has
+    /// ended.</summary>
     /// <remarks>Every watcher waits for this second, so it costs few round trips: one query for whether it is written and
     /// how many shards should have it, the other shards' seconds only when there are other shards, and the seconds before
     /// it only when the tiles lack some (written meanwhile by the other agents).</remarks>
@@ -41,11 +42,14 @@ public sealed class DistributedRuns(
         await LockAsync(db, runId, cancellationToken);
         var facts = await db.Runs.Where(r => r.Id == runId).Select(r => new
         {
+            Ended = r.Status != RunStatus.Queued && r.Status != RunStatus.Running,
             Written = db.RunSeconds.Any(s => s.RunId == runId && s.Index == index),
             Shards = db.RunShards.Count(s => s.RunId == runId),
             Expected = db.RunShards.Count(s => s.RunId == runId && s.Status == RunStatus.Running && s.OffsetSeconds <= index),
         }).SingleOrDefaultAsync(cancellationToken);
-        if (facts is null || facts.Written)
+        // An ended run's seconds were made from its shards' when it ended, and its summary from them: an agent given up for
+        // lost that saves a second later changes neither (the second stays the shard's).
+        if (facts is null || facts.Ended || facts.Written)
         {
             return null;
         }

@@ -31,6 +31,10 @@ public static class BenchWebApplication
         builder.AddBenchWeb();
 
         var app = builder.Build();
+
+        // Read through the validated settings: out of range, the start fails naming it before anything is changed.
+        var settings = app.Services.GetRequiredService<Microsoft.Extensions.Options.IOptions<BenchWebOptions>>().Value;
+        ThreadPoolFloor.Raise(settings.MinWorkerThreads);
         if (!app.Environment.IsDevelopment())
         {
             app.UseExceptionHandler("/Error", createScopeForErrors: true);
@@ -66,7 +70,7 @@ public static class BenchWebApplication
 
         // An agent-only instance (shared mode) executes runs and pushes their seconds through the backplane; it serves no
         // page and no API: the web instances do.
-        if (!app.Services.GetRequiredService<Microsoft.Extensions.Options.IOptions<BenchWebOptions>>().Value.Agent.ServesDashboard)
+        if (!settings.Agent.ServesDashboard)
         {
             return app;
         }

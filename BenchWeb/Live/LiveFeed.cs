@@ -92,6 +92,9 @@ public sealed class LiveSubscription : IDisposable
 
     public string Topic { get; }
 
+    /// <summary>How many events wait to be handed out: those that came before the watcher began to follow.</summary>
+    public int Waiting => _events.Reader.Count;
+
     /// <summary>Whether events were dropped because this watcher fell <see cref="LiveFeed.Capacity"/> behind since it last
     /// asked; asking clears it. A watcher that missed some reads what it shows again.</summary>
     public bool Missed() => Interlocked.Exchange(ref _missed, 0) == 1;

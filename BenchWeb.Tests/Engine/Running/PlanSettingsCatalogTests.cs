@@ -64,6 +64,17 @@ public sealed class PlanSettingsCatalogTests
         Assert.Throws<InvalidOperationException>(() => PlanSettingsCatalog.Concurrency.At(1));
     }
 
+    [Theory]
+    [InlineData("Load.Stages[12].Ramp", "Load.Stages[].Ramp")]
+    [InlineData("Load.Stages[].Ramp", "Load.Stages[].Ramp")]
+    [InlineData("Load.Stages[0].Steps[3].Rate", "Load.Stages[].Steps[].Rate")]
+    [InlineData("Load.Concurrency", "Load.Concurrency")]
+    public void WithoutIndices_LeavesOutEveryListIndex_AndMatchesTheSettingThatHasIt(string fieldPath, string expected)
+    {
+        Assert.Equal(expected, SettingDescriptor.WithoutIndices(fieldPath));
+        Assert.True(PlanSettingsCatalog.StageConcurrency.Matches(PlanSettingsCatalog.StageConcurrency.At(7)));
+    }
+
     [Fact]
     public void Of_SomethingOtherThanAProperty_IsRefused()
     {

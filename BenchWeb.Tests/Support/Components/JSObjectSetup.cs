@@ -9,11 +9,14 @@ namespace BenchWeb.Tests.Support.Components;
 /// (the mode is the context's, strict here) and is recorded, as in the context's own <c>JSInterop</c>.</summary>
 internal sealed class JSObjectSetup : JSRuntimeInvocationHandler<IJSObjectReference>
 {
-    private JSObjectSetup(BunitJSInterop parent, InvocationMatcher matcher)
+    private JSObjectSetup(BunitJSInterop parent, InvocationMatcher matcher, bool answered = true)
         : base(matcher, isCatchAllHandler: false)
     {
         Interop = new BunitJSModuleInterop(parent);
-        SetResult(new Reference(this));
+        if (answered)
+        {
+            Answer();
+        }
     }
 
     /// <summary>Where the functions of the object are set up and their calls recorded.</summary>
@@ -21,10 +24,16 @@ internal sealed class JSObjectSetup : JSRuntimeInvocationHandler<IJSObjectRefere
 
     public bool Disposed { get; private set; }
 
-    /// <summary>Answers <c>import(path)</c> with a module.</summary>
-    public static JSObjectSetup Module(BunitJSInterop interop, string path) =>
-        Add(interop, new JSObjectSetup(interop, invocation =>
-            invocation.Identifier == "import" && invocation.Arguments is [string requested] && requested == path));
+    /// <summary>Answers <c>import(path)</c> with a module, at once or, when not <paramref name="answered"/>, once
+    /// <see cref="Answer"/> is called (a browser slow to load it).</summary>
+    public static JSObjectSetup Module(BunitJSInterop interop, string path, bool answered = true) =>
+        Add(interop, new JSObjectSetup(
+            interop,
+            invocation => invocation.Identifier == "import" && invocation.Arguments is [string requested] && requested == path,
+            answered));
+
+    /// <summary>Completes the calls made so far, and answers those to come, with the object.</summary>
+    public void Answer() => SetResult(new Reference(this));
 
     /// <summary>Answers a function that returns a JS object (called with any arguments).</summary>
     public static JSObjectSetup ReturnedBy(BunitJSInterop interop, string function) =>

@@ -7,10 +7,13 @@ namespace BenchWeb.Tests.Support.Components;
 /// start returns with the functions the page calls on it.</summary>
 internal static class RunChartModule
 {
-    public static (JSObjectSetup Module, JSObjectSetup View) SetUp(BenchWebComponentContext context)
+    /// <param name="context">The test's context.</param>
+    /// <param name="loaded">Whether the import is answered at once; otherwise the page waits for the module until
+    /// <see cref="JSObjectSetup.Answer"/>.</param>
+    public static (JSObjectSetup Module, JSObjectSetup View) SetUp(BenchWebComponentContext context, bool loaded = true)
     {
         ArgumentNullException.ThrowIfNull(context);
-        var module = JSObjectSetup.Module(context.JSInterop, RunLive.ModulePath);
+        var module = JSObjectSetup.Module(context.JSInterop, RunLive.ModulePath, loaded);
         var view = JSObjectSetup.ReturnedBy(module.Interop, "start");
         foreach (var function in new[] { "add", "stop", "setProvisioned", "setWindow", "setSlowRequests", "drawAll" })
         {

@@ -68,6 +68,56 @@ public sealed class ShardObserverSlowRequestSecondTests
     }
 
     [Fact]
+    public async Task AnAgentGivenUpForLost_ThatSavesASecondAfterTheRunEnded_ChangesNoneOfTheRunsSeconds()
+    {
+        await using var context = new BenchWebComponentContext();
+        var time = new FakeTimeProvider(StartAt);
+        var publisher = context.Services.GetRequiredService<RunUpdatePublisher>();
+        var distributed = new DistributedRuns(context.Databases, publisher, time, Microsoft.Extensions.Options.Options.Create(ClientLimits.Default));
+        var run = await SeedAsync(context.Databases);
+
+        // The second agent took its shard, then went silent: another instance gave it up for lost, and with the first agent's
+        // shard done the run ended, its seconds and summary made from what the shards had saved.
+        RunShardEntity lost;
+        await using (var db = await context.Databases.CreateDbContextAsync())
+        {
+            lost = await db.RunShards.SingleAsync(s => s.RunId == run.Id && s.Index == 1);
+            lost.Status = RunStatus.Running;
+            lost.StartedAt = StartAt;
+            await db.SaveChangesAsync();
+        }
+
+        await RunShardAsync(context.Databases, distributed, publisher, time, run, 0, slowInSecond: 0);
+        await using (var db = await context.Databases.CreateDbContextAsync())
+        {
+            await db.RunShards.Where(s => s.RunId == run.Id && s.Index == 1).ExecuteUpdateAsync(s => s.SetProperty(x => x.Status, RunStatus.Interrupted));
+        }
+
+        await distributed.FinishIfDoneAsync(run.Id, CancellationToken.None);
+        var before = await SecondsOfAsync(context.Databases, run.Id);
+        Assert.Equal([400L, 100], before.Select(s => s.Ok));
+
+        // The agent was alive after all: it closes a second and saves it, then learns it was given up and stops.
+        using var stop = new CancellationTokenSource();
+        var observer = new ShardObserver(run, lost, context.Databases, distributed, publisher, time, stop, NullLogger.Instance);
+        time.Advance(TimeSpan.FromSeconds(1));
+        await observer.OnSecondAsync(new SecondSnapshot { Index = 2, Elapsed = TimeSpan.FromSeconds(3), Duration = TimeSpan.FromSeconds(1), Ok = 700, OkRequests = 700, Issued = 700 }, CancellationToken.None);
+
+        // The ended run's seconds are those its summary was made from: the late second is the shard's, not the run's.
+        Assert.True(stop.IsCancellationRequested);
+        Assert.Equal(before.Select(s => (s.Index, s.Ok)), (await SecondsOfAsync(context.Databases, run.Id)).Select(s => (s.Index, s.Ok)));
+        await using var check = await context.Databases.CreateDbContextAsync();
+        var summary = JsonSerializer.Deserialize<RunSummary>((await check.Runs.AsNoTracking().SingleAsync(r => r.Id == run.Id)).SummaryJson!, RunPlan.JsonOptions)!;
+        Assert.Equal(summary.TotalOk, before.Sum(s => s.Ok));
+    }
+
+    private static async Task<List<RunSecondEntity>> SecondsOfAsync(IDbContextFactory<BenchDbContext> databases, long runId)
+    {
+        await using var db = await databases.CreateDbContextAsync();
+        return await db.RunSeconds.AsNoTracking().Where(s => s.RunId == runId).OrderBy(s => s.Index).ToListAsync();
+    }
+
+    [Fact]
     public void Contiguous_KeepsTheMeasuredSecondsAsTheyAre_AndAddsNothingWhenNoneIsMissing()
     {
         var measured = new[] { Second(0, 5), Second(1, 7) };

@@ -144,6 +144,35 @@ public sealed class RunLiveTests
     }
 
     [Fact]
+    public async Task Live_AnotherRunsLink_ShowsThatRun_AndFollowsItAlone()
+    {
+        await using var context = new BenchWebComponentContext();
+        var first = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 2);
+        var other = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 3);
+        var (module, view) = RunChartModule.SetUp(context);
+        var feed = context.Services.GetRequiredService<LiveFeed>();
+        var page = context.Render<RunLive>(parameters => parameters.Add(p => p.Id, first));
+        page.WaitForAssertion(() => Assert.Single(module.Interop.Invocations["start"]));
+
+        // A link to another run (one ahead in the queue) gives the same page the other's number.
+        page.Render(parameters => parameters.Add(p => p.Id, other));
+
+        page.WaitForAssertion(() => Assert.Equal(2, module.Interop.Invocations["start"].Count));
+        Assert.Single(view.Interop.Invocations["stop"]);
+        Assert.Equal(0, feed.SubscribersOf(LiveTopic.Run(first)));
+        Assert.Equal(1, feed.SubscribersOf(LiveTopic.Run(other)));
+        Assert.Equal([0, 1, 2], Indices(module.Interop.Invocations["start"][1].Arguments[2]));
+        Assert.Equal("3,000", page.Find("[data-tile='total-ok']").TextContent);
+
+        // The first run's seconds no longer reach it; the other's do.
+        var publisher = context.Services.GetRequiredService<RunUpdatePublisher>();
+        await publisher.SecondAsync(Second(first, 2, ok: 5_000), null, CancellationToken.None);
+        await publisher.SecondAsync(Second(other, 3, ok: 1_000), null, CancellationToken.None);
+        page.WaitForAssertion(() => Assert.Equal("3", page.Find("#run-tiles").GetAttribute("data-index")));
+        Assert.Equal("4,000", page.Find("[data-tile='total-ok']").TextContent);
+    }
+
+    [Fact]
     public void Live_TheBrowserNeverCallsThePage()
     {
         // Seconds and status changes come from the run's feed on the server: nothing in the browser calls into the circuit.

@@ -110,6 +110,35 @@ public sealed class RunSecondEntity
         AvailableMemoryMb = AvailableMemoryMb,
     };
 
+    /// <summary>The saved second as the engine's figure code reads it: the inverse of <see cref="From"/>.</summary>
+    public SecondSnapshot ToSnapshot() => new()
+    {
+        Index = Index,
+        Elapsed = TimeSpan.FromSeconds(ElapsedSeconds),
+        Duration = TimeSpan.FromSeconds(DurationSeconds),
+        Ok = Ok,
+        OkRequests = OkRequests,
+        Throttled = Throttled,
+        Errors = Errors,
+        ErrorsByStatus = ErrorsByStatusJson is { } byStatus ? JsonSerializer.Deserialize<Dictionary<int, long>>(byStatus) ?? [] : new Dictionary<int, long>(),
+        RequestUnits = RequestUnits,
+        Bytes = Bytes,
+        Issued = Issued,
+        Dropped = Dropped,
+        GivenUp = GivenUp,
+        LatencyP50Ms = LatencyP50Ms,
+        LatencyP95Ms = LatencyP95Ms,
+        LatencyP99Ms = LatencyP99Ms,
+        LatencyMaxMs = LatencyMaxMs,
+        InFlight = InFlight,
+        ClientCpuPercent = ClientCpuPercent,
+        SentLate = SentLate,
+        NotStarted = NotStarted,
+        Abandoned = Abandoned,
+        GivenUpRequests = GivenUpRequests,
+        Health = ToClientHealth(),
+    };
+
     /// <summary>This second's counts and request units, to add to others'.</summary>
     public SecondTotals ToTotals() => new(
         Ok: Ok,

@@ -42,7 +42,7 @@ public static class PartialSummary
     public static RunSummary FromSeconds(IReadOnlyList<RunSecondEntity> seconds, SummaryOptions options)
     {
         ArgumentNullException.ThrowIfNull(seconds);
-        var snapshots = seconds.OrderBy(s => s.Index).Select(RunWindowSummary.ToSnapshot).ToList();
+        var snapshots = seconds.OrderBy(s => s.Index).Select(s => s.ToSnapshot()).ToList();
         return SummaryCalculator.Calculate(snapshots, new LatencyDistribution(), options);
     }
 

@@ -108,7 +108,7 @@ public sealed class DistributedRuns(
             // The figures are those of the seconds a shard measured: a second no agent was running is not the target's
             // (its elapsed time counts from the common start all the same, as its average throughput does).
             var options = PartialSummary.OptionsOf(run, clientLimits.Value);
-            var snapshots = seconds.Select(RunWindowSummary.ToSnapshot).ToList();
+            var snapshots = seconds.Select(s => s.ToSnapshot()).ToList();
             var summary = SummaryCalculator.Calculate(snapshots, Latency(shards, shardSeconds), options);
             // A run that measured nothing (every shard failed opening its target) lists no figures: zeros would read as a measurement.
             if (seconds.Count > 0)

@@ -171,7 +171,7 @@ public sealed class RunLiveState
     /// <summary>Why the last second was client-limited, in words ("the client was starved: scheduling lag p99 180 ms, host CPU
     /// 100 %, this process 22 %"): the summary's one verdict (<see cref="SecondSnapshot.IsClientLimited"/>) and its words. Null
     /// when the last second was not client-limited.</summary>
-    public string? ClientLimit => Latest is { } latest && SummaryCalculator.ClientLimitedSpans([RunWindowSummary.ToSnapshot(latest)]) is [var span]
+    public string? ClientLimit => Latest is { } latest && SummaryCalculator.ClientLimitedSpans([latest.ToSnapshot()]) is [var span]
         ? span.Reason
         : null;
 }

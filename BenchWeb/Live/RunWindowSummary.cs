@@ -1,4 +1,3 @@
-using System.Text.Json;
 using BenchEngine.Metrics;
 using BenchWeb.Data;
 
@@ -42,7 +41,7 @@ public sealed record RunWindowSummary
     {
         ArgumentNullException.ThrowIfNull(seconds);
         var inWindow = seconds.Where(s => s.Index >= first && s.Index <= last).OrderBy(s => s.Index).ToList();
-        var snapshots = inWindow.Select(ToSnapshot).ToList();
+        var snapshots = inWindow.Select(s => s.ToSnapshot()).ToList();
         var window = SummaryCalculator.ForWindow(snapshots, first, last);
         var measured = SummaryCalculator.ServiceSeconds(snapshots);
         var fullSeconds = measured.Where(s => s.IsFull).Select(s => (double)s.Ok).ToList();
@@ -61,33 +60,4 @@ public sealed record RunWindowSummary
             MedianSecondP50Ms = SummaryCalculator.NearestRank(answered.Select(s => s.LatencyP50Ms!.Value).ToList(), 50),
         };
     }
-
-    /// <summary>A saved second as the engine's figure code reads it (the one mapping from a row back to a second).</summary>
-    internal static SecondSnapshot ToSnapshot(RunSecondEntity s) => new()
-    {
-        Index = s.Index,
-        Elapsed = TimeSpan.FromSeconds(s.ElapsedSeconds),
-        Duration = TimeSpan.FromSeconds(s.DurationSeconds),
-        Ok = s.Ok,
-        OkRequests = s.OkRequests,
-        Throttled = s.Throttled,
-        Errors = s.Errors,
-        ErrorsByStatus = s.ErrorsByStatusJson is { } byStatus ? JsonSerializer.Deserialize<Dictionary<int, long>>(byStatus) ?? [] : new Dictionary<int, long>(),
-        RequestUnits = s.RequestUnits,
-        Bytes = s.Bytes,
-        Issued = s.Issued,
-        Dropped = s.Dropped,
-        GivenUp = s.GivenUp,
-        LatencyP50Ms = s.LatencyP50Ms,
-        LatencyP95Ms = s.LatencyP95Ms,
-        LatencyP99Ms = s.LatencyP99Ms,
-        LatencyMaxMs = s.LatencyMaxMs,
-        InFlight = s.InFlight,
-        ClientCpuPercent = s.ClientCpuPercent,
-        SentLate = s.SentLate,
-        NotStarted = s.NotStarted,
-        Abandoned = s.Abandoned,
-        GivenUpRequests = s.GivenUpRequests,
-        Health = s.ToClientHealth(),
-    };
 }

@@ -164,7 +164,7 @@ public sealed partial class SweepExecutor(
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         var run = await db.Runs.AsNoTracking().SingleAsync(r => r.Id == runId, cancellationToken);
         var seconds = await db.RunSeconds.AsNoTracking().Where(s => s.RunId == runId).OrderBy(s => s.Index).ToListAsync(cancellationToken);
-        var result = SweepStepResult.From(step, run.Status, run.ReadSummary() ?? new RunSummary(), [.. seconds.Select(RunWindowSummary.ToSnapshot)], options.Knee);
+        var result = SweepStepResult.From(step, run.Status, run.ReadSummary() ?? new RunSummary(), [.. seconds.Select(s => s.ToSnapshot())], options.Knee);
         publisher.SweepChanged(sweep.Id);
         return reRunReason is null ? result : result with { IsReRun = true, ReRunReason = reRunReason };
     }

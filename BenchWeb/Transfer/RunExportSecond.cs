@@ -79,7 +79,67 @@ public sealed record RunExportSecond
 
     public DateTimeOffset ClosedAt { get; init; }
 
-    // The engine's verdict, not a copy of it: a second without health is judged by this process's CPU alone, as the summary
-    // judged it.
-    private SecondSnapshot ToSnapshot() => new() { Index = Index, ClientCpuPercent = ClientCpuPercent, Health = Health };
+    /// <summary>The engine's second as exported, closed at <paramref name="closedAt"/>.</summary>
+    public static RunExportSecond From(SecondSnapshot second, DateTimeOffset closedAt)
+    {
+        ArgumentNullException.ThrowIfNull(second);
+        return new()
+        {
+            Index = second.Index,
+            ElapsedSeconds = second.Elapsed.TotalSeconds,
+            DurationSeconds = second.Duration.TotalSeconds,
+            Ok = second.Ok,
+            OkRequests = second.OkRequests,
+            Throttled = second.Throttled,
+            Errors = second.Errors,
+            ErrorsByStatus = second.ErrorsByStatus.Count == 0 ? null : second.ErrorsByStatus,
+            RequestUnits = second.RequestUnits,
+            Bytes = second.Bytes,
+            Issued = second.Issued,
+            Dropped = second.Dropped,
+            GivenUp = second.GivenUp,
+            LatencyP50Ms = second.LatencyP50Ms,
+            LatencyP95Ms = second.LatencyP95Ms,
+            LatencyP99Ms = second.LatencyP99Ms,
+            LatencyMaxMs = second.LatencyMaxMs,
+            InFlight = second.InFlight,
+            ClientCpuPercent = second.ClientCpuPercent,
+            SentLate = second.SentLate,
+            NotStarted = second.NotStarted,
+            Abandoned = second.Abandoned,
+            GivenUpRequests = second.GivenUpRequests,
+            Health = second.Health,
+            ClosedAt = closedAt,
+        };
+    }
+
+    /// <summary>The exported second as the engine's figure code reads it: the engine's verdicts (client-limited or not) are
+    /// its own, never a copy. A second without health is judged by this process's CPU alone, as the summary judged it.</summary>
+    public SecondSnapshot ToSnapshot() => new()
+    {
+        Index = Index,
+        Elapsed = TimeSpan.FromSeconds(ElapsedSeconds),
+        Duration = TimeSpan.FromSeconds(DurationSeconds),
+        Ok = Ok,
+        OkRequests = OkRequests,
+        Throttled = Throttled,
+        Errors = Errors,
+        ErrorsByStatus = ErrorsByStatus ?? new Dictionary<int, long>(),
+        RequestUnits = RequestUnits,
+        Bytes = Bytes,
+        Issued = Issued,
+        Dropped = Dropped,
+        GivenUp = GivenUp,
+        LatencyP50Ms = LatencyP50Ms,
+        LatencyP95Ms = LatencyP95Ms,
+        LatencyP99Ms = LatencyP99Ms,
+        LatencyMaxMs = LatencyMaxMs,
+        InFlight = InFlight,
+        ClientCpuPercent = ClientCpuPercent,
+        SentLate = SentLate,
+        NotStarted = NotStarted,
+        Abandoned = Abandoned,
+        GivenUpRequests = GivenUpRequests,
+        Health = Health,
+    };
 }

@@ -123,7 +123,7 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
             Verdict = verdict,
             LatencyCoverage = LatencyCoverage,
             // Each second as the dashboard stores it, closed when its time was up.
-            Seconds = result.Seconds.Select(s => ToExport(RunSecondEntity.From(0, s, result.StartedAt + s.Elapsed))).ToList(),
+            Seconds = result.Seconds.Select(s => RunExportSecond.From(s, result.StartedAt + s.Elapsed)).ToList(),
             SlowRequests = result.SlowRequests,
         };
     }
@@ -351,7 +351,7 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
 
         if (document.Summary is { } measured)
         {
-            RunExportRanges.CheckSummary(measured, seconds, secondsChecked ? [.. seconds.Select(ToSnapshot)] : null, errors);
+            RunExportRanges.CheckSummary(measured, seconds, secondsChecked ? [.. seconds.Select(s => s.ToSnapshot())] : null, errors);
         }
 
         if (document.AbandonedRequests < 0)
@@ -557,71 +557,17 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
     private static string? Write<T>(T? value)
         where T : class => value is null ? null : JsonSerializer.Serialize(value, RunPlan.JsonOptions);
 
-    private static RunExportSecond ToExport(RunSecondEntity second) => new()
-    {
-        Index = second.Index,
-        ElapsedSeconds = second.ElapsedSeconds,
-        DurationSeconds = second.DurationSeconds,
-        Ok = second.Ok,
-        OkRequests = second.OkRequests,
-        Throttled = second.Throttled,
-        Errors = second.Errors,
-        ErrorsByStatus = second.ErrorsByStatusJson is { } json ? JsonSerializer.Deserialize<Dictionary<int, long>>(json) : null,
-        RequestUnits = second.RequestUnits,
-        Bytes = second.Bytes,
-        Issued = second.Issued,
-        Dropped = second.Dropped,
-        GivenUp = second.GivenUp,
-        LatencyP50Ms = second.LatencyP50Ms,
-        LatencyP95Ms = second.LatencyP95Ms,
-        LatencyP99Ms = second.LatencyP99Ms,
-        LatencyMaxMs = second.LatencyMaxMs,
-        InFlight = second.InFlight,
-        ClientCpuPercent = second.ClientCpuPercent,
-        SentLate = second.SentLate,
-        NotStarted = second.NotStarted,
-        Abandoned = second.Abandoned,
-        GivenUpRequests = second.GivenUpRequests,
-        Health = second.ToClientHealth(),
-        ClosedAt = second.ClosedAt,
-    };
+    // A saved second as exported: its times as saved, to the last digit (through a TimeSpan they would be rounded to its ticks).
+    private static RunExportSecond ToExport(RunSecondEntity second) =>
+        RunExportSecond.From(second.ToSnapshot(), second.ClosedAt) with { ElapsedSeconds = second.ElapsedSeconds, DurationSeconds = second.DurationSeconds };
 
     private static RunSecondEntity ToEntity(RunExportSecond second)
     {
-        var entity = RunSecondEntity.From(0, ToSnapshot(second), second.ClosedAt.ToUniversalTime());
+        var entity = RunSecondEntity.From(0, second.ToSnapshot(), second.ClosedAt.ToUniversalTime());
 
         // The times as written, to the last digit: through a TimeSpan they would be rounded to its ticks.
         entity.ElapsedSeconds = second.ElapsedSeconds;
         entity.DurationSeconds = second.DurationSeconds;
         return entity;
     }
-
-    /// <summary>An exported second as the engine's figure code reads it.</summary>
-    private static SecondSnapshot ToSnapshot(RunExportSecond second) => new()
-    {
-        Index = second.Index,
-        Elapsed = TimeSpan.FromSeconds(second.ElapsedSeconds),
-        Duration = TimeSpan.FromSeconds(second.DurationSeconds),
-        Ok = second.Ok,
-        OkRequests = second.OkRequests,
-        Throttled = second.Throttled,
-        Errors = second.Errors,
-        ErrorsByStatus = second.ErrorsByStatus ?? new Dictionary<int, long>(),
-        RequestUnits = second.RequestUnits,
-        Bytes = second.Bytes,
-        Issued = second.Issued,
-        Dropped = second.Dropped,
-        GivenUp = second.GivenUp,
-        LatencyP50Ms = second.LatencyP50Ms,
-        LatencyP95Ms = second.LatencyP95Ms,
-        LatencyP99Ms = second.LatencyP99Ms,
-        LatencyMaxMs = second.LatencyMaxMs,
-        InFlight = second.InFlight,
-        ClientCpuPercent = second.ClientCpuPercent,
-        SentLate = second.SentLate,
-        NotStarted = second.NotStarted,
-        Abandoned = second.Abandoned,
-        GivenUpRequests = second.GivenUpRequests,
-        Health = second.Health,
-    };
 }

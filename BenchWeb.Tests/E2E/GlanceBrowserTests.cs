@@ -260,6 +260,76 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
     });
 
     [Fact]
+    public Task NamesOf200CharactersWithoutASpace_NeverPushAPageSideways_AndRunsSideBySideShareTheWidth() => WithDiagnosticsAsync("glance-long-names", async () =>
+    {
+        // The longest name a profile, a run, a file or an audit line may have, typed without a space.
+        var name = new string('y', 196) + Guid.NewGuid().ToString("N")[..4];
+        var databases = SeededRuns.Databases(fixture.App.DatabasePath);
+        var plan = SeededRuns.Plan(TargetKind.Simulated, name);
+        long[] runs =
+        [
+            await SeededRuns.AddAsync(databases, plan, SeededRuns.Seconds(30, 12_345, 6.29)),
+            // Settings that differ, so that the comparison lists them under the runs too.
+            await SeededRuns.AddAsync(databases, plan with { Name = Unique("short"), Load = plan.Load with { Concurrency = plan.Load.Concurrency + 1 } }, SeededRuns.Seconds(30, 2_345, 6.29)),
+            await SeededRuns.AddAsync(databases, plan with { Name = Unique("G2"), Load = plan.Load with { Concurrency = plan.Load.Concurrency + 2 } }, SeededRuns.Seconds(30, 4_256, 6.29)),
+        ];
+        await using (var db = await databases.CreateDbContextAsync())
+        {
+            var at = new DateTimeOffset(2026, 11, 27, 9, 0, 0, TimeSpan.Zero);
+            db.Profiles.Add(new BenchWeb.Data.ProfileEntity { Name = name, Description = name, PlanJson = plan.ToJson(), CreatedAt = at, UpdatedAt = at });
+            db.UploadedFiles.Add(new BenchWeb.Data.UploadedFileEntity
+            {
+                DisplayName = name,
+                StoredName = Guid.NewGuid().ToString("N") + ".csv",
+                Sha256 = new string('a', 64),
+                UploadedBy = "local:admin",
+                UploadedAt = at,
+                SizeBytes = 12,
+                RowCount = 1,
+                ColumnCount = 2,
+            });
+            db.AuditEntries.Add(new BenchWeb.Data.AuditEntryEntity
+            {
+                At = at.AddYears(1),
+                UserId = "local:admin",
+                UserName = "admin",
+                Role = "Admin",
+                Via = "browser",
+                RemoteIp = "127.0.0.1",
+                Action = "profile.created",
+                Subject = $"profile “{name}”",
+                Details = $"of the plan \"{name}\"",
+                Endpoint = name + ".documents.azure.com",
+            });
+            await db.SaveChangesAsync();
+        }
+
+        foreach (var path in new[] { "", "runs", "profiles", "files", "admin/audit", $"runs/{runs[0]}", $"compare?runs={string.Join(',', runs)}" })
+        {
+            await DashboardPages.GotoAsync(Page, App(path));
+            await Expect(Page.Locator("main h1")).ToBeVisibleAsync();
+            if (path is not ("" or "runs"))
+            {
+                // (The home page and the runs list show the newest runs, which other tests may have added since.)
+                await Expect(Page.Locator("main")).ToContainTextAsync(name[^20..]);
+            }
+
+            Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), $"/{path} scrolls sideways.");
+        }
+
+        // The comparison's runs, and the settings that differ between them, share the width equally, the long name and all.
+        foreach (var table in new[] { "#comparison-table", "#config-diff" })
+        {
+            var widths = await Page.EvaluateAsync<double[]>($"() => [...document.querySelectorAll('{table} thead th[data-run]')].map(th => th.getBoundingClientRect().width)");
+            Assert.Equal(runs.Length, widths.Length);
+            Assert.True(widths.Max() - widths.Min() <= 2, $"{table}: the runs' columns are {string.Join(", ", widths.Select(w => $"{w:N0}"))} px wide.");
+        }
+
+        await ScreenshotAsync("glance-long-names-compare");
+        AssertNoBrowserErrors();
+    });
+
+    [Fact]
     public Task AdminSettings_ShowTheKillSwitchReasonAndEndpointPlaceholdersWhole_OnALaptopScreen() => WithDiagnosticsAsync("glance-admin-settings", async () =>
     {
         await DashboardPages.GotoAsync(Page, App("admin/settings"));

@@ -83,7 +83,22 @@ public sealed class RunFiguresTests
         Assert.Equal("n/a", tiles.Find("[data-tile=ru-per-insert]").TextContent);
         Assert.Equal("n/a", tiles.Find("[data-tile=cost]").TextContent);
         Assert.Equal("1.0 s", tiles.Find("[data-tile=elapsed]").TextContent);
+        Assert.Empty(tiles.FindAll("[data-tile=elapsed-clock]"));
         Assert.Equal("10", tiles.Find("[data-tile=current-rate]").TextContent);
+    }
+
+    [Fact]
+    public async Task Tiles_PutTheClockReadingUnderTheSeconds_FromAMinuteOn()
+    {
+        await using var context = new BenchWebComponentContext();
+        var state = new RunLiveState(null, 120, provisionedRequestUnits: 400);
+        state.Add([.. Enumerable.Range(0, 75).Select(i => new RunSecondEntity { Index = i, ElapsedSeconds = i + 1, DurationSeconds = 1, Ok = 10, OkRequests = 10 })]);
+
+        var tiles = context.Render<RunTiles>(p => p.Add(t => t.State, state));
+
+        // "75.0 s (1:15)" on one line is wider than a tile on a 1,366 px screen: the clock reading goes under the seconds.
+        Assert.Equal("75.0 s", tiles.Find("[data-tile=elapsed]").TextContent);
+        Assert.Equal("1:15", tiles.Find("[data-tile=elapsed-clock]").TextContent);
     }
 
     [Fact]

@@ -91,6 +91,36 @@ public sealed class CsvUploadStoreTests
         await AssertRefusedAsync(context, result, "The header row is longer than 64 KB");
     }
 
+    [Theory]
+    [InlineData(64 * 1024, true)]
+    [InlineData(64 * 1024 + 1, false)]
+    [InlineData(72_000, false)]
+    public async Task Save_HeaderAtTheEnginesLimit_IsKept_AndOneCharacterOver_IsRefused(int headerChars, bool kept)
+    {
+        // A header that ends inside the parser's second buffer once passed the check, and no run could read the file.
+        await using var context = new BenchWebComponentContext();
+        var columns = string.Join(',', Enumerable.Range(0, 20_000).Select(i => $"c{i}"));
+        var header = columns[..columns.LastIndexOf(',', headerChars - 1)] + ",";
+        header += new string('z', headerChars - header.Length);
+
+        var result = await SaveAsync(context, Encoding.UTF8.GetBytes(header + "\n1" + new string(',', header.Count(c => c == ',')) + "\n"));
+
+        if (kept)
+        {
+            Assert.Null(result.Error);
+            var store = context.Services.GetRequiredService<CsvUploadStore>();
+            // The engine reads the file it kept, as a run would.
+            var workload = new BenchEngine.Workloads.WorkloadOptions { Shape = BenchEngine.Workloads.DocumentShape.CsvFile, CsvPath = Path.Combine(store.Folder, result.File!.StoredName) };
+            Assert.Empty(BenchEngine.Workloads.DocumentSourceFactory.Validate(workload));
+            using var source = BenchEngine.Workloads.DocumentSourceFactory.Create(workload, TimeProvider.System);
+            Assert.True(source.TryNext(out _));
+        }
+        else
+        {
+            await AssertRefusedAsync(context, result, "The header row is longer than 64 KB");
+        }
+    }
+
     [Fact]
     public async Task Save_OneRowLongerThan2MB_IsRefusedWithoutHoldingTheRow()
     {

@@ -15,6 +15,12 @@ export const title = { display: true, align: 'start', color: '#1f2328', font: { 
 // The legend draws each series as a short line in its colour and dash, the way it is drawn on the chart.
 export const legend = { position: 'bottom', labels: { usePointStyle: true, pointStyle: 'line', pointStyleWidth: 28, color: '#1f2328' } };
 
+// A series' name in a legend: a long one (a run's name may have 200 characters) cut with an ellipsis, so that every
+// series keeps a place in its chart's legend.
+export function legendLabel(text, max = 48) {
+    return text.length > max ? text.slice(0, max - 1) + '…' : text;
+}
+
 // A value for a log axis: a latency of 0 (an old row, an import) or none is a gap, never the axis's floor, which would
 // pull the whole axis down a decade (the charts hand Chart.js their points unparsed).
 export function logValue(value) {

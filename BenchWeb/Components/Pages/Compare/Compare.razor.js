@@ -2,7 +2,7 @@
 // and calls draw() with one series per run; each series' time is seconds since that run's own start, so all
 // runs begin at t = 0. Chart.js is loaded by the app's page (window.Chart, served from wwwroot/lib).
 
-import { colour, latencyAxis, legend, logValue, title } from '../../../js/palette.js';
+import { colour, latencyAxis, legend, legendLabel, logValue, title } from '../../../js/palette.js';
 
 // One colour per run, in the comparison's order (the first is the baseline): colour(i) for the i-th run.
 
@@ -25,7 +25,7 @@ function config(figure, series) {
                 const values = figure.values(s);
                 const color = colour(i);
                 return {
-                    label: s.label,
+                    label: legendLabel(s.label),
                     data: s.time.map((x, j) => ({ x, y: figure.latency ? logValue(values[j]) : values[j] })),
                     borderColor: color,
                     backgroundColor: color,

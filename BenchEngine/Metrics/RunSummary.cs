@@ -49,7 +49,8 @@ public sealed record RunSummary
     /// <summary>Requests sent ÷ elapsed; null for a run shorter than a second.</summary>
     public double? AchievedRequestsPerSecond { get; init; }
 
-    /// <summary>Open loop: dropped ÷ (sent + dropped), the share of the schedule that was never sent.</summary>
+    /// <summary>Open loop: (dropped + not started) ÷ (sent + dropped + not started), the share of the schedule that was never
+    /// sent (<see cref="SecondTotals.DroppedFraction"/>). Runs summed before 2026-11-27 left the not started out.</summary>
     public double DroppedFraction { get; init; }
 
     /// <summary>Ok ÷ elapsed.</summary>
@@ -150,6 +151,10 @@ public sealed record RunSummary
 
     /// <summary>Requests given up after their throttle retries ran out (a batch is one).</summary>
     public long TotalGivenUpRequests { get; init; }
+
+    /// <summary>Open loop: requests due but not sent, dropped or not started by the stop (<see cref="SecondTotals.Unsent"/>).</summary>
+    [JsonIgnore]
+    public long TotalUnsent => TotalDropped + TotalNotStarted;
 
     /// <summary>Every request offered ended in exactly one bucket: ok + given up + errors + abandoned + dropped + not started =
     /// offered. False only for a run still in flight, or one stored before the buckets were kept.</summary>

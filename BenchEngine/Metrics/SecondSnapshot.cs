@@ -15,6 +15,10 @@ public sealed record SecondSnapshot
     /// <summary>How late a request may be sent before it counts as <see cref="SentLate"/>.</summary>
     public static readonly TimeSpan LateAfter = TimeSpan.FromMilliseconds(10);
 
+    /// <summary>The shortest second whose client health is judged (<see cref="ClientHealth.Limits"/>): a run's closing second
+    /// of a few milliseconds is not, as its counts are no rate.</summary>
+    public static readonly TimeSpan ShortestJudged = TimeSpan.FromSeconds(0.5);
+
     /// <summary>0 for the first second of the run.</summary>
     public int Index { get; init; }
 

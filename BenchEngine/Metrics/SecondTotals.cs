@@ -34,8 +34,12 @@ public readonly record struct SecondTotals(
     /// <summary>Failed responses ÷ all responses; 0 when there were none.</summary>
     public double ErrorFraction => Share(Errors, Responses);
 
-    /// <summary>Open loop: requests due but not sent ÷ requests due; 0 when none were due.</summary>
-    public double DroppedFraction => Share(Dropped, Issued + Dropped);
+    /// <summary>Open loop: requests due but not sent, dropped (the cap reached, a back-off) or not started by the stop (a
+    /// sender that fell behind leaves its backlog there).</summary>
+    public long Unsent => Dropped + NotStarted;
+
+    /// <summary>Open loop: requests due but not sent (<see cref="Unsent"/>) ÷ requests due; 0 when none were due.</summary>
+    public double DroppedFraction => Share(Unsent, Issued + Unsent);
 
     /// <summary>Request units per document landed; null when none landed.</summary>
     public double? RequestUnitsPerInsert => Ok > 0 ? RequestUnits / Ok : null;

@@ -54,7 +54,7 @@ public static class ThresholdEvaluator
         if (thresholds.MaxDroppedPercent is { } maxDropped)
         {
             var actual = summary.DroppedFraction * 100;
-            checks.Add(new("dropped", actual <= maxDropped, Text($"requests due but not sent {actual:N2} % {(actual <= maxDropped ? "≤" : ">")} {maxDropped:N2} % ({summary.TotalDropped:N0} of {summary.TotalIssued + summary.TotalDropped:N0})")));
+            checks.Add(new("dropped", actual <= maxDropped, Text($"requests due but not sent {actual:N2} % {(actual <= maxDropped ? "≤" : ">")} {maxDropped:N2} % ({summary.TotalUnsent:N0} of {summary.TotalIssued + summary.TotalUnsent:N0})")));
         }
 
         if (thresholds.MinShareOfBaseline is { } share)

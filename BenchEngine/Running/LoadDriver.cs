@@ -261,12 +261,7 @@ internal static class LoadDriver
                     break;
                 }
 
-                if (now - intended > lateTicks)
-                {
-                    executor.SentLate();
-                }
-
-                var task = RunAndReleaseAsync(documents, intended, lease);
+                var task = RunAndReleaseAsync(documents, intended, now - intended > lateTicks, lease);
                 outstanding.Add(task);
                 if (outstanding.Count > 4 * maxOutstanding)
                 {
@@ -287,11 +282,11 @@ internal static class LoadDriver
 
         await Task.WhenAll(outstanding).ConfigureAwait(false);
 
-        async Task RunAndReleaseAsync(IReadOnlyList<Workloads.Document> documents, long intended, RateLimitLease lease)
+        async Task RunAndReleaseAsync(IReadOnlyList<Workloads.Document> documents, long intended, bool late, RateLimitLease lease)
         {
             using (lease)
             {
-                backoff.Record(await executor.ExecuteAsync(documents, intended).ConfigureAwait(false));
+                backoff.Record(await executor.ExecuteAsync(documents, intended, late).ConfigureAwait(false));
             }
         }
     }

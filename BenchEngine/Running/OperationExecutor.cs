@@ -47,22 +47,21 @@ internal sealed class OperationExecutor
     /// <summary>Open loop: <paramref name="count"/> requests were due but not sent.</summary>
     public void Dropped(long count) => _recorder.RequestsDropped(count);
 
-    /// <summary>Open loop: a request is sent later than <see cref="Metrics.SecondSnapshot.LateAfter"/> after its intended start.</summary>
-    public void SentLate() => _recorder.RequestSentLate();
-
     /// <summary><paramref name="count"/> requests were due when issuing stopped, and are not sent.</summary>
     public void NotStarted(long count) => _recorder.RequestsNotStarted(count);
 
     /// <summary>The first failure message (not a throttle), for the run's report.</summary>
     public string? FirstError => Volatile.Read(ref _firstError);
 
-    /// <summary>Sends <paramref name="documents"/>; latency counts from <paramref name="intendedStart"/> (a <see cref="TimeProvider"/> timestamp).</summary>
+    /// <summary>Sends <paramref name="documents"/>; latency counts from <paramref name="intendedStart"/> (a <see cref="TimeProvider"/> timestamp).
+    /// <paramref name="late"/>: the open loop sends it more than <see cref="Metrics.SecondSnapshot.LateAfter"/> after its intended
+    /// start, counted as sent late once it is sent (not when issuing had stopped first: then it is not started).</summary>
     /// <returns>The final outcome's kind, for the sender's <see cref="FailureBackoff"/>; null when the request did
     /// not complete (the run stopped first).</returns>
     /// <remarks>Each request ends in exactly one of the recorder's buckets: not started (issuing had stopped when it came to
     /// be sent), ok, error, given up, or abandoned (cut off at the stop). A value task: a write that completes at once (the
     /// no-op target, a client that answers from its buffer) allocates no task for its outcome.</remarks>
-    public async ValueTask<OutcomeKind?> ExecuteAsync(IReadOnlyList<Document> documents, long intendedStart)
+    public async ValueTask<OutcomeKind?> ExecuteAsync(IReadOnlyList<Document> documents, long intendedStart, bool late = false)
     {
         if (_stopIssuing.IsSet)
         {
@@ -70,7 +69,13 @@ internal sealed class OperationExecutor
             return null;
         }
 
+        // Sent, then late: never more sent late than sent, whichever second each falls in.
         _recorder.OperationStarted();
+        if (late)
+        {
+            _recorder.RequestSentLate();
+        }
+
         try
         {
             // The first attempt goes straight to the target: most are not throttled, and the retry pipeline would cost a fifth

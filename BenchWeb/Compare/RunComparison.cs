@@ -151,7 +151,7 @@ public sealed class RunComparison
             Figure("elapsed", "Elapsed (s)", "N1", null, s => s.Elapsed.TotalSeconds),
             Figure("inserted", "Inserted", "N0", null, s => s.TotalOk),
             Figure("given-up", "Given up after throttle retries", "N0", false, s => CountsRequests(s) ? s.TotalGivenUp : null),
-            Figure("dropped", "Due but not sent (open loop)", "N0", false, s => s.OfferedRequestsPerSecond is null ? null : s.TotalDropped),
+            Figure("dropped", "Due but not sent (open loop)", "N0", false, s => s.OfferedRequestsPerSecond is null ? null : s.TotalUnsent),
             Figure("avg-throughput", "Average throughput (inserts/s)", "N1", true, s => s.AverageThroughput),
             Figure("mean-per-second", "Mean of per-second throughput (/s)", "N1", true, s => PerSecondFigures.Of(s, s.MeanPerSecondThroughput)),
             Figure("p99-per-second", "P99 of per-second throughput (/s)", "N1", true, s => PerSecondFigures.Of(s, s.P99PerSecondThroughput)),

@@ -373,7 +373,7 @@ public static class HeadlessCommand
         await output.WriteLineAsync(string.Create(c, $"  elapsed {ElapsedText.Format(s.Elapsed)} · ok {s.TotalOk:N0} · throttled {s.TotalThrottled:N0} ({s.ThrottledFraction:P2}) · errors {s.TotalErrors:N0} · given up {s.TotalGivenUp:N0} · abandoned {result.AbandonedRequests:N0}"));
         if (s.OfferedRequestsPerSecond is { } offered)
         {
-            await output.WriteLineAsync(string.Create(c, $"  requests offered {offered:N1}/s · sent {Figure(s.AchievedRequestsPerSecond, "N1")}/s · due but not sent {s.TotalDropped:N0} ({s.DroppedFraction:P2})"));
+            await output.WriteLineAsync(string.Create(c, $"  requests offered {offered:N1}/s · sent {Figure(s.AchievedRequestsPerSecond, "N1")}/s · due but not sent {s.TotalUnsent:N0} ({s.DroppedFraction:P2})"));
         }
 
         await output.WriteLineAsync(string.Create(c, $"  throughput avg {s.AverageThroughput:N1}/s · mean of seconds {s.MeanPerSecondThroughput:N1}/s · P99 of seconds {s.P99PerSecondThroughput:N0}/s · top {RunSummary.TopSecondsPercent:N0} % of seconds {Figure(s.Top10PercentMeanThroughput, "N1")}/s · steady {s.SteadyState.MeanThroughput:N1}/s (s {s.SteadyState.FirstSecond}–{s.SteadyState.LastSecond})"));

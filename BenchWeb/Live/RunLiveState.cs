@@ -75,8 +75,8 @@ public sealed class RunLiveState
     /// <summary>Requests sent.</summary>
     public long TotalIssued => Totals.Issued;
 
-    /// <summary>Open loop: requests due but not sent.</summary>
-    public long TotalDropped => Totals.Dropped;
+    /// <summary>Open loop: requests due but not sent (dropped, or not started by the stop).</summary>
+    public long TotalUnsent => Totals.Unsent;
 
     /// <summary>Documents given up after their throttle retries ran out.</summary>
     public long TotalGivenUp => Totals.GivenUp;
@@ -107,7 +107,7 @@ public sealed class RunLiveState
     public double AchievedRate => Elapsed >= SecondSnapshot.FullSecond.TotalSeconds ? TotalIssued / Elapsed : 0;
 
     /// <summary>Open loop: requests due but not sent ÷ requests due.</summary>
-    public double DroppedFraction => TotalIssued + TotalDropped > 0 ? TotalDropped / (double)(TotalIssued + TotalDropped) : 0;
+    public double DroppedFraction => Totals.DroppedFraction;
 
     /// <summary>Inserts/s over the run so far (ok ÷ elapsed, the summary's definition).</summary>
     public double AverageRate => Totals.Throughput(Elapsed);

@@ -75,7 +75,7 @@ public sealed record RunTileTexts
                 : null,
             Dropped = state.OfferedRate is null ? null
                 : "requests/s · " + (state.SendingRecorded
-                    ? string.Create(culture, $"{state.TotalDropped:N0} due but not sent ({state.DroppedFraction:P1})")
+                    ? string.Create(culture, $"{state.TotalUnsent:N0} due but not sent ({state.DroppedFraction:P1})")
                     : "sent and unsent not recorded for this run"),
             DroppedWarn = state.OfferedRate is not null && state.DroppedFraction > 0.01,
             AverageRate = state.AverageRate.ToString("N0", culture),

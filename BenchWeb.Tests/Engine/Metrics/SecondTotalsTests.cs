@@ -46,6 +46,20 @@ public class SecondTotalsTests
     }
 
     [Fact]
+    public void DroppedFraction_CountsTheRequestsNotStartedByTheStop_AsDueButNotSent()
+    {
+        // An open loop whose sender fell behind: 3,000 of 10,000 requests sent, none dropped at the cap, the backlog of 7,000
+        // never started when the run stopped.
+        var behind = SecondTotals.Zero with { Issued = 3_000, Dropped = 0, NotStarted = 7_000 };
+        Assert.Equal(7_000, behind.Unsent);
+        Assert.Equal(0.7, behind.DroppedFraction, 9);
+
+        var both = SecondTotals.Zero with { Issued = 500, Dropped = 300, NotStarted = 200 };
+        Assert.Equal(0.5, both.DroppedFraction, 9);
+        Assert.Equal(both.Unsent, SummaryCalculator.Calculate([new SecondSnapshot { Index = 0, Elapsed = TimeSpan.FromSeconds(1), Duration = TimeSpan.FromSeconds(1), Issued = 500, Dropped = 300, NotStarted = 200 }], new LatencyDistribution()).TotalUnsent);
+    }
+
+    [Fact]
     public void Zero_IsTheIdentity()
     {
         Assert.Equal(Some, Some + SecondTotals.Zero);

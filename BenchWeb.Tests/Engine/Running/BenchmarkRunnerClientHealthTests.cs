@@ -39,6 +39,27 @@ public partial class BenchmarkRunnerTests
     }
 
     [Fact]
+    public async Task RunAsync_ClosingSecondOfAFewHundredMilliseconds_KeepsItsHealth_Unjudged()
+    {
+        // Every sample reads starved; the run ends 200 ms into its second second (60 documents of 20 ms, one at a time). Over a
+        // few milliseconds one busy tick of the machine reads 100 %: the closing second is no basis for a verdict.
+        var time = SteppedClock.Create();
+        var script = new ScriptedHealth(_ => StarvedHealth);
+        var runner = new BenchmarkRunner(time, (options, context) => new SlowTarget(TimeSpan.FromMilliseconds(20), time)) { ClientHealth = _ => script };
+        var plan = new RunPlan { Load = new LoadOptions { Concurrency = 1 }, Stop = new StopOptions { TotalDocuments = 60 } };
+
+        var result = await RunSteppedAsync(runner, time, plan);
+
+        Assert.Equal(2, result.Seconds.Count);
+        var (whole, closing) = (result.Seconds[0], result.Seconds[1]);
+        Assert.True(closing.Duration < SecondSnapshot.ShortestJudged, $"The closing second lasted {closing.Duration}.");
+        Assert.Equal(StarvedHealth.Limits, whole.Health!.Limits);
+        Assert.Equal(ClientLimitKinds.None, closing.Health!.Limits);
+        Assert.Equal(100, closing.Health.HostCpuPercent);
+        Assert.Equal(1, result.Summary.ClientLimitedSeconds);
+    }
+
+    [Fact]
     public async Task RunAsync_SecondsHaveNoHealth_WhenClientHealthIsSwitchedOff()
     {
         var time = SteppedClock.Create();

@@ -63,6 +63,26 @@ public class OperationExecutorTests
         Assert.Equal((2L, 1L, 0L), (second.Throttled, second.Ok, second.Abandoned));
     }
 
+    [Fact]
+    public async Task ExecuteAsync_LateRequestThatComesAfterTheStop_IsNotStarted_NotSentLate()
+    {
+        var time = new FakeTimeProvider();
+        using var stop = new StopSignal(time);
+        var recorder = new RunRecorder();
+        var target = new Scripted(() => OperationOutcome.Ok(201, 1, 5, 100));
+        var executor = new OperationExecutor(target, WriteOperation.Create, new ThrottleOptions { SharedBackoff = false }, recorder, time, stop, CancellationToken.None);
+
+        // One late request sent, then the stop, then another late one the sender had already taken.
+        Assert.Equal(OutcomeKind.Ok, await executor.ExecuteAsync(OneDocument, time.GetTimestamp(), late: true));
+        stop.Set();
+        Assert.Null(await executor.ExecuteAsync(OneDocument, time.GetTimestamp(), late: true));
+        var second = recorder.CloseSecond(0, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1), 0);
+
+        // Sent late is a share of what was sent: never more than it.
+        Assert.Equal((1L, 1L, 1L), (second.Issued, second.SentLate, second.NotStarted));
+        Assert.Equal(1, target.Writes);
+    }
+
     private sealed class Scripted(Func<OperationOutcome> answer) : IInsertTarget
     {
         private int _writes;

@@ -23,4 +23,10 @@ public enum ClientLimitKinds
 
     /// <summary>Garbage collection paused the process for at least <see cref="ClientLimits.GcPauseMs"/> of the second.</summary>
     GcPause = 16,
+
+    /// <summary>Open loop: at least <see cref="ClientLimits.SentLatePercent"/> of the second's requests were sent more than
+    /// <see cref="SecondSnapshot.LateAfter"/> after their intended start. The sender could not keep its schedule, whatever
+    /// the cores and the pool say: a request is sent late only on the client's side (one due while the cap of outstanding
+    /// requests is reached is dropped, not delayed).</summary>
+    SenderBehind = 32,
 }

@@ -46,6 +46,16 @@ public sealed record ClientLimits
     [Range(1d, 1_000d)]
     public double? GcPauseMs { get; init; } = 100;
 
+    /// <summary>Open loop: the share of a second's requests sent more than 10 ms after their intended start, %, past which the
+    /// sender was behind its schedule (<see cref="ClientLimitKinds.SenderBehind"/>). A healthy open loop sends none late.</summary>
+    [Range(0.1, 100d)]
+    public double? SentLatePercent { get; init; } = 10;
+
+    /// <summary><see cref="ClientLimitKinds.SenderBehind"/> when at least <see cref="SentLatePercent"/> of the
+    /// <paramref name="issued"/> requests were sent late; none otherwise.</summary>
+    public ClientLimitKinds JudgeSchedule(long issued, long sentLate) =>
+        SentLatePercent is { } bound && issued > 0 && sentLate > 0 && sentLate * 100.0 >= bound * issued ? ClientLimitKinds.SenderBehind : ClientLimitKinds.None;
+
     /// <summary>Which bounds <paramref name="health"/> crosses, the process's CPU being <paramref name="processCpuPercent"/> (% of
     /// all <paramref name="processorCount"/> cores; this machine's by default).</summary>
     public ClientLimitKinds Judge(double processCpuPercent, ClientHealth health, int? processorCount = null)
@@ -108,6 +118,11 @@ public sealed record ClientLimits
             parts.Add(Invariant($"{health.GcPauseMs:0} ms paused for garbage collection"));
         }
 
+        if (kinds.HasFlag(ClientLimitKinds.SenderBehind))
+        {
+            parts.Add(Invariant($"requests sent more than {SecondSnapshot.LateAfter.TotalMilliseconds:0} ms after their intended start"));
+        }
+
         if (health.HostCpuPercent is { } host)
         {
             parts.Add(Invariant($"host CPU {host:0} %"));
@@ -118,7 +133,10 @@ public sealed record ClientLimits
         // Starved: the machine was short of CPU but this process was not the one using it.
         var starved = !kinds.HasFlag(ClientLimitKinds.ProcessCpu)
             && (kinds.HasFlag(ClientLimitKinds.HostCpu) || kinds.HasFlag(ClientLimitKinds.SchedulingLag));
-        var what = starved ? "the client was starved" : kinds.HasFlag(ClientLimitKinds.ProcessCpu) ? "the client was busy" : "the client was stalled";
+        var what = starved ? "the client was starved"
+            : kinds.HasFlag(ClientLimitKinds.ProcessCpu) ? "the client was busy"
+            : kinds == ClientLimitKinds.SenderBehind ? "the client fell behind its schedule"
+            : "the client was stalled";
         var text = new StringBuilder(what).Append(": ").AppendJoin(", ", parts);
         return text.ToString();
     }
@@ -150,6 +168,11 @@ public sealed record ClientLimits
         if (GcPauseMs is { } gc)
         {
             parts.Add(Invariant($"GC pauses ≥ {gc:0} ms a second"));
+        }
+
+        if (SentLatePercent is { } late)
+        {
+            parts.Add(Invariant($"open loop: ≥ {late:0.#} % of requests sent late"));
         }
 
         return parts.Count == 0 ? "none (client health is not judged)" : string.Join(", ", parts);

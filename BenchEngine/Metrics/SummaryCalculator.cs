@@ -298,6 +298,7 @@ public static class SummaryCalculator
             Ratio(h?.SchedulingLagP99Ms, limits.SchedulingLagP99Ms),
             Ratio(h?.ThreadPoolQueueMax, limits.ThreadPoolQueue),
             Ratio(h?.GcPauseMs, limits.GcPauseMs),
+            Ratio(second.Issued > 0 ? second.SentLate * 100.0 / second.Issued : null, limits.SentLatePercent),
         }.Max();
     }
 

@@ -444,10 +444,13 @@ public sealed class BenchmarkRunner(
             var processCpu = cpu.Sample();
             var health = Health?.Sample(processCpu, clockLag);
             // A closing second of a few milliseconds is no basis for a verdict, as it is no rate: over 6 ms one busy tick of the
-            // machine reads 100 %. Its health is kept, unjudged.
-            if (health is not null && duration < SecondSnapshot.ShortestJudged)
+            // machine reads 100 %. Its health is kept, unjudged. A sender behind its schedule is the client's limit too.
+            if (health is not null)
             {
-                health = health with { Limits = ClientLimitKinds.None };
+                health = health with
+                {
+                    Limits = duration < SecondSnapshot.ShortestJudged ? ClientLimitKinds.None : health.Limits | Limits.JudgeSchedule(second.Issued, second.SentLate),
+                };
             }
 
             second = second with { ClientCpuPercent = processCpu, Health = health };

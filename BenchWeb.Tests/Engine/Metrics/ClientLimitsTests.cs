@@ -96,7 +96,7 @@ public class ClientLimitsTests
     public void DescribeBounds_ListsTheDefaults_AndSaysWhenNoneIsJudged()
     {
         Assert.Equal(
-            "this process's CPU ≥ 85 %, host CPU ≥ 95 % while this process uses ≥ 0.4 core, scheduling lag p99 ≥ 10 ms, thread-pool queue ≥ 1,000, GC pauses ≥ 100 ms a second",
+            "this process's CPU ≥ 85 %, host CPU ≥ 95 % while this process uses ≥ 0.4 core, scheduling lag p99 ≥ 10 ms, thread-pool queue ≥ 1,000, GC pauses ≥ 100 ms a second, open loop: ≥ 10 % of requests sent late",
             ClientLimits.Default.DescribeBounds());
         Assert.Equal("none (client health is not judged)", new ClientLimits
         {
@@ -105,6 +105,28 @@ public class ClientLimitsTests
             SchedulingLagP99Ms = null,
             ThreadPoolQueue = null,
             GcPauseMs = null,
+            SentLatePercent = null,
         }.DescribeBounds());
+    }
+
+    [Theory]
+    [InlineData(1_000, 0, false)]
+    [InlineData(1_000, 99, false)]
+    [InlineData(1_000, 100, true)]
+    [InlineData(3, 3, true)]
+    [InlineData(0, 0, false)]
+    public void JudgeSchedule_IsTheSendersLimit_FromTheShareOfRequestsSentLate(long issued, long sentLate, bool behind)
+    {
+        Assert.Equal(behind ? ClientLimitKinds.SenderBehind : ClientLimitKinds.None, ClientLimits.Default.JudgeSchedule(issued, sentLate));
+        Assert.Equal(ClientLimitKinds.None, (ClientLimits.Default with { SentLatePercent = null }).JudgeSchedule(issued, sentLate));
+    }
+
+    [Fact]
+    public void Describe_ASenderBehindItsSchedule_AndNothingElse_SaysSo()
+    {
+        var text = ClientLimits.Describe(ClientLimitKinds.SenderBehind, 17, new ClientHealth { HostCpuPercent = 100, SchedulingLagP99Ms = 4 });
+
+        Assert.Equal("the client fell behind its schedule: requests sent more than 10 ms after their intended start, host CPU 100 %, this process 17 %", text);
+        Assert.StartsWith("the client was starved: ", ClientLimits.Describe(ClientLimitKinds.SenderBehind | ClientLimitKinds.SchedulingLag, 17, new ClientHealth { HostCpuPercent = 100, SchedulingLagP99Ms = 40 }), StringComparison.Ordinal);
     }
 }

@@ -126,13 +126,25 @@ public partial class BenchmarkRunnerTests
     public async Task RunAsync_OpenLoop_SendsLateAndDropsNothing_AfterAClientPause()
     {
         // The sender's own thread is held for 300 ms at 1 s (a collection, a preemption): 30 requests fall due meanwhile.
-        var s = (await RunPausedOpenLoopAsync(TimeSpan.FromSeconds(1), TimeSpan.FromMilliseconds(300), durationSeconds: 3)).Summary;
+        var result = await RunPausedOpenLoopAsync(TimeSpan.FromSeconds(1), TimeSpan.FromMilliseconds(300), durationSeconds: 3);
+        var s = result.Summary;
 
         Assert.InRange(s.TotalIssued + s.TotalNotStarted, 300, 301);
         Assert.True(s.TotalSentLate >= 25, $"{s.TotalSentLate} sent late");
 
         // Their latency counts from when they were due, the pause included.
         Assert.True(s.Latency.MaxMs >= 290, $"the longest latency is {s.Latency.MaxMs} ms");
+
+        // The seconds whose sender fell behind (10 % of their requests or more sent late) are the client's, and only those
+        // for that reason: the pause's second among them.
+        foreach (var second in result.Seconds.Where(x => x.Duration >= SecondSnapshot.ShortestJudged))
+        {
+            var behind = second.Issued > 0 && second.SentLate * 10 >= second.Issued;
+            Assert.True(behind == second.Health!.Limits.HasFlag(ClientLimitKinds.SenderBehind), $"second {second.Index}: {second.SentLate} of {second.Issued} sent late, limits {second.Health.Limits}");
+        }
+
+        Assert.Contains(result.Seconds, x => x.Health!.Limits.HasFlag(ClientLimitKinds.SenderBehind));
+        Assert.True(s.ClientBound);
     }
 
     [Fact]

@@ -56,6 +56,8 @@ public sealed class ClientLimitsSettingsTests
     [InlineData("HostCpuProcessCores", "1e30")]
     [InlineData("HostCpuProcessCores", "-1")]
     [InlineData("GcPauseMs", "Infinity")]
+    [InlineData("SentLatePercent", "0")]
+    [InlineData("SentLatePercent", "101")]
     public void Read_OutOfRangeBound_IsRefusedNamingIt(string bound, string value)
     {
         var configuration = new ConfigurationBuilder()

@@ -5,11 +5,13 @@ using System.Text;
 using System.Text.Json.Nodes;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
+using BenchWeb.Data;
 using BenchWeb.Execution;
 using BenchWeb.Guard.Security;
 using BenchWeb.Tests.Support;
 using BenchWeb.Transfer;
 using CsvHelper;
+using Microsoft.EntityFrameworkCore;
 using static BenchWeb.Tests.Integration.RunsApiTests;
 
 namespace BenchWeb.Tests.Integration;
@@ -385,6 +387,31 @@ public sealed class RunTransferTests
 
         // Another run of the same installation (another number) is another run.
         using var other = await PostJsonAsync(http, "api/runs/import", Document() with { RunId = 13 });
+        Assert.Equal(HttpStatusCode.Created, other.StatusCode);
+    }
+
+    [Fact]
+    public async Task Import_ExportOfARunOfThisInstallation_IsRefusedWith409NamingThatRun()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+        var ranHere = await SeededRuns.AddAsync(host.Get<IDbContextFactory<BenchDbContext>>(), SeededRuns.Plan(TargetKind.Simulated, "ran here"), SeededRuns.Seconds(5, 1_000, 6));
+        using var export = await http.GetAsync($"api/runs/{ranHere}/export.json");
+        Assert.Equal(HttpStatusCode.OK, export.StatusCode);
+        var exported = await export.Content.ReadAsStringAsync();
+
+        using var again = await http.PostAsync("api/runs/import", new StringContent(exported, Encoding.UTF8, "application/json"));
+
+        var problem = await AssertProblemAsync(again, HttpStatusCode.Conflict);
+        Assert.Contains($"This run ran here: it is run #{ranHere}", problem["detail"]!.GetValue<string>(), StringComparison.Ordinal);
+        Assert.Equal(ranHere, problem["runId"]!.GetValue<long>());
+        Assert.Equal(1, (await GetJsonAsync(http, "api/runs"))["total"]!.GetValue<int>());
+
+        // Another installation's run with the same number started at another time is another run.
+        var elsewhere = System.Text.Json.Nodes.JsonNode.Parse(exported)!;
+        elsewhere["startedAt"] = DateTimeOffset.Parse(elsewhere["startedAt"]!.GetValue<string>(), System.Globalization.CultureInfo.InvariantCulture).AddMinutes(-5).ToString("O", System.Globalization.CultureInfo.InvariantCulture);
+        elsewhere["queuedAt"] = DateTimeOffset.Parse(elsewhere["queuedAt"]!.GetValue<string>(), System.Globalization.CultureInfo.InvariantCulture).AddMinutes(-5).ToString("O", System.Globalization.CultureInfo.InvariantCulture);
+        using var other = await http.PostAsync("api/runs/import", new StringContent(elsewhere.ToJsonString(), Encoding.UTF8, "application/json"));
         Assert.Equal(HttpStatusCode.Created, other.StatusCode);
     }
 

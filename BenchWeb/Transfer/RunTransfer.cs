@@ -444,14 +444,22 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
         return key;
     }
 
-    /// <summary>The run this document was imported as already, if it was.</summary>
+    /// <summary>The run this document was imported as already, if it was; or the run of this installation it was exported
+    /// from (its number, start and kind of target are this one's).</summary>
     public async Task<RunAlreadyImported?> FindImportedAsync(RunExport document, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(document);
         var key = ImportKeyOf(document);
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        if (document.RunId is { } id && await db.Runs.AsNoTracking().Where(r => r.Id == id && r.ImportKey == null)
+                .Select(r => new { r.StartedAt, r.QueuedAt, r.TargetKind }).SingleOrDefaultAsync(cancellationToken) is { } here
+            && (here.StartedAt ?? here.QueuedAt) == (document.StartedAt ?? document.QueuedAt) && here.TargetKind == document.TargetKind)
+        {
+            return new RunAlreadyImported(id, null, RanHere: true);
+        }
+
         return await db.Runs.AsNoTracking().Where(r => r.ImportKey == key)
-            .Select(r => new RunAlreadyImported(r.Id, r.ImportedAt))
+            .Select(r => new RunAlreadyImported(r.Id, r.ImportedAt, false))
             .SingleOrDefaultAsync(cancellationToken);
     }
 

@@ -20,9 +20,16 @@ public sealed class RunImportTests
         await using var context = new BenchWebComponentContext();
         context.SignInAs(BenchWebRoles.Runner);
         var original = await SeededRuns.AddAsync(context.Databases, SeededRuns.Plan(TargetKind.Simulated, "to share"), SeededRuns.Seconds(3, 500, 6));
-        var export = RunTransfer.ToJson((await context.Services.GetRequiredService<RunReader>().ExportAsync(original, CancellationToken.None))!);
+        var exported = (await context.Services.GetRequiredService<RunReader>().ExportAsync(original, CancellationToken.None))!;
 
+        // This installation's own run is here already.
         var page = context.Render<RunImport>();
+        page.FindComponent<InputFile>().UploadFiles(InputFileContent.CreateFromText(RunTransfer.ToJson(exported), "run.json"));
+        page.WaitForAssertion(() => Assert.Contains($"This run ran here: it is run #{original}", page.Find("#import-duplicate").TextContent, StringComparison.Ordinal));
+
+        // Another installation's (its number there is another).
+        var export = RunTransfer.ToJson(exported with { RunId = original + 100 });
+        page = context.Render<RunImport>();
         page.FindComponent<InputFile>().UploadFiles(InputFileContent.CreateFromText(export, "run.json"));
         page.WaitForAssertion(() => Assert.Matches(@"runs/\d+$", context.NavigatedTo[^1]));
         var imported = long.Parse(context.NavigatedTo[^1].Split('/')[^1], System.Globalization.CultureInfo.InvariantCulture);

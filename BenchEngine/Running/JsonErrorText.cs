@@ -18,6 +18,8 @@ public static partial class JsonErrorText
         var reason = (cut >= 0 ? message[..cut] : message).Trim();
         reason = ConvertedTo().Replace(reason, match => "the value is not " + KindOf(match.Groups["type"].Value) + ".");
         reason = UnknownProperty().Replace(reason, match => $"there is no property '{match.Groups["name"].Value}' here.");
+        reason = NullNotAllowed().Replace(reason, match => $"'{Camel(match.Groups["name"].Value)}' cannot be null: leave it out for its default, or give it a value.");
+        reason = Duplicate().Replace(reason, match => $"'{match.Groups["name"].Value}' is given twice: give each property once.");
         if (reason.Length > 0)
         {
             reason = char.ToLowerInvariant(reason[0]) + reason[1..];
@@ -63,4 +65,15 @@ public static partial class JsonErrorText
 
     [GeneratedRegex(@"^System\.Nullable`1\[(?<inner>[^\]]+)\]$", RegexOptions.None, 1000)]
     private static partial Regex NullableOf();
+
+    // "The property or field 'stop' on type 'BenchEngine.Running.RunPlan' doesn't allow setting null values. Consider updating its
+    // nullability annotation." advises the program's author; the reader of a document needs the property's name.
+    [GeneratedRegex(@"The property or field '(?<name>[^']*)' on type '[^']*' doesn't allow setting null values\..*$", RegexOptions.None, 1000)]
+    private static partial Regex NullNotAllowed();
+
+    // "Duplicate property 'stop' encountered during deserialization of type 'BenchEngine.Running.RunPlan'."
+    [GeneratedRegex(@"Duplicate property '(?<name>[^']*)' encountered during deserialization(?: of type '[^']*')?\.?", RegexOptions.None, 1000)]
+    private static partial Regex Duplicate();
+
+    private static string Camel(string name) => name.Length > 0 ? char.ToLowerInvariant(name[0]) + name[1..] : name;
 }

@@ -31,6 +31,8 @@ public sealed record RunPlan
         RespectNullableAnnotations = true,
         ReadCommentHandling = JsonCommentHandling.Skip,
         UnmappedMemberHandling = JsonUnmappedMemberHandling.Disallow,
+        // A property given twice is a bad document, not "the last one wins" unnoticed.
+        AllowDuplicateProperties = false,
     };
 
     public string Name { get; init; } = "Untitled";

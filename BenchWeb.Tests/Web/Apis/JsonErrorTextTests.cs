@@ -40,6 +40,21 @@ public sealed class JsonErrorTextTests
         Assert.DoesNotContain(".NET", message, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("{\"stop\": null}", "'stop' cannot be null: leave it out for its default, or give it a value.")]
+    [InlineData("{\"stop\": {\"durationSeconds\": 5}, \"stop\": {\"durationSeconds\": 6}}", "'stop' is given twice: give each property once.")]
+    [InlineData("{\"load\": {\"concurrency\": 4, \"concurrency\": 8}}", "'concurrency' is given twice: give each property once.")]
+    public void Describe_NullForASectionOrAPropertyGivenTwice_SaysSoInWords_NeverAdviceForTheServersCode(string json, string reason)
+    {
+        var exception = Assert.Throws<JsonException>(() => JsonSerializer.Deserialize<RunPlan>(json, RunPlan.JsonOptions));
+
+        var message = JsonErrorText.Describe(exception);
+
+        Assert.EndsWith(reason, message, StringComparison.Ordinal);
+        Assert.DoesNotContain("BenchEngine", message, StringComparison.Ordinal);
+        Assert.DoesNotContain("nullability", message, StringComparison.Ordinal);
+    }
+
     [Fact]
     public void FromJson_AsTheHeadlessCommandReadsAPlan_SaysTheKindOfValueInWords_NeverADotNetType()
     {

@@ -232,6 +232,8 @@ public sealed class RunTransferTests
         { "summary.totalOk", "9223372036854775807", "Summary.TotalOk" },
         { "endedAt", "\"2026-03-01T13:00:00Z\"", "EndedAt" },
         { "startedAt", "\"2030-01-01T00:00:00Z\"", "StartedAt" },
+        // Ended a second after it started, but measured three: the times do not fit the figures.
+        { "endedAt", "\"2026-03-01T14:00:01Z\"", "Summary.Elapsed" },
     };
 
     [Theory]

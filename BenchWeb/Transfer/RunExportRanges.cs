@@ -247,6 +247,14 @@ internal static class RunExportRanges
 
         NotAfter(document.QueuedAt, nameof(RunExport.QueuedAt), document.StartedAt, nameof(RunExport.StartedAt));
         NotAfter(document.StartedAt ?? document.QueuedAt, document.StartedAt is null ? nameof(RunExport.QueuedAt) : nameof(RunExport.StartedAt), document.EndedAt, nameof(RunExport.EndedAt));
+        // What the run measured happened between its start and its end (a second's grace for the clocks' reading).
+        if (document is { StartedAt: { } started, EndedAt: { } ended, Summary: { } summary } && ended >= started
+            && summary.Elapsed > ended - started + TimeSpan.FromSeconds(1))
+        {
+            errors.Add(new($"{nameof(RunExport.Summary)}.{nameof(RunSummary.Elapsed)}", string.Create(CultureInfo.InvariantCulture,
+                $"The run measured {summary.Elapsed.TotalSeconds:N1} s, longer than from its start to its end ({(ended - started).TotalSeconds:N1} s): its times do not fit its figures.")));
+        }
+
         foreach (var (time, name) in new[] { ((DateTimeOffset?)document.QueuedAt, nameof(RunExport.QueuedAt)), (document.StartedAt, nameof(RunExport.StartedAt)), (document.EndedAt, nameof(RunExport.EndedAt)) })
         {
             if (time > latest)

@@ -74,7 +74,8 @@ public static class SummaryCalculator
             TotalGivenUp = totals.GivenUp,
             OfferedRequestsPerSecond = options.OfferedRequestsPerSecond,
             AchievedRequestsPerSecond = hasRate ? totals.Issued / elapsed.TotalSeconds : null,
-            DroppedFraction = totals.DroppedFraction,
+            // Open loop only: the other models have no schedule (their not started are workers' documents at the stop).
+            DroppedFraction = options.OfferedRequestsPerSecond is null ? 0 : totals.DroppedFraction,
             AverageThroughput = totals.Throughput(elapsed.TotalSeconds),
             MeanPerSecondThroughput = perSecond.Count == 0 ? 0 : perSecond.Average(),
             P99PerSecondThroughput = NearestRank(perSecond, 99),
@@ -273,7 +274,10 @@ public static class SummaryCalculator
     {
         ArgumentNullException.ThrowIfNull(seconds);
         ArgumentNullException.ThrowIfNull(limits);
-        var worst = seconds.Where(s => s.Health is not null).MaxBy(s => Pressure(s, limits));
+        // A closing second too short to judge (SecondSnapshot.ShortestJudged) is no candidate, unless it is all there is.
+        var measured = seconds.Where(s => s.Health is not null).ToList();
+        var judged = measured.Where(s => s.Duration >= SecondSnapshot.ShortestJudged).ToList();
+        var worst = (judged.Count > 0 ? judged : measured).MaxBy(s => Pressure(s, limits));
         return worst is null ? null : new ClientSecond
         {
             Index = worst.Index,
@@ -298,7 +302,8 @@ public static class SummaryCalculator
             Ratio(h?.SchedulingLagP99Ms, limits.SchedulingLagP99Ms),
             Ratio(h?.ThreadPoolQueueMax, limits.ThreadPoolQueue),
             Ratio(h?.GcPauseMs, limits.GcPauseMs),
-            Ratio(second.Issued > 0 ? second.SentLate * 100.0 / second.Issued : null, limits.SentLatePercent),
+            // Lateness only where it was judged (seconds before the bound existed read as they always did).
+            Ratio(second.Issued > 0 && h?.Limits.HasFlag(ClientLimitKinds.SenderBehind) == true ? second.SentLate * 100.0 / second.Issued : null, limits.SentLatePercent),
         }.Max();
     }
 

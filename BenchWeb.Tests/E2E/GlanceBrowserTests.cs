@@ -271,7 +271,13 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
             await SeededRuns.AddAsync(databases, plan, SeededRuns.Seconds(30, 12_345, 6.29)),
             // Settings that differ, so that the comparison lists them under the runs too.
             await SeededRuns.AddAsync(databases, plan with { Name = Unique("short"), Load = plan.Load with { Concurrency = plan.Load.Concurrency + 1 } }, SeededRuns.Seconds(30, 2_345, 6.29)),
-            await SeededRuns.AddAsync(databases, plan with { Name = Unique("G2"), Load = plan.Load with { Concurrency = plan.Load.Concurrency + 2 } }, SeededRuns.Seconds(30, 4_256, 6.29)),
+            await SeededRuns.AddAsync(databases, plan with
+            {
+                Name = Unique("G2"),
+                Load = plan.Load with { Concurrency = plan.Load.Concurrency + 2 },
+                // A setting whose label is longer than its column is wide.
+                Stop = plan.Stop with { AutoStop = new AutoStopOptions { ThrottledFractionAbove = 0.5 } },
+            }, SeededRuns.Seconds(30, 4_256, 6.29)),
         ];
         await using (var db = await databases.CreateDbContextAsync())
         {
@@ -324,6 +330,11 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
             Assert.Equal(runs.Length, widths.Length);
             Assert.True(widths.Max() - widths.Min() <= 2, $"{table}: the runs' columns are {string.Join(", ", widths.Select(w => $"{w:N0}"))} px wide.");
         }
+
+        // Every figure's and setting's label fits its column, wrapped where it must, never spilled into the first run's cells.
+        var spilled = await Page.EvaluateAsync<string[]>(
+            "() => [...document.querySelectorAll('#comparison-table tbody th, #config-diff tbody th')].filter(th => th.scrollWidth > th.clientWidth + 1).map(th => th.textContent.trim())");
+        Assert.True(spilled.Length == 0, "Labels wider than their column: " + string.Join("; ", spilled));
 
         await ScreenshotAsync("glance-long-names-compare");
         AssertNoBrowserErrors();

@@ -39,7 +39,7 @@ public sealed class AuditApiTests
         using var resume = await admin.DeleteAsync(new Uri("api/admin/kill-switch", UriKind.Relative));
         await host.WaitUntilEndedAsync(blocker, RunTimeout);
         using var export = await runner.GetAsync(new Uri($"api/runs/{blocker}/export.json", UriKind.Relative));
-        using var imported = await runner.PostAsync(new Uri("api/runs/import", UriKind.Relative), new StringContent(await export.Content.ReadAsStringAsync(), System.Text.Encoding.UTF8, "application/json"));
+        using var imported = await runner.PostAsync(new Uri("api/runs/import", UriKind.Relative), new StringContent(RunExports.FromElsewhere(await export.Content.ReadAsStringAsync()), System.Text.Encoding.UTF8, "application/json"));
         Assert.Equal(HttpStatusCode.Created, imported.StatusCode);
         var importedId = (await ReadAsync(imported))["id"]!.GetValue<long>();
 

@@ -73,6 +73,11 @@ public sealed class RunDiagnosticsApiTests
         // Imported as another installation would (its own run of another number: this one's own run is refused), and as one
         // written before slow requests were kept.
         exported["runId"] = id + 500;
+        foreach (var time in new[] { "queuedAt", "startedAt", "endedAt" })
+        {
+            exported[time] = DateTimeOffset.Parse(exported[time]!.GetValue<string>(), System.Globalization.CultureInfo.InvariantCulture).AddHours(-1).ToString("O", System.Globalization.CultureInfo.InvariantCulture);
+        }
+
         var older = exported.DeepClone().AsObject();
         older.Remove("slowRequests");
         older["runId"] = id + 1_000;

@@ -409,12 +409,26 @@ public sealed class RunTransferTests
         Assert.Equal(ranHere, problem["runId"]!.GetValue<long>());
         Assert.Equal(1, (await GetJsonAsync(http, "api/runs"))["total"]!.GetValue<int>());
 
+        // Back from another installation it was imported into, under that one's number: the same run all the same.
+        var roundTrip = System.Text.Json.Nodes.JsonNode.Parse(exported)!;
+        roundTrip["runId"] = ranHere + 41;
+        roundTrip["importedFrom"] = "this installation, run #" + ranHere;
+        using var back = await http.PostAsync("api/runs/import", new StringContent(roundTrip.ToJsonString(), Encoding.UTF8, "application/json"));
+        Assert.Contains($"This run ran here: it is run #{ranHere}", (await AssertProblemAsync(back, HttpStatusCode.Conflict))["detail"]!.GetValue<string>(), StringComparison.Ordinal);
+
         // Another installation's run with the same number started at another time is another run.
         var elsewhere = System.Text.Json.Nodes.JsonNode.Parse(exported)!;
         elsewhere["startedAt"] = DateTimeOffset.Parse(elsewhere["startedAt"]!.GetValue<string>(), System.Globalization.CultureInfo.InvariantCulture).AddMinutes(-5).ToString("O", System.Globalization.CultureInfo.InvariantCulture);
         elsewhere["queuedAt"] = DateTimeOffset.Parse(elsewhere["queuedAt"]!.GetValue<string>(), System.Globalization.CultureInfo.InvariantCulture).AddMinutes(-5).ToString("O", System.Globalization.CultureInfo.InvariantCulture);
         using var other = await http.PostAsync("api/runs/import", new StringContent(elsewhere.ToJsonString(), Encoding.UTF8, "application/json"));
         Assert.Equal(HttpStatusCode.Created, other.StatusCode);
+        var otherId = (await ReadAsync(other))["id"]!.GetValue<long>();
+
+        // That imported run exported from here and imported here again: the run it became.
+        using var reexport = await http.GetAsync($"api/runs/{otherId}/export.json");
+        using var again2 = await http.PostAsync("api/runs/import", new StringContent(await reexport.Content.ReadAsStringAsync(), Encoding.UTF8, "application/json"));
+        Assert.Contains($"imported already, as run #{otherId}", (await AssertProblemAsync(again2, HttpStatusCode.Conflict))["detail"]!.GetValue<string>(), StringComparison.Ordinal);
+        Assert.Equal(2, (await GetJsonAsync(http, "api/runs"))["total"]!.GetValue<int>());
     }
 
     [Fact]

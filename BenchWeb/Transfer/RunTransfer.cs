@@ -444,18 +444,28 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
         return key;
     }
 
-    /// <summary>The run this document was imported as already, if it was; or the run of this installation it was exported
-    /// from (its number, start and kind of target are this one's).</summary>
+    /// <summary>The run this document is here already: one of this installation's own (started at the same instant on the same
+    /// kind of target, whatever number the document gives it: it may come back through another installation), the run it
+    /// was imported as, or, for an export of an imported run, that run under its number here.</summary>
     public async Task<RunAlreadyImported?> FindImportedAsync(RunExport document, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(document);
         var key = ImportKeyOf(document);
+        var kind = document.TargetKind;
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
-        if (document.RunId is { } id && await db.Runs.AsNoTracking().Where(r => r.Id == id && r.ImportKey == null)
-                .Select(r => new { r.StartedAt, r.QueuedAt, r.TargetKind }).SingleOrDefaultAsync(cancellationToken) is { } here
-            && (here.StartedAt ?? here.QueuedAt) == (document.StartedAt ?? document.QueuedAt) && here.TargetKind == document.TargetKind)
+        var own = document.StartedAt is { } started
+            ? db.Runs.Where(r => r.ImportKey == null && r.TargetKind == kind && r.StartedAt == started)
+            : db.Runs.Where(r => r.ImportKey == null && r.TargetKind == kind && r.StartedAt == null && r.QueuedAt == document.QueuedAt);
+        if (await own.AsNoTracking().OrderBy(r => r.Id).Select(r => (long?)r.Id).FirstOrDefaultAsync(cancellationToken) is { } ranHere)
         {
-            return new RunAlreadyImported(id, null, RanHere: true);
+            return new RunAlreadyImported(ranHere, null, RanHere: true);
+        }
+
+        if (document.RunId is { } id && await db.Runs.AsNoTracking().Where(r => r.Id == id && r.ImportKey != null)
+                .Select(r => new { r.StartedAt, r.QueuedAt, r.TargetKind, r.ImportedAt }).SingleOrDefaultAsync(cancellationToken) is { } imported
+            && (imported.StartedAt ?? imported.QueuedAt) == (document.StartedAt ?? document.QueuedAt) && imported.TargetKind == kind)
+        {
+            return new RunAlreadyImported(id, imported.ImportedAt);
         }
 
         return await db.Runs.AsNoTracking().Where(r => r.ImportKey == key)

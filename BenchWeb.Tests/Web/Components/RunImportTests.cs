@@ -28,7 +28,13 @@ public sealed class RunImportTests
         page.WaitForAssertion(() => Assert.Contains($"This run ran here: it is run #{original}", page.Find("#import-duplicate").TextContent, StringComparison.Ordinal));
 
         // Another installation's (its number there is another).
-        var export = RunTransfer.ToJson(exported with { RunId = original + 100 });
+        var export = RunTransfer.ToJson(exported with
+        {
+            RunId = original + 100,
+            QueuedAt = exported.QueuedAt.AddHours(-1),
+            StartedAt = exported.StartedAt?.AddHours(-1),
+            EndedAt = exported.EndedAt?.AddHours(-1),
+        });
         page = context.Render<RunImport>();
         page.FindComponent<InputFile>().UploadFiles(InputFileContent.CreateFromText(export, "run.json"));
         page.WaitForAssertion(() => Assert.Matches(@"runs/\d+$", context.NavigatedTo[^1]));

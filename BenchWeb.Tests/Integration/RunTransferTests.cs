@@ -405,6 +405,7 @@ public sealed class RunTransferTests
         using var again = await http.PostAsync("api/runs/import", new StringContent(exported, Encoding.UTF8, "application/json"));
 
         var problem = await AssertProblemAsync(again, HttpStatusCode.Conflict);
+        Assert.Equal("This run is this installation's own.", problem["title"]!.GetValue<string>());
         Assert.Contains($"This run ran here: it is run #{ranHere}", problem["detail"]!.GetValue<string>(), StringComparison.Ordinal);
         Assert.Equal(ranHere, problem["runId"]!.GetValue<long>());
         Assert.Equal(1, (await GetJsonAsync(http, "api/runs"))["total"]!.GetValue<int>());

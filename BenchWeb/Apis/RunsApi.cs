@@ -298,7 +298,7 @@ public static class RunsApi
         {
             return TypedResults.Problem(
                 statusCode: StatusCodes.Status409Conflict,
-                title: "This run was imported already.",
+                title: ex.Earlier.RanHere ? "This run is this installation's own." : "This run was imported already.",
                 detail: ex.Earlier.Message,
                 extensions: new Dictionary<string, object?> { ["runId"] = ex.Earlier.RunId, ["location"] = $"{Path}/{ex.Earlier.RunId}" });
         }

@@ -8,7 +8,7 @@ namespace BenchEngine.Diagnostics;
 /// account key or password in a connection string (<c>AccountKey=</c>), an <c>Authorization</c> header's value. Each is
 /// replaced by <see cref="Marker"/>; the rest of the text (endpoints, ids, timings) stays.
 /// </summary>
-internal static partial class CredentialRedaction
+public static partial class CredentialRedaction
 {
     /// <summary>What stands where a credential was.</summary>
     public const string Marker = "[redacted]";

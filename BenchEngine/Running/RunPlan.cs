@@ -43,7 +43,16 @@ public sealed record RunPlan
 
     public LoadOptions Load { get; init; } = new();
 
-    public StopOptions Stop { get; init; } = new() { DurationSeconds = 60 };
+    /// <summary>When to stop. Left out: after a minute, or, with stages, when they end (their sum is the run's length).</summary>
+    public StopOptions Stop
+    {
+        get => _stop ?? (Load.Stages.Count > 0 ? new StopOptions() : DefaultStop);
+        init => _stop = value;
+    }
+
+    private readonly StopOptions? _stop;
+
+    private static readonly StopOptions DefaultStop = new() { DurationSeconds = 60 };
 
     /// <summary>Pass/fail limits, if any.</summary>
     public ThresholdOptions? Thresholds { get; init; }

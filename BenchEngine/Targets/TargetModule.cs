@@ -136,12 +136,22 @@ public sealed class TargetChecks
     public void CheckChoice<TEnum>(TEnum value, TargetField field)
         where TEnum : struct, Enum => Check(!Enum.IsDefined(value), field, $"Not one of {string.Join(", ", Enum.GetNames<TEnum>())}.");
 
-    /// <summary>Refuses an empty or over-long name of a secret.</summary>
+    /// <summary>Refuses an empty or over-long name of a secret, and a value that is no name: a plan names its secrets (an
+    /// environment variable, a secret the dashboard stores), it never holds one, so a pasted key or connection string
+    /// (<c>+</c>, <c>/</c>, <c>=</c>, <c>;</c>) is refused before anything stores or shows it.</summary>
     public void CheckSecretName(string? name, TargetField field, string whatItHolds)
     {
         Check(string.IsNullOrWhiteSpace(name), field, $"Name the secret that holds {whatItHolds}.");
         Check(name is { Length: > MaxSecretName }, field, $"At most {MaxSecretName} characters.");
+        Check(!string.IsNullOrWhiteSpace(name) && name.Length <= MaxSecretName && !IsSecretName(name), field,
+            $"Give the name of the secret that holds {whatItHolds} (letters, digits, '_', '-' and '.', e.g. COSMOS_KEY), never the value itself: "
+            + "paste a value in the profile editor, which stores it encrypted, or set it in an environment variable.");
     }
+
+    /// <summary>Whether a text has the shape of a secret's name: letters, digits, <c>_</c>, <c>-</c> and <c>.</c> (an
+    /// environment variable's, a stored secret's such as <c>profile-3-cosmos-key</c>).</summary>
+    public static bool IsSecretName(string name) =>
+        name.Length > 0 && name.All(c => char.IsAsciiLetterOrDigit(c) || c is '_' or '-' or '.');
 
     /// <summary>The longest secret name.</summary>
     public const int MaxSecretName = 200;

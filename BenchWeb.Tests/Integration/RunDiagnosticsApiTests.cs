@@ -81,11 +81,20 @@ public sealed class RunDiagnosticsApiTests
         var older = exported.DeepClone().AsObject();
         older.Remove("slowRequests");
         older["runId"] = id + 1_000;
+        // A document from elsewhere whose texts carry a credential: redacted as this installation's own texts are.
+        var leaky = exported.DeepClone().AsObject();
+        leaky["runId"] = id + 1_500;
+        leaky["slowRequests"]![0]!["text"] = "POST /dbs/x/colls/y/docs\nAccountKey=c2VjcmV0LWtleS12YWx1ZQ==;EndpointSuffix=core.windows.net";
+        leaky["slowRequests"]![0]!["summary"] = "Authorization: SharedKey acct:c2VjcmV0LWtleS12YWx1ZQ==";
         var importedId = await ImportAsync(http, exported.ToJsonString());
         var olderId = await ImportAsync(http, older.ToJsonString());
+        var leakyId = await ImportAsync(http, leaky.ToJsonString());
 
         Assert.True(JsonNode.DeepEquals(original, (await GetJsonAsync(http, $"api/runs/{importedId}/diagnostics"))["entries"]), "the import changed the slow requests");
         Assert.Empty((await GetJsonAsync(http, $"api/runs/{olderId}/diagnostics"))["entries"]!.AsArray());
+        var redacted = (await GetJsonAsync(http, $"api/runs/{leakyId}/diagnostics"))["entries"]!.ToJsonString();
+        Assert.DoesNotContain("c2VjcmV0LWtleS12YWx1ZQ", redacted, StringComparison.Ordinal);
+        Assert.Contains("[redacted]", redacted, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -169,6 +169,19 @@ public sealed class RunTransferTests
         { "the span's words changed", "Summary.ClientLimitedSpans" },
         { "worst second out of the run", "Summary.WorstClientSecond.Index" },
         { "more client-limited seconds than seconds", "Summary.ClientLimitedSeconds" },
+        { "throttled total not its seconds' sum", "Summary.TotalThrottled" },
+        { "issued total not its seconds' sum", "Summary.TotalIssued" },
+        { "errors by status not its seconds'", "Summary.ErrorsByStatus" },
+        { "request units a second not its seconds'", "Summary.RequestUnitsPerSecond" },
+        { "throughput not its documents over its time", "Summary.AverageThroughput" },
+        { "highest client CPU not its seconds'", "Summary.MaxClientCpuPercent" },
+        { "cost of the run not its month's share", "Summary.EstimatedCostOfRun" },
+        { "p50 above p99", "Summary.Latency.P99Ms" },
+        { "mean above the maximum", "Summary.Latency.MeanMs" },
+        { "a second ending before the one before it", "Seconds[1].ElapsedSeconds" },
+        { "a service badged as a model", "TargetIsModel" },
+        { "a control character in the environment", "Environment.machineName" },
+        { "an account key pasted as the secret's name", "Plan.Target.Cosmos.KeySecret" },
     };
 
     [Theory]
@@ -197,6 +210,19 @@ public sealed class RunTransferTests
             "the span's words changed" => document with { Summary = summary with { ClientLimitedSpans = [summary.ClientLimitedSpans[0] with { Reason = "the service was slow" }] } },
             "worst second out of the run" => document with { Summary = summary with { WorstClientSecond = summary.WorstClientSecond! with { Index = 99 } } },
             "more client-limited seconds than seconds" => document with { Summary = summary with { ClientLimitedSeconds = 4 } },
+            "throttled total not its seconds' sum" => document with { Summary = summary with { TotalThrottled = 5 } },
+            "issued total not its seconds' sum" => document with { Summary = summary with { TotalIssued = 1 } },
+            "errors by status not its seconds'" => document with { Summary = summary with { ErrorsByStatus = new Dictionary<int, long> { [500] = 1 } } },
+            "request units a second not its seconds'" => document with { Summary = summary with { RequestUnitsPerSecond = 123 } },
+            "throughput not its documents over its time" => document with { Summary = summary with { AverageThroughput = 1_000 } },
+            "highest client CPU not its seconds'" => document with { Summary = summary with { MaxClientCpuPercent = 5 } },
+            "cost of the run not its month's share" => document with { Summary = summary with { EstimatedCostOfRun = 9_999, EstimatedCostPerMonth = 584 } },
+            "p50 above p99" => document with { Summary = summary with { Latency = new LatencySummary { Count = 300, P50Ms = 900, P99Ms = 650, MaxMs = 700 } } },
+            "mean above the maximum" => document with { Summary = summary with { Latency = new LatencySummary { Count = 300, MeanMs = 800, P50Ms = 5, MaxMs = 700 } } },
+            "a second ending before the one before it" => document with { Seconds = [seconds[0], seconds[1] with { ElapsedSeconds = 0.5 }, seconds[2]] },
+            "a service badged as a model" => document with { TargetKind = TargetKind.CosmosSql, Plan = document.Plan! with { Target = new TargetOptions { Kind = TargetKind.CosmosSql, Cosmos = new CosmosOptions { Endpoint = "https://acme.documents.azure.com:443/", KeySecret = "COSMOS_KEY" } } } },
+            "a control character in the environment" => document with { Environment = document.Environment! with { MachineName = "m\u0000x" } },
+            "an account key pasted as the secret's name" => document with { TargetKind = TargetKind.CosmosSql, TargetIsModel = false, Plan = document.Plan! with { Target = new TargetOptions { Kind = TargetKind.CosmosSql, Cosmos = new CosmosOptions { Endpoint = "https://acme.documents.azure.com:443/", KeySecret = "AccountEndpoint=https://evil.example/;AccountKey=C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==;" } } } },
             _ => throw new ArgumentOutOfRangeException(nameof(change)),
         };
 
@@ -553,7 +579,7 @@ public sealed class RunTransferTests
             Tags = ["gateway", "2 cores"],
             Plan = ShortPlan("elsewhere", seconds: 3) with { Thresholds = new ThresholdOptions { MinThroughput = 50 } },
             Environment = new ClientEnvironment { ProcessorCount = 2, MachineName = "build-agent-7" },
-            Summary = new RunSummary { Elapsed = TimeSpan.FromSeconds(3), TotalOk = 300, TotalOkRequests = 300, AverageThroughput = 100 },
+            Summary = new RunSummary { Elapsed = TimeSpan.FromSeconds(3), TotalOk = 300, TotalOkRequests = 300, AverageThroughput = 100, TotalRequestUnits = 1_500, RequestUnitsPerInsert = 5, RequestUnitsPerSecond = 500 },
             Verdict = new Verdict { Passed = true, Checks = [new ThresholdCheck("throughput", true, "average throughput 100/s ≥ 50/s")] },
             Seconds = [.. Enumerable.Range(0, 3).Select(i => new RunExportSecond
             {
@@ -593,6 +619,7 @@ public sealed class RunTransferTests
                 TotalNotStarted = 4,
                 TotalAbandoned = 2,
                 TotalGivenUpRequests = 1,
+                MaxClientCpuPercent = 30,
             },
         };
     }

@@ -1,5 +1,6 @@
 using System.Net;
 using System.Text;
+using System.Text.Json.Nodes;
 using BenchWeb.Guard.Security;
 using BenchWeb.Tests.Support;
 using static BenchWeb.Tests.Integration.RunsApiTests;
@@ -24,7 +25,9 @@ public sealed class TargetModulesApiTests
         { """{ "kind": "BlobStorage", "blobs": { "containerName": "../etc" } }""", "Target.Blobs.ContainerName", "" },
         { """{ "kind": "BlobStorage", "blobs": { "connectionStringSecret": "" } }""", "Target.Blobs.ConnectionStringSecret", "Name the secret" },
         { """{ "kind": "QueueStorage", "queues": { "queueName": "Q--x" } }""", "Target.Queues.QueueName", "" },
-        { """{ "kind": "BlobStorage", "blobs": { "connectionStringSecret": "/etc/passwd" } }""", "Target.Blobs.ConnectionStringSecret", "name an environment variable listed for Blob Storage's connection string (Target.Blobs.ConnectionStringSecret): BLOBS_CONNECTION_STRING." },
+        { """{ "kind": "BlobStorage", "blobs": { "connectionStringSecret": "/etc/passwd" } }""", "Target.Blobs.ConnectionStringSecret", "never the value itself" },
+        { """{ "kind": "BlobStorage", "blobs": { "connectionStringSecret": "MY_BLOBS" } }""", "Target.Blobs.ConnectionStringSecret", "name an environment variable listed for Blob Storage's connection string (Target.Blobs.ConnectionStringSecret): BLOBS_CONNECTION_STRING." },
+        { """{ "kind": "CosmosSql", "cosmos": { "endpoint": "https://acme.documents.azure.com:443/", "keySecret": "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==" } }""", "Target.Cosmos.KeySecret", "never the value itself" },
         { """{ "kind": "Redis", "redis": { "host": "x.redis.cache.windows.net", "accessKeySecret": "COSMOS_KEY" } }""", "Target.Redis.AccessKeySecret", "listed for Azure Cache for Redis's access key (Target.Redis.AccessKeySecret); this installation lists none." },
         { """{ "kind": "Redis", "redis": { "host": "x.redis.cache.windows.net", "accessKeySecret": "REDIS_ACCESS_KEY" } }""", "Target.Redis.AccessKeySecret", "The environment secret REDIS_ACCESS_KEY is bound to no server" },
         { """{ "kind": "Redis", "redis": { "host": "" } }""", "Target.Redis.Host", "Give the cache's host name" },
@@ -50,6 +53,26 @@ public sealed class TargetModulesApiTests
         var target = (await GetJsonAsync(http, $"api/profiles/{id}"))["plan"]!["target"]!.AsObject();
         Assert.Equal(["kind", "operation", "simulator"], target.Select(p => p.Key));
         Assert.Equal((20_000, "Upsert"), (target["simulator"]!["provisionedRequestUnits"]!.GetValue<int>(), target["operation"]!.GetValue<string>()));
+    }
+
+    [Theory]
+    [InlineData("""{ "kind": "Redis", "redis": { "host": "x.redis.cache.windows.net", "accessKeySecret": "RUNNERPASTEDKEYabc123==" } }""", "Target.Redis.AccessKeySecret")]
+    [InlineData("""{ "kind": "CosmosSql", "cosmos": { "endpoint": "https://acme.documents.azure.com:443/", "keySecret": "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==" } }""", "Target.Cosmos.KeySecret")]
+    [InlineData("""{ "kind": "TableStorage", "tables": { "connectionStringSecret": "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=c2VjcmV0;EndpointSuffix=core.windows.net" } }""", "Target.Tables.ConnectionStringSecret")]
+    public async Task CreateProfile_WithAKeyPastedAsTheSecretsName_IsRefused_AndNoViewerCanReadIt(string target, string field)
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var runner = await host.CreateClientAsync(BenchWebRoles.Runner);
+        using var viewer = await host.CreateClientAsync(BenchWebRoles.Viewer);
+        using var body = new StringContent($$"""{ "name": "pasted", "plan": { "name": "pasted", "target": {{target}}, "stop": { "durationSeconds": 5 } } }""", Encoding.UTF8, "application/json");
+
+        using var created = await runner.PostAsync(new Uri("api/profiles", UriKind.Relative), body);
+
+        var problem = await AssertProblemAsync(created, HttpStatusCode.BadRequest);
+        Assert.Contains(problem["errors"]![field]!.AsArray(), m => m!.GetValue<string>().Contains("never the value itself", StringComparison.Ordinal));
+        var value = JsonNode.Parse(target)!.AsObject().Single(p => p.Key != "kind").Value!.AsObject().Single(p => p.Key.EndsWith("Secret", StringComparison.Ordinal)).Value!.GetValue<string>();
+        Assert.DoesNotContain(value, problem.ToJsonString(), StringComparison.Ordinal);
+        Assert.Empty((await GetJsonAsync(viewer, "api/profiles")).AsArray());
     }
 
     [Theory]

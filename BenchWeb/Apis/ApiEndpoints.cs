@@ -1,5 +1,6 @@
 using BenchWeb.Guard.Security;
 using Microsoft.AspNetCore.Http.Metadata;
+using Microsoft.AspNetCore.Routing.Patterns;
 using Microsoft.AspNetCore.Routing.Template;
 
 namespace BenchWeb.Apis;
@@ -20,18 +21,31 @@ public static class ApiEndpoints
         app.MapAgentsApi();
 
         // Without this, an unknown API address (or a run number that is not a number) would get the HTML not-found page.
-        // Routing passes over an endpoint whose body type does not match, so a body of another type lands here too:
-        // it gets 415 naming the types that endpoint takes (JSON, or a file upload's types).
-        app.Map("/api/{**path}", (string? path, HttpRequest request, EndpointDataSource endpoints) =>
+        // Routing passes over an endpoint whose body type does not match, and one of another method, so those land here too:
+        // a body of another type (or none, where the endpoint takes one) gets 415 naming the types that endpoint takes; another
+        // method gets 405 with the methods the address has (Allow).
+        app.Map("/api/{**path}", (string? path, HttpRequest request, HttpResponse response, EndpointDataSource endpoints) =>
             {
-                if (request.ContentLength > 0 || request.Headers.TransferEncoding.Count > 0)
+                var here = EndpointsAt(endpoints, request);
+                var same = here.Where(e => e.Accepts.Count > 0 && e.Methods.Contains(request.Method, StringComparer.OrdinalIgnoreCase)).ToList();
+                if (same.Count > 0)
                 {
-                    var accepted = AcceptedAt(endpoints, request);
-                    if (accepted.Count > 0 || !IsJson(request.ContentType))
-                    {
-                        var types = accepted.Count > 0 ? string.Join(" or ", accepted) : "application/json";
-                        return Results.Problem(statusCode: StatusCodes.Status415UnsupportedMediaType, title: $"Send the body as {types}.");
-                    }
+                    var accepted = same.SelectMany(e => e.Accepts).Distinct(StringComparer.OrdinalIgnoreCase).ToList();
+                    var types = accepted.Count > 0 ? string.Join(" or ", accepted) : "application/json";
+                    return Results.Problem(statusCode: StatusCodes.Status415UnsupportedMediaType, title: $"Send the body as {types}.",
+                        detail: IsJson(request.ContentType) || accepted.Any(IsJson) ? "An empty JSON object ({}) where there is nothing to say." : null);
+                }
+
+                if (here.Count > 0 && !here.Any(e => e.Methods.Contains(request.Method, StringComparer.OrdinalIgnoreCase)))
+                {
+                    var allowed = here.SelectMany(e => e.Methods).Distinct(StringComparer.OrdinalIgnoreCase).Order(StringComparer.Ordinal).ToList();
+                    response.Headers.Allow = string.Join(", ", allowed);
+                    return Results.Problem(statusCode: StatusCodes.Status405MethodNotAllowed, title: $"/api/{path} takes {string.Join(", ", allowed)}, not {request.Method}.");
+                }
+
+                if ((request.ContentLength > 0 || request.Headers.TransferEncoding.Count > 0) && !IsJson(request.ContentType))
+                {
+                    return Results.Problem(statusCode: StatusCodes.Status415UnsupportedMediaType, title: "Send the body as application/json.");
                 }
 
                 return ApiJson.NotFound($"There is no API at /api/{path}.");
@@ -40,14 +54,23 @@ public static class ApiEndpoints
         return app;
     }
 
-    /// <summary>The body types the endpoint at this address and method takes, if it says (none when there is no such endpoint).</summary>
-    private static List<string> AcceptedAt(EndpointDataSource endpoints, HttpRequest request) =>
-        endpoints.Endpoints.OfType<RouteEndpoint>()
-            .Where(e => e.Metadata.GetMetadata<IHttpMethodMetadata>()?.HttpMethods.Contains(request.Method, StringComparer.OrdinalIgnoreCase) == true)
-            .Where(e => new TemplateMatcher(new RouteTemplate(e.RoutePattern), []).TryMatch(request.Path, []))
-            .SelectMany(e => e.Metadata.GetMetadata<IAcceptsMetadata>()?.ContentTypes ?? [])
-            .Distinct(StringComparer.OrdinalIgnoreCase)
-            .ToList();
+    /// <summary>The API endpoints at this address, each with its methods and the body types it takes, if it says.</summary>
+    private static List<(IReadOnlyList<string> Methods, IReadOnlyList<string> Accepts)> EndpointsAt(EndpointDataSource endpoints, HttpRequest request) =>
+        [.. endpoints.Endpoints.OfType<RouteEndpoint>()
+            .Where(e => e.Metadata.GetMetadata<IHttpMethodMetadata>() is { HttpMethods.Count: > 0 }
+                && e.RoutePattern.RawText?.TrimStart('/').StartsWith("api/", StringComparison.OrdinalIgnoreCase) == true
+                && !e.RoutePattern.RawText.Contains("**", StringComparison.Ordinal))
+            .Where(e => Matches(e.RoutePattern, request.Path))
+            .Select(e => (e.Metadata.GetMetadata<IHttpMethodMetadata>()!.HttpMethods, e.Metadata.GetMetadata<IAcceptsMetadata>()?.ContentTypes ?? []))];
+
+    // The address fits the pattern, its numbers being numbers (the API's only constraints: {id:long}, {n:int}).
+    private static bool Matches(RoutePattern pattern, PathString path)
+    {
+        var values = new RouteValueDictionary();
+        return new TemplateMatcher(new RouteTemplate(pattern), []).TryMatch(path, values)
+            && pattern.Parameters.All(p => p.ParameterPolicies.All(policy => policy.Content is not ("long" or "int")
+                || long.TryParse(values[p.Name]?.ToString(), System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out _)));
+    }
 
     private static bool IsJson(string? contentType) =>
         Microsoft.Net.Http.Headers.MediaTypeHeaderValue.TryParse(contentType, out var type)

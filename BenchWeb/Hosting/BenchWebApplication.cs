@@ -27,6 +27,9 @@ public static class BenchWebApplication
         // HTTP/1.1 requires a Host; an empty one leaves the pages no address to render from (the framework throws). The
         // host filter, which applies AllowedHosts, answers such a request 400 before anything else reads it.
         builder.Services.Configure<Microsoft.AspNetCore.HostFiltering.HostFilteringOptions>(hosts => hosts.AllowEmptyHosts = false);
+        // A request an endpoint cannot bind (a sign-in form without its field or antiforgery token, a body of another type)
+        // is answered 400, in every environment: never an exception page with the framework's stack for an anonymous caller.
+        builder.Services.Configure<Microsoft.AspNetCore.Routing.RouteHandlerOptions>(handlers => handlers.ThrowOnBadRequest = false);
         configure?.Invoke(builder);
         builder.AddBenchWeb();
 

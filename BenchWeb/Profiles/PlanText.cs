@@ -72,6 +72,10 @@ public static class PlanText
         {
             parts.Add(Invariant($"{seconds:N0} s"));
         }
+        else if (plan.Load.Stages.Count > 0)
+        {
+            parts.Add(Invariant($"{plan.Load.StagesSeconds:N0} s of stages"));
+        }
 
         if (stop.AutoStop is not null)
         {

@@ -233,6 +233,124 @@ internal static class RunExportRanges
         }
     }
 
+    /// <summary>The summary's counts are its seconds' sums, and the figures worked out from them (rates, shares, request units a
+    /// document) are those sums' own: a page shows the summary beside charts of the seconds, so the two must never disagree.
+    /// Its latency percentiles, which no second holds, go up from P50 to the maximum.</summary>
+    /// <param name="summary">The document's summary.</param>
+    /// <param name="snapshots">Its seconds as the engine reads them, already checked.</param>
+    /// <param name="errors">Where each problem goes, naming its field.</param>
+    public static void CheckTotals(RunSummary summary, IReadOnlyList<SecondSnapshot> snapshots, List<FieldError> errors)
+    {
+        const string Field = nameof(RunExport.Summary);
+        // The seconds are in range (MaxCountPerSecond × MaxSeconds stays below long.MaxValue): their sums cannot overflow.
+        var totals = snapshots.Aggregate(SecondTotals.Zero, (sum, second) => sum + SecondTotals.Of(second));
+        foreach (var (theirs, ours, name, what) in new[]
+        {
+            (summary.TotalOk, totals.Ok, nameof(RunSummary.TotalOk), "documents"),
+            (summary.TotalOkRequests, totals.OkRequests, nameof(RunSummary.TotalOkRequests), "successful requests"),
+            (summary.TotalThrottled, totals.Throttled, nameof(RunSummary.TotalThrottled), "throttled requests"),
+            (summary.TotalErrors, totals.Errors, nameof(RunSummary.TotalErrors), "failed requests"),
+            (summary.TotalIssued, totals.Issued, nameof(RunSummary.TotalIssued), "requests sent"),
+            (summary.TotalDropped, totals.Dropped, nameof(RunSummary.TotalDropped), "requests dropped"),
+            (summary.TotalGivenUp, totals.GivenUp, nameof(RunSummary.TotalGivenUp), "documents given up"),
+            (summary.TotalGivenUpRequests, totals.GivenUpRequests, nameof(RunSummary.TotalGivenUpRequests), "requests given up"),
+            (summary.TotalSentLate, totals.SentLate, nameof(RunSummary.TotalSentLate), "requests sent late"),
+            (summary.TotalNotStarted, totals.NotStarted, nameof(RunSummary.TotalNotStarted), "requests not started"),
+            (summary.TotalAbandoned, totals.Abandoned, nameof(RunSummary.TotalAbandoned), "requests abandoned"),
+        })
+        {
+            if (theirs != ours)
+            {
+                errors.Add(new($"{Field}.{name}", string.Create(CultureInfo.InvariantCulture,
+                    $"The seconds add up to {ours:N0} {what} but the summary says {theirs:N0}: the document was changed or is incomplete.")));
+            }
+        }
+
+        var byStatus = new Dictionary<int, long>();
+        foreach (var (status, count) in snapshots.SelectMany(s => s.ErrorsByStatus))
+        {
+            byStatus[status] = byStatus.GetValueOrDefault(status) + count;
+        }
+
+        var stated = summary.ErrorsByStatus ?? new Dictionary<int, long>();
+        if (stated.Count != byStatus.Count || stated.Any(e => byStatus.GetValueOrDefault(e.Key, -1) != e.Value))
+        {
+            errors.Add(new($"{Field}.{nameof(RunSummary.ErrorsByStatus)}", "The errors by status are not the sums of the seconds' errors by status: the document was changed or is incomplete."));
+        }
+
+        var elapsed = summary.Elapsed.TotalSeconds;
+        Derived(summary.AverageThroughput, totals.Throughput(elapsed), nameof(RunSummary.AverageThroughput), "documents per second");
+        Derived(summary.ThrottledFraction, totals.ThrottledFraction, nameof(RunSummary.ThrottledFraction), "throttled share");
+        if (summary.RequestUnitsReported)
+        {
+            Derived(summary.TotalRequestUnits, totals.RequestUnits, nameof(RunSummary.TotalRequestUnits), "request units");
+            Derived(summary.RequestUnitsPerInsert, totals.RequestUnitsPerInsert, nameof(RunSummary.RequestUnitsPerInsert), "request units a document");
+            if (summary.RequestUnitsPerSecond is { } perSecond)
+            {
+                Derived(perSecond, elapsed > 0 ? totals.RequestUnits / elapsed : null, nameof(RunSummary.RequestUnitsPerSecond), "request units per second");
+            }
+        }
+
+        if (summary.AchievedRequestsPerSecond is { } achieved)
+        {
+            Derived(achieved, elapsed > 0 ? totals.Issued / elapsed : null, nameof(RunSummary.AchievedRequestsPerSecond), "requests sent per second");
+        }
+
+        var maxCpu = snapshots.Count == 0 ? 0 : snapshots.Max(s => s.ClientCpuPercent);
+        Derived(summary.MaxClientCpuPercent, maxCpu, nameof(RunSummary.MaxClientCpuPercent), "highest client CPU");
+
+        // A manual throughput's cost of the run is its month's for the run's hours (autoscale's follows the seconds' use).
+        if (!summary.ProvisionedAutoscale && summary is { EstimatedCostOfRun: { } run, EstimatedCostPerMonth: { } month })
+        {
+            Derived(run, month * summary.Elapsed.TotalHours / SummaryCalculator.HoursPerMonth, nameof(RunSummary.EstimatedCostOfRun), "cost of the run");
+        }
+
+        var latency = summary.Latency ?? new LatencySummary();
+        double? previous = null;
+        var previousName = "";
+        foreach (var (value, name) in new[]
+        {
+            (latency.P50Ms, nameof(LatencySummary.P50Ms)), (latency.P75Ms, nameof(LatencySummary.P75Ms)), (latency.P90Ms, nameof(LatencySummary.P90Ms)),
+            (latency.P95Ms, nameof(LatencySummary.P95Ms)), (latency.P96Ms, nameof(LatencySummary.P96Ms)), (latency.P98Ms, nameof(LatencySummary.P98Ms)),
+            (latency.P99Ms, nameof(LatencySummary.P99Ms)), (latency.P999Ms, nameof(LatencySummary.P999Ms)), (latency.MaxMs, nameof(LatencySummary.MaxMs)),
+        })
+        {
+            if (value is not { } ms)
+            {
+                continue;
+            }
+
+            if (previous is { } below && ms < below)
+            {
+                errors.Add(new($"{Field}.{nameof(RunSummary.Latency)}.{name}", string.Create(CultureInfo.InvariantCulture,
+                    $"{ms:0.###} ms is below {previousName} ({below:0.###} ms): percentiles go up from P50 to the maximum.")));
+                break;
+            }
+
+            (previous, previousName) = (ms, name);
+        }
+
+        if (latency is { MeanMs: { } mean, MaxMs: { } max } && mean > max)
+        {
+            errors.Add(new($"{Field}.{nameof(RunSummary.Latency)}.{nameof(LatencySummary.MeanMs)}", string.Create(CultureInfo.InvariantCulture,
+                $"The mean ({mean:0.###} ms) is above the maximum ({max:0.###} ms).")));
+        }
+
+        // Worked out from the sums as the engine works it out; a double read back from JSON is the one written.
+        void Derived(double? theirs, double? ours, string name, string what)
+        {
+            var agree = theirs is null || ours is null ? theirs is null == ours is null
+                : Math.Abs(theirs.Value - ours.Value) <= 1e-9 * Math.Max(1, Math.Max(Math.Abs(theirs.Value), Math.Abs(ours.Value)));
+            if (!agree)
+            {
+                errors.Add(new($"{Field}.{name}", string.Create(CultureInfo.InvariantCulture,
+                    $"The summary says {Shown(theirs)} for the {what}, but its seconds give {Shown(ours)}: the document was changed or is incomplete.")));
+            }
+        }
+
+        static string Shown(double? value) => value is { } v ? v.ToString("#,0.######", CultureInfo.InvariantCulture) : "none";
+    }
+
     /// <summary>The run's own times in order (queued, started, ended) and none later than this server's clock allows.</summary>
     public static void CheckTimes(RunExport document, DateTimeOffset now, List<FieldError> errors)
     {

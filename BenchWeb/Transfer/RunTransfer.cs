@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
+using System.Text.Json.Nodes;
 using BenchEngine.Diagnostics;
 using BenchEngine.Metrics;
 using BenchEngine.Running;
@@ -259,6 +260,13 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
             {
                 errors.Add(new(nameof(RunExport.TargetKind), $"The run says {document.TargetKind} but its plan targets {document.Plan.Target.Kind}."));
             }
+            else if (TargetRegistry.IsKnown(document.TargetKind) && document.TargetIsModel != document.TargetKind.Module.IsModel)
+            {
+                // The pages badge a model's figures as not Azure's: the badge is the kind's, never the document's word.
+                errors.Add(new(nameof(RunExport.TargetIsModel), document.TargetIsModel
+                    ? $"{document.TargetKind.Module.DisplayName} is a service, not a model: its figures are measured."
+                    : $"{document.TargetKind.Module.DisplayName} is a model: its figures are never a service's."));
+            }
         }
 
         if (!TerminalStatuses.Contains(document.Status))
@@ -307,6 +315,12 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
             }
 
             RunExportRanges.CheckSecond(second, field, errors);
+            if (i > 0 && seconds[i - 1] is { } before && !(second.ElapsedSeconds > before.ElapsedSeconds))
+            {
+                errors.Add(new($"{field}.{nameof(RunExportSecond.ElapsedSeconds)}", string.Create(CultureInfo.InvariantCulture,
+                    $"Second {i} ends at {second.ElapsedSeconds:0.###} s, not after second {i - 1} ({before.ElapsedSeconds:0.###} s): a run's seconds follow each other.")));
+            }
+
             if (errors.Count - errorsBeforeSeconds >= RunExportRanges.MaxErrors)
             {
                 break;
@@ -324,13 +338,7 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
         }
         else if (secondsChecked)
         {
-            // Summed without overflow: a crafted count near long.MaxValue is a bad document, not a server error.
-            var sum = seconds.Aggregate(0L, (total, s) => total > long.MaxValue - s.Ok ? long.MaxValue : total + s.Ok);
-            if (sum != document.Summary.TotalOk)
-            {
-                errors.Add(new($"{nameof(RunExport.Summary)}.{nameof(RunSummary.TotalOk)}",
-                    $"The seconds add up to {sum:N0} documents but the summary says {document.Summary.TotalOk:N0}: the document was changed or is incomplete."));
-            }
+            RunExportRanges.CheckTotals(document.Summary, [.. seconds.Select(s => s.ToSnapshot())], errors);
         }
 
         if (document.Summary is { } counted && (counted.TotalOk < 0 || counted.TotalOkRequests < 0 || counted.TotalThrottled < 0 || counted.TotalErrors < 0
@@ -414,6 +422,36 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
         Plain(document.ExportedFrom, nameof(RunExport.ExportedFrom));
         Plain(document.Notes, nameof(RunExport.Notes), allowLineBreaks: true);
         Plain(document.Tags is { } typed ? string.Join(",", typed) : null, nameof(RunExport.Tags));
+
+        // The client's environment is shown as it came: every text in it one printable line of bounded length.
+        if (document.Environment is { } environment)
+        {
+            var texts = new Stack<(JsonNode? Node, string Path)>([(JsonSerializer.SerializeToNode(environment, RunPlan.JsonOptions), nameof(RunExport.Environment))]);
+            while (texts.TryPop(out var item) && errors.Count < RunExportRanges.MaxErrors * 2)
+            {
+                switch (item.Node)
+                {
+                    case JsonObject obj:
+                        foreach (var (name, child) in obj)
+                        {
+                            texts.Push((child, $"{item.Path}.{name}"));
+                        }
+
+                        break;
+                    case JsonArray array:
+                        for (var k = 0; k < array.Count; k++)
+                        {
+                            texts.Push((array[k], $"{item.Path}[{k}]"));
+                        }
+
+                        break;
+                    case JsonValue value when value.TryGetValue<string>(out var text):
+                        Bound(text, MaxReasonLength, item.Path);
+                        Plain(text, item.Path);
+                        break;
+                }
+            }
+        }
 
         // The metadata is held to the bounds of a launch's: it is shown, filtered on and exported the same way.
         errors.AddRange((document.Metadata ?? RunMetadata.Empty).Validate(nameof(RunExport.Metadata)));
@@ -548,7 +586,12 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
         }
 
         // The slow requests once the run has its number; numbered as the document lists them.
-        db.RunDiagnostics.AddRange((document.SlowRequests ?? []).Select((request, number) => RunDiagnosticEntity.From(run.Id, 0, number, request)));
+        // Texts from elsewhere are redacted as this installation's own are: anything shaped like a credential goes.
+        db.RunDiagnostics.AddRange((document.SlowRequests ?? []).Select((request, number) => RunDiagnosticEntity.From(run.Id, 0, number, request with
+        {
+            Text = CredentialRedaction.Redact(request.Text, []),
+            Summary = CredentialRedaction.Redact(request.Summary, []),
+        })));
         audit.Append(db, actor, AuditActions.RunImported, $"run #{run.Id}", $"“{run.ProfileName}” ({run.Status}) from {run.ImportedFrom}", AuditLog.EndpointOf(plan, null));
         await db.SaveChangesAsync(cancellationToken);
         return run.Id;

@@ -56,6 +56,19 @@ public class RunPlanStageTests
     }
 
     [Fact]
+    public void FromJson_StagesWithoutAStopSection_LastTheirSum_AndAPlanWithNeitherStillAMinute()
+    {
+        var staged = RunPlan.FromJson("""{ "name": "s", "load": { "stages": [ { "durationSeconds": 2, "concurrency": 1 }, { "durationSeconds": 2, "concurrency": 2 } ] } }""");
+        var plain = RunPlan.FromJson("""{ "name": "p" }""");
+
+        Assert.Empty(staged.Validate());
+        Assert.Null(staged.Stop.DurationSeconds);
+        Assert.Equal(4, staged.EffectiveDurationSeconds);
+        Assert.Equal(60, plain.Stop.DurationSeconds);
+        Assert.Equal(4, RunPlan.FromJson(staged.ToJson()).EffectiveDurationSeconds);
+    }
+
+    [Fact]
     public void FromJson_ReadsAPlanWithoutStages_AsAConstantLoad_AndRoundTripsStages()
     {
         var plan = RunPlan.FromJson("""{ "name": "old", "load": { "model": "ClosedLoop", "concurrency": 4 }, "stop": { "durationSeconds": 10 } }""");

@@ -3,6 +3,7 @@ using System.Text;
 using System.Text.Json.Nodes;
 using BenchWeb.Guard.Security;
 using BenchWeb.Tests.Support;
+using Microsoft.AspNetCore.Hosting;
 
 namespace BenchWeb.Tests.Web.Security;
 
@@ -56,6 +57,57 @@ public sealed class RequestBoundsTests
         var response = await http.PostAsync(path, new StringContent("{\"plan\":{}}", Encoding.UTF8, contentType));
 
         Assert.Equal(HttpStatusCode.UnsupportedMediaType, response.StatusCode);
+    }
+
+    [Theory]
+    [InlineData("/api/runs")]
+    [InlineData("/api/profiles")]
+    [InlineData("/api/runs/import")]
+    [InlineData("/api/admin/kill-switch")]
+    public async Task Body_WithoutAType_Is415NamingJson_NotA404(string path)
+    {
+        await using var app = new BenchWebFactory();
+        using var http = await app.CreateClientAsync(BenchWebRoles.Admin);
+
+        var response = await http.PostAsync(path, null);
+
+        Assert.Equal(HttpStatusCode.UnsupportedMediaType, response.StatusCode);
+        Assert.Contains("application/json", await response.Content.ReadAsStringAsync(), StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("PUT", "/api/runs", "GET, POST")]
+    [InlineData("DELETE", "/api/runs/1", "GET")]
+    [InlineData("OPTIONS", "/api/runs", "GET, POST")]
+    public async Task AnotherMethod_Is405WithTheMethodsTheAddressHas(string method, string path, string allowed)
+    {
+        await using var app = new BenchWebFactory();
+        using var http = await app.CreateClientAsync(BenchWebRoles.Runner);
+
+        var response = await http.SendAsync(new HttpRequestMessage(new HttpMethod(method), path));
+
+        Assert.Equal(HttpStatusCode.MethodNotAllowed, response.StatusCode);
+        Assert.Equal(allowed, string.Join(", ", response.Content.Headers.Allow));
+    }
+
+    [Theory]
+    [InlineData("/signin/local", null)]
+    [InlineData("/signin/local", "token=abc")]
+    [InlineData("/signout", "")]
+    public async Task SignInOrOutForm_WithoutItsFieldsOrAntiforgeryToken_Is400WithoutTheFrameworksException(string path, string? form)
+    {
+        // In Development, as the README's first command starts it: the framework's exception page would show the stack.
+        await using var factory = new BenchWebFactory();
+        await using var app = factory.WithWebHostBuilder(builder => builder.UseEnvironment("Development"));
+        using var anonymous = app.CreateClient(new Microsoft.AspNetCore.Mvc.Testing.WebApplicationFactoryClientOptions { AllowAutoRedirect = false });
+        using var content = form is null ? null : new StringContent(form, Encoding.UTF8, "application/x-www-form-urlencoded");
+
+        var response = await anonymous.PostAsync(path, content);
+
+        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
+        var body = await response.Content.ReadAsStringAsync();
+        Assert.DoesNotContain("Exception", body, StringComparison.Ordinal);
+        Assert.DoesNotContain(" at Microsoft.", body, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -40,7 +40,7 @@ public sealed class AuditApiTests
         await host.WaitUntilEndedAsync(blocker, RunTimeout);
         using var export = await runner.GetAsync(new Uri($"api/runs/{blocker}/export.json", UriKind.Relative));
         using var imported = await runner.PostAsync(new Uri("api/runs/import", UriKind.Relative), new StringContent(RunExports.FromElsewhere(await export.Content.ReadAsStringAsync()), System.Text.Encoding.UTF8, "application/json"));
-        Assert.Equal(HttpStatusCode.Created, imported.StatusCode);
+        Assert.True(imported.StatusCode == HttpStatusCode.Created, await imported.Content.ReadAsStringAsync());
         var importedId = (await ReadAsync(imported))["id"]!.GetValue<long>();
 
         var page = await GetJsonAsync(admin, "api/audit?pageSize=100");
@@ -149,6 +149,8 @@ public sealed class AuditApiTests
         Assert.NotNull(problem["errors"]!["action"]);
         Assert.NotNull(problem["errors"]!["from"]);
         Assert.NotNull(problem["errors"]!["pageSize"]);
+        using var inverted = await admin.GetAsync(new Uri("api/audit?from=9999-12-31&to=0001-01-01", UriKind.Relative));
+        Assert.Contains("before from", (await AssertProblemAsync(inverted, HttpStatusCode.BadRequest))["errors"]!["to"]![0]!.GetValue<string>(), StringComparison.Ordinal);
     }
 
     private static JsonNode Single(List<JsonNode> entries, string action, string subject) =>

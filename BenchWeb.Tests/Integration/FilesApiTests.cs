@@ -212,7 +212,7 @@ public sealed class FilesApiTests : IDisposable
         Assert.Equal("an upload", refused[4].Subject);
         Assert.Matches("^[0-9,]+ bytes: Send the CSV file as the form field 'file'\\.$", refused[4].Details);
         Assert.Equal("an upload", refused[5].Subject);
-        Assert.Matches("^[0-9.]+ KB: The request body is larger than 68 KB\\.$", refused[5].Details);
+        Assert.Matches("^[0-9.]+ KB: The file is larger than 4 KB, the most this installation accepts\\.$", refused[5].Details);
         await AssertNothingStoredAsync(host, admin);
     }
 

@@ -67,6 +67,26 @@ public sealed class KillSwitchTests
         }
     }
 
+    [Fact]
+    public async Task KillSwitchApi_ResumingWhatWasNeverPaused_SaysOpenWithoutADate_AndAPostWithoutABodyPausesKeepingTheFirstReason()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var admin = await host.CreateClientAsync(BenchWebRoles.Admin);
+
+        using var resume = await admin.DeleteAsync(new Uri("api/admin/kill-switch", UriKind.Relative));
+        var open = await ReadAsync(resume);
+        using var first = await PostJsonAsync(admin, "api/admin/kill-switch", new { reason = "the bill is running away" });
+        using var bare = await admin.PostAsync(new Uri("api/admin/kill-switch", UriKind.Relative), null);
+
+        Assert.Equal(HttpStatusCode.OK, resume.StatusCode);
+        Assert.False(open["paused"]!.GetValue<bool>());
+        Assert.Null(open["changedAt"]);
+        Assert.Equal(HttpStatusCode.OK, bare.StatusCode);
+        var paused = await ReadAsync(bare);
+        Assert.True(paused["paused"]!.GetValue<bool>());
+        Assert.Equal("the bill is running away", paused["reason"]!.GetValue<string>());
+    }
+
     [Theory]
     [InlineData(BenchWebRoles.Viewer)]
     [InlineData(BenchWebRoles.Runner)]

@@ -23,10 +23,14 @@ internal sealed class ApiRequestLimits(RequestDelegate next)
 
         var limit = context.RequestServices.GetRequiredService<IOptions<BenchWebOptions>>().Value.MaxRequestBodyBytes;
         var accepts = context.GetEndpoint()?.Metadata.GetMetadata<IAcceptsMetadata>();
-        limit = context.GetEndpoint()?.Metadata.GetMetadata<IRequestSizeLimitMetadata>()?.MaxRequestBodySize ?? limit;
+        var upload = context.GetEndpoint()?.Metadata.GetMetadata<IRequestSizeLimitMetadata>()?.MaxRequestBodySize;
+        limit = upload ?? limit;
         if (request.ContentLength > limit)
         {
-            return ProblemAsync(context, StatusCodes.Status413PayloadTooLarge, $"The request body is larger than {CsvUploadStore.Describe(limit)}.");
+            // An upload's limit is its file's and the form around it: the user is told the file's, as the Files page says it.
+            return ProblemAsync(context, StatusCodes.Status413PayloadTooLarge, upload is null
+                ? $"The request body is larger than {CsvUploadStore.Describe(limit)}."
+                : context.RequestServices.GetRequiredService<CsvUploadStore>().TooLargeReason);
         }
 
         var hasBody = request.ContentLength > 0 || request.Headers.TransferEncoding.Count > 0;

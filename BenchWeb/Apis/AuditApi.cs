@@ -84,13 +84,19 @@ public static class AuditApi
             errors.Add(new("action", $"'{action}' is not an action: use one of {string.Join(", ", AuditActions.All)}, or a family such as run."));
         }
 
-        return new AuditFilter
+        var filter = new AuditFilter
         {
             Who = string.IsNullOrWhiteSpace(who) ? null : who.Trim(),
             Action = string.IsNullOrWhiteSpace(action) ? null : action.Trim(),
             From = ParseDay(from, "from", errors),
             To = ParseDay(to, "to", errors),
         };
+        if (filter is { From: { } first, To: { } last } && first > last)
+        {
+            errors.Add(new("to", $"{last:yyyy-MM-dd} is before from ({first:yyyy-MM-dd}): the range would hold nothing."));
+        }
+
+        return filter;
     }
 
     private static DateOnly? ParseDay(string? text, string field, List<FieldError> errors)

@@ -20,7 +20,8 @@ public static class KillSwitchApi
             .WithSummary("Whether launching is paused");
 
         group.MapPost("/", StopAllAsync)
-            .Accepts<KillSwitchRequest>("application/json")
+            // The reason is optional: a POST without a body (curl -X POST) stops everything too, so the route takes any request
+            // (routing would pass over one without a body type); a body is read as JSON.
             .WithName("StopAllRuns")
             .WithSummary("Stop all runs and pause launching")
             .WithDescription("Pauses launching (stored: it outlasts a restart), then cancels every queued and running run; each ends Cancelled and keeps its seconds. "

@@ -84,7 +84,7 @@ public sealed record RunTileTexts
             RuPerInsert = ru ? state.RequestUnitsPerInsert?.ToString("N2", culture) ?? "—" : "n/a",
             RuPerInsertDetail = !ru ? "the target has no request units"
                 : state.ProvisionedRequestUnits is { } provisioned
-                    ? string.Create(culture, $"of {provisioned:N0} RU/s provisioned") + (autoscale ? " (autoscale max)" : "")
+                    ? string.Create(culture, $"RU a document · {provisioned:N0} RU/s provisioned") + (autoscale ? " (autoscale max)" : "")
                     : "provisioned RU/s unknown",
             Cost = state.EstimatedCost is { } cost ? cost.ToString("C4", Usd) : ru ? "unknown" : "n/a",
             CostDetail = state.EstimatedCostPerMonth is { } month

@@ -56,7 +56,7 @@ public static class RunLength
             < 60 => $"{(int)Math.Round(t.TotalSeconds)} s",
             < 3_600 => t.Seconds == 0 ? $"{t.Minutes} min" : $"{t.Minutes} min {t.Seconds} s",
             < 86_400 => t.Minutes == 0 ? $"{t.Hours} h" : $"{t.Hours} h {t.Minutes} min",
-            _ => t.Hours == 0 ? $"{(int)t.TotalDays} d" : $"{(int)t.TotalDays} d {t.Hours} h",
+            _ => ((long)t.TotalDays).ToString("N0", CultureInfo.InvariantCulture) + (t.Hours == 0 ? " d" : $" d {t.Hours} h"),
         };
     }
 }

@@ -63,7 +63,6 @@ public sealed class RequestBoundsTests
     [InlineData("/api/runs")]
     [InlineData("/api/profiles")]
     [InlineData("/api/runs/import")]
-    [InlineData("/api/admin/kill-switch")]
     public async Task Body_WithoutAType_Is415NamingJson_NotA404(string path)
     {
         await using var app = new BenchWebFactory();

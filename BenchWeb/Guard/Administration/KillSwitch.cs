@@ -18,7 +18,7 @@ public sealed partial class KillSwitch(IDbContextFactory<BenchDbContext> databas
         return State(await db.LaunchPauses.AsNoTracking().SingleOrDefaultAsync(cancellationToken));
     }
 
-    /// <summary>Pauses launching (recorded in the audit log). Already paused: the reason is updated.</summary>
+    /// <summary>Pauses launching (recorded in the audit log). Already paused: a new reason replaces the old; none keeps it.</summary>
     public Task<KillSwitchState> EngageAsync(Actor actor, string? reason, CancellationToken cancellationToken) =>
         SetAsync(actor, engaged: true, reason, cancellationToken);
 
@@ -38,15 +38,17 @@ public sealed partial class KillSwitch(IDbContextFactory<BenchDbContext> databas
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         var row = await db.LaunchPauses.SingleOrDefaultAsync(cancellationToken);
         var wasEngaged = row?.Paused == true;
+        // Nothing changes: resuming what was never paused, or pausing again with the same reason or none (the first
+        // reason stays: a second press of the button says nothing new).
+        if (wasEngaged == engaged && (!engaged || reason is null || row!.Reason == reason))
+        {
+            return State(row);
+        }
+
         if (row is null)
         {
             row = new LaunchPauseEntity { ChangedBy = actor.Name };
             db.LaunchPauses.Add(row);
-        }
-
-        if (wasEngaged == engaged && (!engaged || row.Reason == reason))
-        {
-            return State(row);
         }
 
         row.Paused = engaged;

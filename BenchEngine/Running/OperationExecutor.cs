@@ -184,11 +184,23 @@ internal sealed class OperationExecutor
 
         private OperationOutcome? _replay = first;
 
-        /// <summary>Sends the request once more.</summary>
-        public ValueTask<OperationOutcome> AttemptAgainAsync(CancellationToken stop)
+        // Whether an attempt so far was answered in a way that leaves open whether it landed (a 5xx).
+        private bool _mayHaveLanded = first.MayHaveLanded;
+
+        /// <summary>Sends the request once more. After an attempt that may have landed, a Create's "already exists" is that
+        /// attempt's documents found where it put them: they count as landed, not as an error (the service does not say
+        /// which attempt landed them; counting them neither as an error nor twice keeps ok equal to what the target holds).</summary>
+        public async ValueTask<OperationOutcome> AttemptAgainAsync(CancellationToken stop)
         {
             Attempts++;
-            return AttemptAsync(Executor, Documents, stop);
+            var outcome = await AttemptAsync(Executor, Documents, stop).ConfigureAwait(false);
+            if (_mayHaveLanded)
+            {
+                outcome = outcome.AfterAmbiguousAttempt();
+            }
+
+            _mayHaveLanded |= outcome.MayHaveLanded;
+            return outcome;
         }
 
         /// <summary>The first attempt's outcome the first time, then null.</summary>

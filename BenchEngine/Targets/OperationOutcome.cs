@@ -31,6 +31,30 @@ public readonly record struct OperationOutcome(
     public static OperationOutcome Failed(int statusCode, double requestUnits, string error) =>
         new(OutcomeKind.Error, statusCode, 0, requestUnits, 0, null, error);
 
+    /// <summary>A Create refused because what it writes is already there (a 409 "already exists"): an error, which names the
+    /// <paramref name="documents"/> of <paramref name="bytes"/> bytes it writes, should an earlier attempt of the same request
+    /// have landed them (<see cref="AfterAmbiguousAttempt"/>).</summary>
+    public static OperationOutcome AlreadyExists(int statusCode, double requestUnits, int documents, long bytes, string error) =>
+        Failed(statusCode, requestUnits, error) with { ExistingDocuments = documents, ExistingBytes = bytes };
+
+    /// <summary>For an <see cref="AlreadyExists"/> error, the documents the Create writes (all of a transaction's, which
+    /// lands whole or not at all); 0 for any other outcome.</summary>
+    public int ExistingDocuments { get; init; }
+
+    /// <summary>For an <see cref="AlreadyExists"/> error, the bytes of <see cref="ExistingDocuments"/>.</summary>
+    public long ExistingBytes { get; init; }
+
+    /// <summary>Whether the request may have landed although it is retried as a throttle: the service answered 5xx ("operation
+    /// timed out", "server busy"), which says it failed, not that it did nothing; a 429 refuses the request before any work.</summary>
+    public bool MayHaveLanded => Kind == OutcomeKind.Throttled && StatusCode >= 500;
+
+    /// <summary>This outcome as the answer to a retry of a request an earlier attempt of which <see cref="MayHaveLanded"/>: a
+    /// Create's "already exists" is then that attempt's documents found where it put them, so they count as landed (ok);
+    /// any other outcome is itself.</summary>
+    public OperationOutcome AfterAmbiguousAttempt() => ExistingDocuments > 0
+        ? Ok(StatusCode, ExistingDocuments, RequestUnits, ExistingBytes) with { Diagnostics = Diagnostics }
+        : this;
+
     /// <summary>A batch that is not one transaction (a Redis pipeline) and partly failed: an error, which still counts the
     /// <paramref name="documents"/> that landed, of <paramref name="bytes"/> bytes.</summary>
     public static OperationOutcome PartlyFailed(int statusCode, int documents, long bytes, string error) =>

@@ -14,6 +14,8 @@ internal static class StorageRequests
 {
     private const string RetryAfterMsHeader = "x-ms-retry-after-ms";
 
+    private const string ErrorCodeHeader = "x-ms-error-code";
+
     /// <summary>Whether an Azure Storage status asks the client to slow down (retried and counted as a throttle) rather
     /// than a failure: the services say "server busy" with 503 and "operation timed out" with 500; a 429 counts too.</summary>
     public static bool IsThrottle(int status) => status is 503 or 500 or 429;
@@ -82,6 +84,7 @@ internal static class StorageRequests
         // The engine retries throttled writes itself (honouring retry-after), so that each throttle is seen and counted.
         options.Retry.MaxRetries = 0;
         options.Diagnostics.ApplicationId = "BenchWeb";
+        options.AddPolicy(AnswerPolicy.Instance, HttpPipelinePosition.PerRetry);
         return options;
     }
 
@@ -119,13 +122,24 @@ internal static class StorageRequests
     /// <param name="send">Sends the request and says what landed.</param>
     /// <param name="isThrottle">Which statuses ask the client to slow down.</param>
     /// <param name="charge">The request units a failed response reports (0 where the service reports none).</param>
+    /// <param name="create">For a Create, the service's error code saying that what it writes is already there, and the
+    /// documents and bytes it writes (<see cref="OperationOutcome.AlreadyExists"/>); null for a write that cannot find its
+    /// documents there (an Upsert, a queue's message).</param>
     /// <param name="cancellationToken">The run's stop.</param>
     public static async Task<OperationOutcome> WriteAsync(
-        Func<Task<OperationOutcome>> send, Func<int, bool> isThrottle, Func<Response, double> charge, CancellationToken cancellationToken)
+        Func<Task<OperationOutcome>> send,
+        Func<int, bool> isThrottle,
+        Func<Response, double> charge,
+        (string ExistsCode, int Documents, long Bytes)? create,
+        CancellationToken cancellationToken)
     {
+        var answer = new Answer();
         try
         {
-            return await send().ConfigureAwait(false);
+            using (HttpPipeline.CreateHttpMessagePropertiesScope(answer.Properties))
+            {
+                return await send().ConfigureAwait(false);
+            }
         }
         catch (RequestFailedException ex) when (ex.Status == 0 && cancellationToken.IsCancellationRequested)
         {
@@ -134,21 +148,47 @@ internal static class StorageRequests
         }
         catch (RequestFailedException ex)
         {
-            var response = ex.GetRawResponse();
-            var units = response is null ? 0 : charge(response);
-            if (isThrottle(ex.Status))
-            {
-                return OperationOutcome.Throttled(ex.Status, units, RetryAfter(response)) with { Diagnostics = ex };
-            }
-
             // The status and the service's error code only: the exception's message quotes the body the endpoint sent.
-            return OperationOutcome.Failed(ex.Status, units, Describe(ex)) with { Diagnostics = ex };
+            return Refused(ex.Status, ex.ErrorCode, Describe(ex), ex.GetRawResponse(), ex, isThrottle, charge, create);
+        }
+        catch (Exception ex) when (answer.Response is { IsError: true } response && ex is not (OperationCanceledException or OutOfMemoryException))
+        {
+            // The service answered an error whose body the SDK could not read (an empty or cut-off body under a JSON or XML
+            // content type: Azure.Storage's parser throws JsonException, XmlException…, not RequestFailedException). The
+            // status is what the service said: it is counted exactly as the same status with a readable body.
+            var code = response.Headers.TryGetValue(ErrorCodeHeader, out var header) ? header : null;
+            return Refused(response.Status, code, ErrorText.Status(response.Status, code), response, response, isThrottle, charge, create);
         }
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
         {
             // Azure.Core reports its own network timeout as a cancellation; the run did not cancel this request.
             return OperationOutcome.Failed(0, 0, "no response: the request timed out");
         }
+    }
+
+    /// <summary>The outcome of an error response: a throttle, a Create finding its documents already there, or an error.</summary>
+    private static OperationOutcome Refused(
+        int status,
+        string? errorCode,
+        string error,
+        Response? response,
+        object diagnostics,
+        Func<int, bool> isThrottle,
+        Func<Response, double> charge,
+        (string ExistsCode, int Documents, long Bytes)? create)
+    {
+        var units = response is null ? 0 : charge(response);
+        if (isThrottle(status))
+        {
+            return OperationOutcome.Throttled(status, units, RetryAfter(response)) with { Diagnostics = diagnostics };
+        }
+
+        if (status == 409 && create is { } created && string.Equals(errorCode, created.ExistsCode, StringComparison.Ordinal))
+        {
+            return OperationOutcome.AlreadyExists(status, units, created.Documents, created.Bytes, error) with { Diagnostics = diagnostics };
+        }
+
+        return OperationOutcome.Failed(status, units, error) with { Diagnostics = diagnostics };
     }
 
     /// <summary>The wait a throttled response asks for: <c>x-ms-retry-after-ms</c>, else <c>Retry-After</c> in whole seconds.</summary>
@@ -234,6 +274,34 @@ internal static class StorageRequests
     /// <summary>"409 BlobAlreadyExists", or why no response arrived.</summary>
     public static string Describe(RequestFailedException ex) =>
         ex.Status == 0 ? ErrorText.NoResponse(ex) : ErrorText.Status(ex.Status, ex.ErrorCode);
+
+    /// <summary>The last response one write's requests received, whatever the SDK makes of it afterwards; set by
+    /// <see cref="AnswerPolicy"/> on the requests made in the scope of <see cref="Properties"/>.</summary>
+    private sealed class Answer
+    {
+        public const string Property = "BenchWeb.Answer";
+
+        public Answer() => Properties = new Dictionary<string, object?>(1) { [Property] = this };
+
+        /// <summary>The message properties that tie a request to this answer (<see cref="HttpPipeline.CreateHttpMessagePropertiesScope"/>).</summary>
+        public IDictionary<string, object?> Properties { get; }
+
+        public Response? Response { get; set; }
+    }
+
+    /// <summary>Keeps each attempt's response in its write's <see cref="Answer"/>, before the SDK reads its body.</summary>
+    private sealed class AnswerPolicy : HttpPipelineSynchronousPolicy
+    {
+        public static AnswerPolicy Instance { get; } = new();
+
+        public override void OnReceivedResponse(HttpMessage message)
+        {
+            if (message.TryGetProperty(Answer.Property, out var value) && value is Answer answer)
+            {
+                answer.Response = message.Response;
+            }
+        }
+    }
 
     // A day: a longer wait from a server is not a wait, and TimeSpan arithmetic on it must not overflow.
     private const double MaxRetryAfterMs = 24 * 60 * 60 * 1000;

@@ -32,6 +32,10 @@ internal abstract class StorageResourceTarget<TClient>(TargetKind kind, TargetCo
     /// <summary>What is opened, for messages ("container 'benchweb'").</summary>
     protected abstract string Resource { get; }
 
+    /// <summary>The service's error code refusing a Create because its item is already there (with 409); null when a
+    /// Create cannot find one there (a queue's message is always new).</summary>
+    protected virtual string? ExistsCode => null;
+
     /// <summary>The document's JSON, which is what is sent.</summary>
     public int MeasureRequestBytes(Document document) => DocumentJson.Measure(document);
 
@@ -58,16 +62,17 @@ internal abstract class StorageResourceTarget<TClient>(TargetKind kind, TargetCo
             return Task.FromResult(OperationOutcome.Failed(0, 0, refusal));
         }
 
+        var json = new ArrayBufferWriter<byte>(1024);
+        DocumentJson.Write(json, document);
         return StorageRequests.WriteAsync(
             async () =>
             {
-                var json = new ArrayBufferWriter<byte>(1024);
-                DocumentJson.Write(json, document);
                 var response = await SendAsync(client, document, json.WrittenMemory, operation, cancellationToken).ConfigureAwait(false);
                 return OperationOutcome.Ok(response.Status, 1, 0, json.WrittenCount) with { Diagnostics = response };
             },
             StorageRequests.IsThrottle,
             _ => 0,
+            operation == WriteOperation.Create && ExistsCode is { } exists ? (exists, 1, json.WrittenCount) : null,
             cancellationToken);
     }
 

@@ -16,6 +16,8 @@ public class BlobTargetAndQueueTargetAzuriteTests(AzuriteBlobServer blobs, Azuri
 
     private IAzuriteStorage Server(string kind) => kind == Blob ? blobs : queues;
 
+    private AzuriteService Azurite(string kind) => kind == Blob ? blobs : queues;
+
     [Theory]
     [InlineData(Blob, WriteOperation.Create)]
     [InlineData(Blob, WriteOperation.Upsert)]
@@ -145,5 +147,50 @@ public class BlobTargetAndQueueTargetAzuriteTests(AzuriteBlobServer blobs, Azuri
         Assert.Equal(RunStatus.Failed, result.Status);
         Assert.StartsWith($"Cannot open {resource} 'unreachable' at http://127.0.0.1:9/devstoreaccount1: no response", result.FailureReason, StringComparison.Ordinal);
         Assert.DoesNotContain(AzuriteService.DevelopmentKey[..10], result.FailureReason, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(Blob, "application/json", "")]
+    [InlineData(Blob, "application/xml", "<?xml version=\"1.0\"?><Error><Code>Serv")]
+    [InlineData(Queue, "application/json", "")]
+    [InlineData(Queue, "application/xml", "<?xml version=\"1.0\"?><Error><Code>Serv")]
+    public async Task RunAsync_CountsEveryBusyAnswerAsAThrottle_WhenItsBodyCannotBeRead(string kind, string contentType, string body)
+    {
+        // Every third write is answered 503 with a body the SDK's error parser throws on (not RequestFailedException).
+        var server = Server(kind);
+        var name = StorageTargets.NewName();
+        await using var proxy = await StorageFaultProxy.StartAsync(Azurite(kind), n => n % 3 == 0, 503, contentType, body);
+        var plan = StorageTargets.Plan(server.Options(name), concurrency: 1, documents: 150) with
+        {
+            Load = new LoadOptions { Concurrency = 1, Throttling = new ThrottleOptions { MaxRetries = 3, BaseDelayMs = 1 } },
+        };
+
+        var result = await new BenchmarkRunner().RunAsync(plan, StorageTargets.Context(server, proxy.ConnectionString));
+
+        // One at a time, each throttled write's retry is the next write, never a third one: 150 documents take 224 writes.
+        Assert.Equal(RunStatus.Completed, result.Status);
+        Assert.Equal((224, 74, 150), (proxy.Writes, proxy.Faults, proxy.Passed));
+        Assert.Equal(proxy.Faults, result.Summary.TotalThrottled);
+        Assert.Equal(0, result.Summary.TotalErrors);
+        Assert.Equal(proxy.Passed, result.Seconds.Sum(s => s.Ok));
+        Assert.Equal(150, await server.CountItemsAsync(name));
+    }
+
+    [Theory]
+    [InlineData(Blob, "application/json", "")]
+    [InlineData(Blob, "application/xml", "not xml")]
+    [InlineData(Queue, "application/json", "{}")]
+    [InlineData(Queue, "application/xml", "")]
+    public async Task WriteAsync_IsAnErrorByStatusAndCode_WhenARefusalsBodyCannotBeRead(string kind, string contentType, string body)
+    {
+        var server = Server(kind);
+        await using var proxy = await StorageFaultProxy.StartAsync(Azurite(kind), _ => true, 403, contentType, body, "AuthorizationFailure");
+        await using var target = await StorageTargets.OpenAsync(server.Options(StorageTargets.NewName()), StorageTargets.Context(server, proxy.ConnectionString));
+
+        var outcome = await target.WriteAsync([new BenchEngine.Workloads.Document("d", "pk", [])], WriteOperation.Create, CancellationToken.None);
+
+        Assert.Equal((OutcomeKind.Error, 403, 0), (outcome.Kind, outcome.StatusCode, outcome.Documents));
+        Assert.Equal("403 AuthorizationFailure", outcome.Error);
+        Assert.Contains("status: 403", target.DescribeRequest(new SlowRequestFacts(outcome, TimeSpan.FromMilliseconds(1), 1)).Text, StringComparison.Ordinal);
     }
 }

@@ -1,4 +1,5 @@
 using System.Buffers;
+using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchEngine.Workloads;
 using BenchWeb.Tests.Support;
@@ -60,5 +61,26 @@ public class BlobTargetTests(AzuriteBlobServer azurite)
         Assert.Equal((OutcomeKind.Ok, 201), (upserted.Kind, upserted.StatusCode));
         Assert.Equal(Json(second), await DownloadAsync(container, "same"));
         Assert.Equal(["same"], await azurite.ListBlobsAsync(container));
+    }
+
+    [Fact]
+    public async Task RunAsync_CountsACreateAsLanded_WhenItsRetryFindsTheBlobItsAnswered500AttemptLanded()
+    {
+        // Every third upload lands, then is answered 500 "operation timed out"; its retry gets 409 BlobAlreadyExists.
+        var container = StorageTargets.NewName();
+        const string Body = """<?xml version="1.0" encoding="utf-8"?><Error><Code>OperationTimedOut</Code><Message>Timed out.</Message></Error>""";
+        await using var proxy = await StorageFaultProxy.StartAsync(azurite, n => n % 3 == 0, 500, "application/xml", Body, "OperationTimedOut", landFirst: true);
+        var plan = StorageTargets.Plan(azurite.Options(container), concurrency: 1, documents: 150) with
+        {
+            Load = new LoadOptions { Concurrency = 1, Throttling = new ThrottleOptions { MaxRetries = 3, BaseDelayMs = 1 } },
+        };
+
+        var result = await new BenchmarkRunner().RunAsync(plan, StorageTargets.Context(azurite, proxy.ConnectionString));
+
+        Assert.Equal(RunStatus.Completed, result.Status);
+        Assert.Equal((224, 74), (proxy.Writes, proxy.Faults));
+        Assert.Equal((74L, 0L), (result.Summary.TotalThrottled, result.Summary.TotalErrors));
+        Assert.Equal(150, result.Seconds.Sum(s => s.Ok));
+        Assert.Equal(150, (await azurite.ListBlobsAsync(container)).Count);
     }
 }

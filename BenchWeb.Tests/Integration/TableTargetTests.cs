@@ -341,4 +341,57 @@ public class TableTargetTests(AzuriteServer azurite)
         Assert.Contains("Cannot open table", result.FailureReason, StringComparison.Ordinal);
         Assert.DoesNotContain("Eby8vdM02x", result.FailureReason, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public async Task RunAsync_CountsEveryBusyAnswerAsAThrottle_WhenItsBodyCannotBeRead()
+    {
+        // Every third insert is answered 503 with an empty JSON body, which Azure.Data.Tables reads as no details.
+        var table = NewTableName();
+        await using var proxy = await StorageFaultProxy.StartAsync(azurite, n => n % 3 == 0, 503, "application/json", "");
+        var plan = new RunPlan
+        {
+            Target = TableStorage(table),
+            Load = new LoadOptions { Concurrency = 1, Throttling = new ThrottleOptions { MaxRetries = 3, BaseDelayMs = 1 } },
+            Stop = new StopOptions { TotalDocuments = 150 },
+        };
+
+        var result = await new BenchmarkRunner().RunAsync(plan, ContextFor(proxy.ConnectionString));
+
+        // One at a time, each throttled insert's retry is the next write, never a third one: 150 entities take 224 writes.
+        Assert.Equal(RunStatus.Completed, result.Status);
+        Assert.Equal((224, 74, 150), (proxy.Writes, proxy.Faults, proxy.Passed));
+        Assert.Equal((74L, 0L), (result.Summary.TotalThrottled, result.Summary.TotalErrors));
+        Assert.Equal(150, result.Seconds.Sum(s => s.Ok));
+        Assert.Equal(150, await azurite.CountEntitiesAsync(table));
+    }
+
+    [Theory]
+    [InlineData(1, 150)]
+    [InlineData(10, 300)]
+    public async Task RunAsync_CountsACreateAsLanded_WhenItsRetryFindsWhatItsAnswered500AttemptLanded(int batchSize, int documents)
+    {
+        // Every third insert or transaction lands, then is answered 500 "operation timed out"; its retry gets 409
+        // EntityAlreadyExists (a transaction's for its first entity: it landed whole).
+        var table = NewTableName();
+        const string Body = """{"odata.error":{"code":"OperationTimedOut","message":{"lang":"en-US","value":"Timed out."}}}""";
+        await using var proxy = await StorageFaultProxy.StartAsync(azurite, n => n % 3 == 0, 500, "application/json", Body, "OperationTimedOut", landFirst: true);
+        var plan = new RunPlan
+        {
+            Target = TableStorage(table),
+            Workload = new WorkloadOptions { Shape = DocumentShape.Flight },
+            Load = new LoadOptions { Concurrency = 1, BatchSize = batchSize, Throttling = new ThrottleOptions { MaxRetries = 3, BaseDelayMs = 1 } },
+            Stop = new StopOptions { TotalDocuments = documents },
+        };
+
+        var result = await new BenchmarkRunner().RunAsync(plan, ContextFor(proxy.ConnectionString));
+
+        // Each request answered 500 is retried once, as the next write, and its retry is answered 409: one ok request.
+        Assert.Equal(RunStatus.Completed, result.Status);
+        Assert.True(proxy.Faults >= 10, $"{proxy.Faults} writes answered 500");
+        Assert.Equal(proxy.Writes, result.Summary.TotalOkRequests + proxy.Faults);
+        Assert.Equal(((long)proxy.Faults, 0L), (result.Summary.TotalThrottled, result.Summary.TotalErrors));
+        Assert.Equal(documents, result.Seconds.Sum(s => s.Ok));
+        Assert.Equal(documents, await azurite.CountEntitiesAsync(table));
+        Assert.True(result.Summary.AccountsBalance);
+    }
 }

@@ -14,8 +14,6 @@ namespace BenchWeb.Tests.Support;
 /// </summary>
 public sealed class CosmosFaultProxy : IAsyncDisposable
 {
-    private static readonly HashSet<string> HopByHop = new(StringComparer.OrdinalIgnoreCase) { "Host", "Connection", "Transfer-Encoding", "Keep-Alive", "Content-Length" };
-
     private readonly WebApplication _app;
     private readonly HttpClient _upstream;
     private int _faults;
@@ -111,33 +109,7 @@ public sealed class CosmosFaultProxy : IAsyncDisposable
 
     private async Task ForwardAsync(HttpContext context)
     {
-        using var request = new HttpRequestMessage(new HttpMethod(context.Request.Method), context.Request.Path + context.Request.QueryString);
-        using var body = new MemoryStream();
-        await context.Request.Body.CopyToAsync(body, context.RequestAborted);
-        request.Content = new ByteArrayContent(body.ToArray());
-        foreach (var (name, values) in context.Request.Headers)
-        {
-            if (HopByHop.Contains(name))
-            {
-                continue;
-            }
-
-            if (!request.Headers.TryAddWithoutValidation(name, (IEnumerable<string?>)values))
-            {
-                request.Content.Headers.TryAddWithoutValidation(name, (IEnumerable<string?>)values);
-            }
-        }
-
-        using var response = await _upstream.SendAsync(request, context.RequestAborted);
-        context.Response.StatusCode = (int)response.StatusCode;
-        foreach (var (name, values) in response.Headers.Concat(response.Content.Headers))
-        {
-            if (!HopByHop.Contains(name))
-            {
-                context.Response.Headers[name] = values.ToArray();
-            }
-        }
-
-        await response.Content.CopyToAsync(context.Response.Body, context.RequestAborted);
+        using var response = await HttpForwarding.SendAsync(_upstream, context.Request, context.RequestAborted);
+        await HttpForwarding.CopyAsync(response, context.Response, context.RequestAborted);
     }
 }

@@ -19,6 +19,9 @@ internal sealed class BlobTarget(BlobOptions options, TargetContext context)
 
     protected override string Resource => $"container '{options.ContainerName}'";
 
+    /// <summary>What a Create's <c>If-None-Match: *</c> gets for a blob that exists.</summary>
+    protected override string? ExistsCode => "BlobAlreadyExists";
+
     protected override (BlobContainerClient Client, Uri ServiceUri) Connect(string connectionString, HttpMessageHandler transport)
     {
         var service = new BlobServiceClient(connectionString, StorageRequests.Configure(new BlobClientOptions(), transport));

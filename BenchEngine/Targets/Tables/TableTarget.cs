@@ -16,6 +16,9 @@ internal sealed class TableTarget : IInsertTarget
     /// <summary>The Cosmos DB Table API reports each request's RU charge here; Table Storage sends no such header.</summary>
     private const string RequestChargeHeader = "x-ms-request-charge";
 
+    /// <summary>What an insert gets, with 409, for an entity that exists (alone or in a transaction).</summary>
+    private const string EntityExistsCode = "EntityAlreadyExists";
+
     private readonly TableOptions _options;
     private readonly TargetContext _context;
     private readonly TargetKind _kind;
@@ -114,33 +117,44 @@ internal sealed class TableTarget : IInsertTarget
             return OperationOutcome.Failed(0, 0, invalid);
         }
 
-        // A failed transaction (TableTransactionFailedException) carries the failing entity's status and code.
+        long bytes = 0;
+        TableEntity? single = null;
+        List<TableTransactionAction>? actions = null;
+        if (documents.Count == 1)
+        {
+            single = ToEntity(documents[0], ref bytes);
+        }
+        else
+        {
+            var actionType = operation == WriteOperation.Upsert ? TableTransactionActionType.UpsertReplace : TableTransactionActionType.Add;
+            actions = new List<TableTransactionAction>(documents.Count);
+            foreach (var document in documents)
+            {
+                actions.Add(new TableTransactionAction(actionType, ToEntity(document, ref bytes)));
+            }
+        }
+
+        // A failed transaction (TableTransactionFailedException) carries the failing entity's status and code. A Create
+        // refused as "already exists" names all its documents (a transaction lands whole or not at all): should an earlier
+        // attempt of it have been answered 500 or 503, they are what that attempt landed, and count as ok, not as an error.
         return await StorageRequests.WriteAsync(
             async () =>
             {
-                long bytes = 0;
-                if (documents.Count == 1)
+                if (single is not null)
                 {
-                    var entity = ToEntity(documents[0], ref bytes);
                     using var response = operation == WriteOperation.Upsert
-                        ? await table.UpsertEntityAsync(entity, TableUpdateMode.Replace, cancellationToken).ConfigureAwait(false)
-                        : await table.AddEntityAsync(entity, cancellationToken).ConfigureAwait(false);
+                        ? await table.UpsertEntityAsync(single, TableUpdateMode.Replace, cancellationToken).ConfigureAwait(false)
+                        : await table.AddEntityAsync(single, cancellationToken).ConfigureAwait(false);
                     return OperationOutcome.Ok(response.Status, 1, RequestCharge(response), bytes) with { Diagnostics = response };
                 }
 
-                var actionType = operation == WriteOperation.Upsert ? TableTransactionActionType.UpsertReplace : TableTransactionActionType.Add;
-                var actions = new List<TableTransactionAction>(documents.Count);
-                foreach (var document in documents)
-                {
-                    actions.Add(new TableTransactionAction(actionType, ToEntity(document, ref bytes)));
-                }
-
-                var result = await table.SubmitTransactionAsync(actions, cancellationToken).ConfigureAwait(false);
+                var result = await table.SubmitTransactionAsync(actions!, cancellationToken).ConfigureAwait(false);
                 using var raw = result.GetRawResponse();
                 return OperationOutcome.Ok(raw.Status, documents.Count, RequestCharge(raw), bytes) with { Diagnostics = raw };
             },
             status => IsThrottle(_kind, status),
             RequestCharge,
+            operation == WriteOperation.Create ? (EntityExistsCode, documents.Count, bytes) : null,
             cancellationToken).ConfigureAwait(false);
     }
 

@@ -64,6 +64,37 @@ public class OperationExecutorTests
     }
 
     [Fact]
+    public async Task ExecuteAsync_CountsACreateAsLanded_WhenItsRetryFindsItAlreadyThereAfterA500()
+    {
+        // The first attempt landed although the service answered 500 "operation timed out"; the retry finds it there.
+        var second = await ExecuteThrottledAsync(
+            OperationOutcome.Throttled(500, 0, TimeSpan.FromMilliseconds(5)),
+            OperationOutcome.Throttled(429, 0, TimeSpan.FromMilliseconds(5)),
+            OperationOutcome.AlreadyExists(409, 0, 1, 100, "409 EntityAlreadyExists"));
+
+        Assert.Equal((1L, 1L, 100L, 0L, 2L), (second.Ok, second.OkRequests, second.Bytes, second.Errors, second.Throttled));
+    }
+
+    [Fact]
+    public async Task ExecuteAsync_CountsAnError_WhenACreateFindsItAlreadyThereAfterOnlyA429()
+    {
+        // A 429 refuses a request before doing anything: what the retry finds was there before this request.
+        var second = await ExecuteThrottledAsync(
+            OperationOutcome.Throttled(429, 0, TimeSpan.FromMilliseconds(5)),
+            OperationOutcome.AlreadyExists(409, 0, 1, 100, "409 EntityAlreadyExists"));
+
+        Assert.Equal((0L, 1L, 1L), (second.Ok, second.Errors, second.Throttled));
+    }
+
+    [Fact]
+    public async Task ExecuteAsync_CountsAnError_WhenACreateFindsItAlreadyThereOnItsFirstAttempt()
+    {
+        var second = await ExecuteThrottledAsync(OperationOutcome.AlreadyExists(409, 0, 1, 100, "409 EntityAlreadyExists"));
+
+        Assert.Equal((0L, 1L, 0L), (second.Ok, second.Errors, second.Throttled));
+    }
+
+    [Fact]
     public async Task ExecuteAsync_LateRequestThatComesAfterTheStop_IsNotStarted_NotSentLate()
     {
         var time = new FakeTimeProvider();
@@ -81,6 +112,29 @@ public class OperationExecutorTests
         // Sent late is a share of what was sent: never more than it.
         Assert.Equal((1L, 1L, 1L), (second.Issued, second.SentLate, second.NotStarted));
         Assert.Equal(1, target.Writes);
+    }
+
+    /// <summary>Executes one Create whose attempts are answered with <paramref name="answers"/> in turn, each retry waiting
+    /// out its throttle on the fake clock, and returns the second that counted it.</summary>
+    private static async Task<SecondSnapshot> ExecuteThrottledAsync(params OperationOutcome[] answers)
+    {
+        var time = new FakeTimeProvider();
+        using var stop = new StopSignal(time);
+        var recorder = new RunRecorder();
+        var queue = new Queue<OperationOutcome>(answers);
+        var target = new Scripted(queue.Dequeue);
+        var executor = new OperationExecutor(target, WriteOperation.Create, new ThrottleOptions { SharedBackoff = false }, recorder, time, stop, CancellationToken.None);
+
+        var executing = executor.ExecuteAsync(OneDocument, time.GetTimestamp());
+        while (!executing.IsCompleted)
+        {
+            time.Advance(TimeSpan.FromMilliseconds(5));
+            await Task.Delay(1);
+        }
+
+        await executing;
+        Assert.Equal(answers.Length, target.Writes);
+        return recorder.CloseSecond(0, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1), 0);
     }
 
     private sealed class Scripted(Func<OperationOutcome> answer) : IInsertTarget

@@ -10,7 +10,8 @@ namespace BenchEngine.Metrics;
 /// system does not tell is null. <see cref="Limits"/> says which of <see cref="ClientLimits"/>' bounds the second crossed.</remarks>
 public sealed record ClientHealth
 {
-    /// <summary>CPU used by every process of the machine over the second, as a share of all cores (0–100); under a cgroup CPU
+    /// <summary>CPU used by every process over the second on the cores this process may run on (its affinity mask: the whole
+    /// machine unless <c>taskset</c> or a cpuset narrows it), as a share of those cores (0–100); under a cgroup CPU
     /// quota (a container), the larger of that and the group's use of its quota. Null where the OS does not tell.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public double? HostCpuPercent { get; init; }

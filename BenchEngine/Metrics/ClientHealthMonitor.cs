@@ -5,7 +5,7 @@ namespace BenchEngine.Metrics;
 /// <summary>
 /// Measures the client's health (<see cref="ClientHealth"/>) from a thread of its own: a thread that sleeps in steps of
 /// <see cref="ProbeInterval"/> and notes how late it wakes (the scheduling lag) and how many work items wait for the thread
-/// pool; at each sample, the machine's CPU and memory from the OS, garbage-collection pauses and thread injections from the
+/// pool; at each sample, the CPU of the cores this process may run on and the machine's memory from the OS, garbage-collection pauses and thread injections from the
 /// runtime.
 /// </summary>
 /// <remarks>Nothing here runs on the load's threads or the thread pool, so a starved pool is measured, not suffered; the probe
@@ -37,6 +37,9 @@ public sealed class ClientHealthMonitor(ClientLimits limits) : IClientHealthSour
     {
     }
 
+    /// <summary>Reads busy and total CPU time of the CPUs this process may run on (tests script it).</summary>
+    internal Func<(double Busy, double Total)?> ReadMachineCpu { get; init; } = HostCounters.ReadMachineCpu;
+
     public void Start()
     {
         if (_thread is not null)
@@ -44,7 +47,7 @@ public sealed class ClientHealthMonitor(ClientLimits limits) : IClientHealthSour
             return;
         }
 
-        _lastMachine = HostCounters.ReadMachineCpu();
+        _lastMachine = ReadMachineCpu();
         _lastCgroup = HostCounters.ReadCgroupCpu(_cgroup);
         _lastTimestamp = Stopwatch.GetTimestamp();
         _lastGcPause = GC.GetTotalPauseDuration();
@@ -68,7 +71,7 @@ public sealed class ClientHealthMonitor(ClientLimits limits) : IClientHealthSour
         var now = Stopwatch.GetTimestamp();
         var wallSeconds = Stopwatch.GetElapsedTime(_lastTimestamp, now).TotalSeconds;
         _lastTimestamp = now;
-        var machine = HostCounters.ReadMachineCpu();
+        var machine = ReadMachineCpu();
         var cgroup = HostCounters.ReadCgroupCpu(_cgroup);
         var gcPause = GC.GetTotalPauseDuration();
         var threads = ThreadPool.ThreadCount;

@@ -12,7 +12,7 @@ public enum ClientLimitKinds
     /// <summary>This process used at least <see cref="ClientLimits.ProcessCpuPercent"/> of all cores.</summary>
     ProcessCpu = 1,
 
-    /// <summary>The machine (all processes) used at least <see cref="ClientLimits.HostCpuPercent"/> of all cores.</summary>
+    /// <summary>The cores this process may run on (all processes) were busy at least <see cref="ClientLimits.HostCpuPercent"/> of the time.</summary>
     HostCpu = 2,
 
     /// <summary>Threads waited at least <see cref="ClientLimits.SchedulingLagP99Ms"/> for a core (p99 of the second).</summary>

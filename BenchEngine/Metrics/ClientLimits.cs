@@ -21,7 +21,8 @@ public sealed record ClientLimits
     [Range(1d, 100d)]
     public double? ProcessCpuPercent { get; init; } = 85;
 
-    /// <summary>The machine's CPU (all processes), % of all cores: other processes leave the client no core to spare. It makes a
+    /// <summary>The CPU of the cores this process may run on (all processes; the whole machine unless an affinity mask or cpuset
+    /// narrows it), %: other processes leave the client no core to spare. It makes a
     /// second the client's only while this process uses at least <see cref="HostCpuProcessCores"/>.</summary>
     [Range(1d, 100d)]
     public double? HostCpuPercent { get; init; } = 95;

@@ -43,6 +43,34 @@ public class ClientHealthMonitorTests
     }
 
     [Fact]
+    public void Sample_PinnedToABusyCoreOfAnIdleMachine_ReadsThatCoreFullAndJudgesItTheClients()
+    {
+        // Second 0: the machine's counters as in HostCountersTests; second 1: 100 ticks later on each core, CPU 1 busy
+        // throughout, CPU 0 idle. The all-CPU line reads 50 %, the core this client may run on 100 %.
+        string[] stats =
+        [
+            HostCountersTests.PinnedBesideHogs,
+            """
+            cpu  1100 0 200 1100 0 0 0 0 0 0
+            cpu0 0 0 0 1100 0 0 0 0 0 0
+            cpu1 1100 0 200 0 0 0 0 0 0 0
+            """,
+        ];
+        var reads = 0;
+        using var monitor = new ClientHealthMonitor(new ClientLimits { ProcessCpuPercent = null, SchedulingLagP99Ms = null, ThreadPoolQueue = null, GcPauseMs = null })
+        {
+            ReadMachineCpu = () => HostCounters.ParseProcStat(new StringReader(stats[Math.Min(reads++, 1)]), new HashSet<int> { 1 }),
+        };
+        monitor.Start();
+
+        // The process uses its one core in full: 100 % of it, whatever this machine's count of cores.
+        var health = monitor.Sample(100.0 / Environment.ProcessorCount, TimeSpan.Zero);
+
+        Assert.Equal(100, health.HostCpuPercent);
+        Assert.Equal(ClientLimitKinds.HostCpu, health.Limits);
+    }
+
+    [Fact]
     public void Dispose_StopsTheProbeThread_EvenWhenNeverSampled()
     {
         var monitor = new ClientHealthMonitor();

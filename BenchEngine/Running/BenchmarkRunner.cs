@@ -317,7 +317,7 @@ public sealed class BenchmarkRunner(
                     $"{summary.TotalGivenUp:N0} documents did not land: still throttled when their retries ran out ({summary.TotalOk:N0} landed)")),
                 (_, _, RunStatus.Stopped) => (RunStatus.Stopped, null),
                 _ when plan.Load.Model == LoadModel.OpenLoop && summary.DroppedFraction > unsentLimit => (RunStatus.Failed, string.Create(CultureInfo.InvariantCulture,
-                    $"The open loop did not deliver its schedule: {summary.DroppedFraction:P1} of the requests due were not sent ({summary.TotalUnsent:N0} of {summary.TotalIssued + summary.TotalUnsent:N0}; limit {unsentLimit:P0}; a plan's thresholds.maxDroppedPercent sets its own){ClientPart(summary)}")),
+                    $"The open loop did not deliver its schedule: {summary.DroppedFraction:P1} of the requests due were not sent ({summary.TotalUnsent:N0} of {summary.TotalIssued + summary.TotalUnsent:N0}; limit {unsentLimit:P0}; a plan's thresholds.maxDroppedPercent sets its own){UnsentClientPart(summary, _seconds)}")),
                 _ => (RunStatus.Completed, (string?)null),
             };
 
@@ -574,9 +574,44 @@ public sealed class BenchmarkRunner(
         /// <summary>The timestamp a duration stop falls on: the run clock's start plus the duration.</summary>
         private long PlannedStop(long start, TimeSpan duration) => start + (long)(duration.TotalSeconds * time.TimestampFrequency);
 
-        private static string ClientPart(RunSummary summary) => summary.ClientLimitedSpans.Count == 0
-            ? ""
-            : "; the client was the limit in " + string.Join("; ", summary.ClientLimitedSpans.Take(3).Select(s => s.Describe()));
+        /// <summary>Whether the client was the limit where requests went unsent: the client-limited spans that overlap a second
+        /// with requests due but not sent, never a span elsewhere in the run (a client pause in seconds 5–6 does not explain a
+        /// service that stalled in second 7); when none does, that the client was not the limit there.</summary>
+        private static string UnsentClientPart(RunSummary summary, IReadOnlyList<SecondSnapshot> seconds)
+        {
+            var unsent = seconds.Where(s => s.Dropped + s.NotStarted > 0).Select(s => s.Index).Order().ToList();
+            if (unsent.Count == 0)
+            {
+                return "";
+            }
+
+            var overlapping = summary.ClientLimitedSpans
+                .Where(span => unsent.Exists(i => i >= span.FirstSecond && i <= span.LastSecond))
+                .ToList();
+            return overlapping.Count > 0
+                ? "; the client was the limit in " + string.Join("; ", overlapping.Take(3).Select(s => s.Describe()))
+                : "; the client was not the limit in the seconds with requests due but not sent (" + DescribeSeconds(unsent) + ")";
+        }
+
+        /// <summary>"second 7", "seconds 7–8" or "seconds 3, 7–8, 12, …" (the first three runs of consecutive seconds).</summary>
+        private static string DescribeSeconds(List<int> indexes)
+        {
+            var runs = new List<(int First, int Last)>();
+            foreach (var index in indexes)
+            {
+                if (runs.Count > 0 && runs[^1].Last == index - 1)
+                {
+                    runs[^1] = (runs[^1].First, index);
+                }
+                else if (runs.Count == 0 || runs[^1].Last != index)
+                {
+                    runs.Add((index, index));
+                }
+            }
+
+            var named = runs.Take(3).Select(r => r.First == r.Last ? Invariant($"{r.First}") : Invariant($"{r.First}–{r.Last}"));
+            return (indexes.Count == 1 ? "second " : "seconds ") + string.Join(", ", named) + (runs.Count > 3 ? ", …" : "");
+        }
 
         public void Dispose()
         {

@@ -93,6 +93,71 @@ public partial class BenchmarkRunnerTests
     }
 
     [Fact]
+    public async Task RunAsync_OpenLoopThatLeftItsScheduleUnsent_SaysTheClientWasNotTheLimitThere_WhenItWasTheLimitElsewhere()
+    {
+        // The client was starved in second 1; the service stalled in second 2, where the requests went unsent.
+        var result = await RunStalledOpenLoopAsync(ScriptedClientHealth.StarvedIn(1, 1));
+
+        Assert.Equal(RunStatus.Failed, result.Status);
+        Assert.Equal("second 1", Assert.Single(result.Summary.ClientLimitedSpans).Seconds);
+        Assert.EndsWith("; the client was not the limit in the seconds with requests due but not sent (second 2)", result.FailureReason, StringComparison.Ordinal);
+        Assert.DoesNotContain("second 1", result.FailureReason, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task RunAsync_OpenLoopThatLeftItsScheduleUnsent_NamesOnlyTheClientLimitedSecondsWhereRequestsWentUnsent()
+    {
+        var result = await RunStalledOpenLoopAsync(second => second is 0 or 2 ? ScriptedClientHealth.Starved : ScriptedClientHealth.Healthy);
+
+        Assert.Equal(RunStatus.Failed, result.Status);
+        Assert.Equal(["second 0", "second 2"], result.Summary.ClientLimitedSpans.Select(s => s.Seconds));
+        Assert.Contains("; the client was the limit in second 2: the client was starved: ", result.FailureReason, StringComparison.Ordinal);
+        Assert.DoesNotContain("second 0", result.FailureReason, StringComparison.Ordinal);
+    }
+
+    /// <summary>An open loop of 50 requests a second, two outstanding at most, for 4 s, against a service that holds the
+    /// writes it receives from 2.01 s to 2.91 s: the requests due meanwhile, all in second 2, cannot be sent (over 10 %).</summary>
+    private static async Task<RunResult> RunStalledOpenLoopAsync(Func<int, ClientHealth> health)
+    {
+        var time = SteppedClock.Create();
+        var runner = new BenchmarkRunner(time, (options, context) => new StallingTarget(TimeSpan.FromSeconds(2.01), TimeSpan.FromSeconds(2.91), time))
+        {
+            ClientLimits = ScriptedClientHealth.Limits,
+            ClientHealth = limits => new ScriptedClientHealth(limits, health),
+        };
+        var plan = new RunPlan
+        {
+            Load = new LoadOptions { Model = LoadModel.OpenLoop, RatePerSecond = 50, Concurrency = 2 },
+            Stop = new StopOptions { DurationSeconds = 4 },
+        };
+
+        var result = await RunSteppedAsync(runner, time, plan);
+
+        Assert.Equal([2], result.Seconds.Where(s => s.Dropped + s.NotStarted > 0).Select(s => s.Index));
+        return result;
+    }
+
+    /// <summary>Answers each write at once, but holds those that arrive between <c>from</c> and <c>until</c> of the run's
+    /// clock until <c>until</c>: a service that stalled for a while.</summary>
+    private sealed class StallingTarget(TimeSpan from, TimeSpan until, TimeProvider time) : TestTarget, IInsertTarget
+    {
+        private long _start;
+
+        void IInsertTarget.RunClockStarted(long startTimestamp) => _start = startTimestamp;
+
+        public override async Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken)
+        {
+            var elapsed = time.GetElapsedTime(_start);
+            if (elapsed >= from && elapsed < until)
+            {
+                await Task.Delay(until - elapsed, time, cancellationToken);
+            }
+
+            return OperationOutcome.Ok(201, documents.Count, 1, 1);
+        }
+    }
+
+    [Fact]
     public async Task RunAsync_OpenLoopThatLeftMostOfItsScheduleUnsent_IsJudgedByThePlansThreshold_WhenItSetsOne()
     {
         var time = SteppedClock.Create();

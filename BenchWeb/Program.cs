@@ -4,12 +4,7 @@ using BenchWeb.Hosting;
 
 if (args is ["run", .. var runArgs])
 {
-    using var cancellation = new CancellationTokenSource();
-    Console.CancelKeyPress += (_, e) =>
-    {
-        e.Cancel = true;
-        cancellation.Cancel();
-    };
+    using var cancellation = HeadlessCancellation.Listen();
     return await HeadlessCommand.RunAsync(runArgs, Console.Out, Console.Error, cancellation.Token);
 }
 

@@ -248,7 +248,7 @@ public sealed partial class DashboardProcess : IAsyncDisposable
     }
 
     // The host running this code when it is dotnet itself (test host), else the dotnet on the PATH.
-    private static string DotnetHost() =>
+    internal static string DotnetHost() =>
         Environment.ProcessPath is { } path && Path.GetFileNameWithoutExtension(path) == "dotnet" ? path : "dotnet";
 
     [System.Text.RegularExpressions.GeneratedRegex(@"https?://\S+/signin/local\?token=bwa_[A-Za-z0-9_-]+")]

@@ -21,7 +21,8 @@ namespace BenchWeb.Headless;
 /// 3 when it missed a threshold,
 /// 4 when the profile's auto-stop rule ended it early (Stopped: not a failure of the tool, the figures up to the stop
 /// are valid, but the run did not reach its stop rule, so its thresholds are not judged),
-/// 130 when cancelled.
+/// 130 when cancelled (Ctrl+C or SIGINT, SIGQUIT, SIGTERM: <see cref="HeadlessCancellation"/>; the seconds measured so far are
+/// printed and written as for any other end).
 /// With <c>--sweep</c>, the profile is the base plan of a sweep (<see cref="BenchEngine.Sweeps.SweepOptions"/>): its steps run
 /// one after another, the steps table and each series' knee are printed, the result file holds every step, and the exit
 /// code is the one above for the recommended step (<see cref="HeadlessSweep"/>).
@@ -66,7 +67,7 @@ public static class HeadlessCommand
     /// <param name="configuration">The settings (<c>BenchWeb:ClientLimits</c>); null: the app's <c>appsettings.json</c> and the
     /// environment, as the dashboard reads them.</param>
     /// <param name="createRunner">The engine for the configured bounds; null: the engine as the dashboard runs it.</param>
-    /// <param name="cancellationToken">Cancels the run (Ctrl+C).</param>
+    /// <param name="cancellationToken">Cancels the run (Ctrl+C, SIGTERM).</param>
     internal static Task<int> RunAsync(
         IReadOnlyList<string> args, TextWriter output, TextWriter error, IConfiguration? configuration, Func<ClientLimits, BenchmarkRunner>? createRunner, CancellationToken cancellationToken) =>
         RunAsync(args, output, error, configuration, createRunner, environment: null, cancellationToken);
@@ -79,7 +80,7 @@ public static class HeadlessCommand
     /// <param name="createRunner">The engine for the configured bounds; null: the engine as the dashboard runs it.</param>
     /// <param name="environment">The environment variables the pipeline's metadata is read from (only the CI systems' own,
     /// see <see cref="PipelineEnvironment"/>); null: this process's.</param>
-    /// <param name="cancellationToken">Cancels the run (Ctrl+C).</param>
+    /// <param name="cancellationToken">Cancels the run (Ctrl+C, SIGTERM).</param>
     internal static async Task<int> RunAsync(
         IReadOnlyList<string> args, TextWriter output, TextWriter error, IConfiguration? configuration, Func<ClientLimits, BenchmarkRunner>? createRunner,
         Func<string, string?>? environment, CancellationToken cancellationToken)

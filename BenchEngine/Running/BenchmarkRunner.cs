@@ -269,7 +269,8 @@ public sealed class BenchmarkRunner(
                 // Only a workload's own messages (where a file could not be read, never what it holds) are passed on;
                 // other exceptions may carry text from elsewhere.
                 failure = ex is InvalidDataException ? $"The workload could not be read: {ex.Message}" : $"The run failed ({ex.GetType().Name}).";
-                Stop("failed");
+                // The stop reason says what stopped it, beside a status that already says Failed: never "Failed (failed)".
+                Stop(ex is InvalidDataException ? "the workload could not be read" : $"an unexpected {ex.GetType().Name}");
             }
 
             // The last, usually partial, second: nothing measured is dropped, not even a response recorded at the very
@@ -478,7 +479,7 @@ public sealed class BenchmarkRunner(
                 {
                     // An observer that throws ends the run (as it always has); the seconds go on being measured until it stops.
                     _observerFailure = ex;
-                    Stop("failed");
+                    Stop($"an unexpected {ex.GetType().Name} while its seconds were recorded");
                     continue;
                 }
 

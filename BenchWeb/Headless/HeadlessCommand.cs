@@ -377,7 +377,7 @@ public static class HeadlessCommand
             await output.WriteLineAsync(string.Create(c, $"  requests offered {offered:N1}/s · sent {Figure(s.AchievedRequestsPerSecond, "N1")}/s · due but not sent {s.TotalUnsent:N0} ({s.DroppedFraction:P2})"));
         }
 
-        await output.WriteLineAsync(string.Create(c, $"  throughput avg {s.AverageThroughput:N1}/s · mean of seconds {s.MeanPerSecondThroughput:N1}/s · P99 of seconds {s.P99PerSecondThroughput:N0}/s · top {RunSummary.TopSecondsPercent:N0} % of seconds {Figure(s.Top10PercentMeanThroughput, "N1")}/s · steady {s.SteadyState.MeanThroughput:N1}/s (s {s.SteadyState.FirstSecond}–{s.SteadyState.LastSecond})"));
+        await output.WriteLineAsync(string.Create(c, $"  throughput avg {s.AverageThroughput:N1}/s · mean of seconds {s.MeanPerSecondThroughput:N1}/s · P99 of seconds {s.P99PerSecondThroughput:N0}/s · top {RunSummary.TopSecondsPercent:N0} % of seconds {Figure(s.Top10PercentMeanThroughput, "N1")}/s · {SteadyText(s.SteadyState)}"));
         await output.WriteLineAsync(string.Create(c, $"  latency{(s.LatencyIsPerBatch ? " per batch" : "")} mean {Figure(l.MeanMs)} · P50 {Figure(l.P50Ms)} · P75 {Figure(l.P75Ms)} · P90 {Figure(l.P90Ms)} · P95 {Figure(l.P95Ms)} · P98 {Figure(l.P98Ms)} · P99 {Figure(l.P99Ms)} · P99.9 {Figure(l.P999Ms)} · max {Figure(l.MaxMs)} ms (successful operations; failed and throttled attempts excluded)"));
         var requestUnits = s.RequestUnitsReported
             ? string.Create(c, $"RU/s {Figure(s.RequestUnitsPerSecond, "N0")} · RU/insert {Figure(s.RequestUnitsPerInsert)}")
@@ -424,6 +424,11 @@ public static class HeadlessCommand
             }
         }
     }
+
+    /// <summary>"steady 1,234.5/s (s 3–57)", or "steady none" for a run without a full second (one that never started).</summary>
+    private static string SteadyText(SteadyStateWindow steady) => steady.Seconds == 0
+        ? "steady none"
+        : string.Create(CultureInfo.InvariantCulture, $"steady {steady.MeanThroughput:N1}/s (s {steady.FirstSecond}–{steady.LastSecond})");
 
     private static string Figure(double? value, string format = "F2") => value?.ToString(format, CultureInfo.InvariantCulture) ?? "—";
 

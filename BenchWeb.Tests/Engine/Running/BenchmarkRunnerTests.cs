@@ -315,6 +315,28 @@ public partial class BenchmarkRunnerTests
         Assert.InRange(result.Summary.Elapsed.TotalSeconds, 1.9, 2.5);
     }
 
+    [Fact]
+    public async Task RunAsync_ObserverThrows_FailsTheRun_WithAStopReasonThatSaysWhat()
+    {
+        var time = SteppedClock.Create();
+        var (runner, _) = RunnerWith(() => new SlowTarget(TimeSpan.FromMilliseconds(20), time), time);
+        var plan = new RunPlan { Load = new LoadOptions { Concurrency = 2 }, Stop = new StopOptions { DurationSeconds = 5 } };
+
+        var result = await RunSteppedAsync(runner, time, plan, new ThrowingObserver());
+
+        Assert.Equal(RunStatus.Failed, result.Status);
+        Assert.Equal("The run failed (IOException).", result.FailureReason);
+        Assert.Equal("an unexpected IOException while its seconds were recorded", result.StopReason);
+    }
+
+    /// <summary>An observer whose sink breaks at the first second.</summary>
+    private sealed class ThrowingObserver : IRunObserver
+    {
+        public ValueTask OnStartedAsync(RunStart start, CancellationToken cancellationToken) => ValueTask.CompletedTask;
+
+        public ValueTask OnSecondAsync(SecondSnapshot second, CancellationToken cancellationToken) => throw new IOException("disk full");
+    }
+
     private sealed class RecordingObserver : IRunObserver
     {
         public RunStart? Start { get; private set; }

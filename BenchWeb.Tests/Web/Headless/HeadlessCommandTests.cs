@@ -368,6 +368,75 @@ public sealed class HeadlessCommandTests : IDisposable
         Assert.Equal(321, result!.Summary!.TotalOk);
     }
 
+    [Fact]
+    public async Task Run_NeverStarted_PrintsNoSteadyWindow()
+    {
+        var profile = Path.Combine(_directory, "unopened.json");
+        await File.WriteAllTextAsync(profile, new RunPlan { Name = "unopened", Stop = new StopOptions { DurationSeconds = 1 } }.ToJson());
+        using var output = new StringWriter();
+        using var error = new StringWriter();
+
+        var code = await HeadlessCommand.RunAsync([profile, "--summary", Path.Combine(_directory, "unopened.result.json")], output, error, configuration: null,
+            limits => new BenchmarkRunner(TimeProvider.System, (_, _) => new UnopenableTarget()) { ClientLimits = limits }, CancellationToken.None);
+
+        Assert.Equal(HeadlessCommand.ExitFailed, code);
+        var text = output.ToString();
+        Assert.Contains("unopened: Failed (", text, StringComparison.Ordinal);
+        Assert.Contains(" · steady none\n", text.ReplaceLineEndings("\n"), StringComparison.Ordinal);
+        Assert.DoesNotContain("–-1", text, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Run_FailedByAnUnexpectedException_SaysWhatStoppedIt_NotFailedTwice()
+    {
+        var profile = Path.Combine(_directory, "crash.json");
+        await File.WriteAllTextAsync(profile, new RunPlan { Name = "crash", Load = new LoadOptions { Concurrency = 2 }, Stop = new StopOptions { DurationSeconds = 30 } }.ToJson());
+        using var output = new StringWriter();
+        using var error = new StringWriter();
+
+        var code = await HeadlessCommand.RunAsync([profile, "--summary", Path.Combine(_directory, "crash.result.json")], output, error, configuration: null,
+            limits => new BenchmarkRunner(TimeProvider.System, sourceFactory: (_, _) => new BreakingSource(after: 20)) { ClientLimits = limits }, CancellationToken.None);
+
+        Assert.Equal(HeadlessCommand.ExitFailed, code);
+        var text = output.ToString();
+        Assert.Contains("crash: Failed (an unexpected InvalidOperationException) against ", text, StringComparison.Ordinal);
+        Assert.DoesNotContain("(failed)", text, StringComparison.Ordinal);
+        Assert.Contains("Run failed: The run failed (InvalidOperationException).", error.ToString(), StringComparison.Ordinal);
+    }
+
+    /// <summary>A target whose service cannot be reached: the run never starts.</summary>
+    private sealed class UnopenableTarget : BenchEngine.Targets.IInsertTarget
+    {
+        public string Description => "unreachable";
+
+        public bool IsModel => false;
+
+        public double? ProvisionedRequestUnits => null;
+
+        public Task InitializeAsync(CancellationToken cancellationToken) => throw new HttpRequestException("connection refused");
+
+        public Task<BenchEngine.Targets.OperationOutcome> WriteAsync(IReadOnlyList<BenchEngine.Workloads.Document> documents, BenchEngine.Targets.WriteOperation operation, CancellationToken cancellationToken) =>
+            throw new InvalidOperationException("never opened");
+
+        public Task<long> CountAsync(CancellationToken cancellationToken) => Task.FromResult(0L);
+
+        public ValueTask DisposeAsync() => ValueTask.CompletedTask;
+    }
+
+    /// <summary>Documents until <c>after</c> of them, then an exception no part of the engine expects: a bug.</summary>
+    private sealed class BreakingSource(int after) : BenchEngine.Workloads.IDocumentSource
+    {
+        private readonly BenchEngine.Workloads.IDocumentSource _documents = BenchEngine.Workloads.DocumentSourceFactory.Create(new BenchEngine.Workloads.WorkloadOptions(), TimeProvider.System);
+        private int _taken;
+
+        public string Description => "breaking";
+
+        public bool TryNext(out BenchEngine.Workloads.Document document) =>
+            ++_taken <= after ? _documents.TryNext(out document) : throw new InvalidOperationException("a bug");
+
+        public void Dispose() => _documents.Dispose();
+    }
+
     private async Task<(int Code, string Output)> RunAsync(ThresholdOptions? thresholds, string name = "profile", params string[] extra)
     {
         var plan = new RunPlan { Name = name, Load = new LoadOptions { Concurrency = 4 }, Stop = new StopOptions { DurationSeconds = 1 }, Thresholds = thresholds };

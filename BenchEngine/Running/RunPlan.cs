@@ -11,7 +11,7 @@ namespace BenchEngine.Running;
 /// Everything a run needs, immutable and serialisable: what a profile stores and what a run snapshots.
 /// Secrets are named, never held (<see cref="CosmosOptions.KeySecret"/>, <see cref="TableOptions.ConnectionStringSecret"/>).
 /// </summary>
-public sealed record RunPlan
+public sealed record RunPlan : IJsonOnDeserialized
 {
     /// <summary>Largest item Cosmos DB accepts.</summary>
     public const int MaxDocumentBytes = 2 * 1024 * 1024;
@@ -43,16 +43,23 @@ public sealed record RunPlan
 
     public LoadOptions Load { get; init; } = new();
 
-    /// <summary>When to stop. Left out: after a minute, or, with stages, when they end (their sum is the run's length).</summary>
-    public StopOptions Stop
-    {
-        get => _stop ?? (Load.Stages.Count > 0 ? new StopOptions() : DefaultStop);
-        init => _stop = value;
-    }
+    /// <summary>When to stop: by default after a minute. A plan read from JSON without a <c>stop</c> section but with stages
+    /// stops when they end (their sum is the run's length).</summary>
+    public StopOptions Stop { get => _stop; init => _stop = value; }
 
-    private readonly StopOptions? _stop;
+    private StopOptions _stop = DefaultStop;
 
     private static readonly StopOptions DefaultStop = new() { DurationSeconds = 60 };
+
+    /// <summary>Read from JSON: a <c>stop</c> section left out beside stages is theirs, not the default minute, which would
+    /// contradict their length (and be refused for it).</summary>
+    void IJsonOnDeserialized.OnDeserialized()
+    {
+        if (ReferenceEquals(_stop, DefaultStop) && Load.Stages.Count > 0)
+        {
+            _stop = new StopOptions();
+        }
+    }
 
     /// <summary>Pass/fail limits, if any.</summary>
     public ThresholdOptions? Thresholds { get; init; }

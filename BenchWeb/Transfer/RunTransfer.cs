@@ -260,9 +260,11 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
             {
                 errors.Add(new(nameof(RunExport.TargetKind), $"The run says {document.TargetKind} but its plan targets {document.Plan.Target.Kind}."));
             }
-            else if (TargetRegistry.IsKnown(document.TargetKind) && document.TargetIsModel != document.TargetKind.Module.IsModel)
+            else if (TargetRegistry.IsKnown(document.TargetKind) && document.TargetKind.Module.IsModel is var model
+                && (document.TargetIsModel && !model || !document.TargetIsModel && model && document.Seconds is { Count: > 0 }))
             {
-                // The pages badge a model's figures as not Azure's: the badge is the kind's, never the document's word.
+                // The pages badge a model's figures as not Azure's: the badge is the kind's, never the document's word. (A run
+                // that ended before its target opened measured nothing, and was never told it was a model's.)
                 errors.Add(new(nameof(RunExport.TargetIsModel), document.TargetIsModel
                     ? $"{document.TargetKind.Module.DisplayName} is a service, not a model: its figures are measured."
                     : $"{document.TargetKind.Module.DisplayName} is a model: its figures are never a service's."));

@@ -16,10 +16,10 @@ public sealed class HeadlessSignalTests : IDisposable
 
     private readonly string _directory = Directory.CreateTempSubdirectory("benchweb-headless-signal-").FullName;
 
+    // SIGTERM only: a shell starts a background job with SIGINT and SIGQUIT ignored, and a child inherits that, so in such a
+    // job (as CI may run the tests) those signals never reach the run. Ctrl+C goes the same way once it arrives.
     [Theory]
-    [InlineData("INT")]
     [InlineData("TERM")]
-    [InlineData("QUIT")]
     public async Task Run_StoppedBySignal_KeepsItsSeconds_WritesTheResult_AndExits130(string signal)
     {
         if (OperatingSystem.IsWindows())

@@ -17,6 +17,11 @@ public static class PlainText
     public static bool IsRefused(char c) =>
         char.IsControl(c) || c is '\u061C' or '\u200E' or '\u200F' or (>= '\u202A' and <= '\u202E') or (>= '\u2066' and <= '\u2069');
 
+    /// <summary>Whether <paramref name="text"/> shows as nothing: null, empty, or only spaces and invisible characters
+    /// (U+200B zero-width space, U+FEFF, U+2060 and the other format characters). A name must have something to show.</summary>
+    public static bool IsBlank(string? text) =>
+        text is null || text.All(c => char.IsWhiteSpace(c) || CharUnicodeInfo.GetUnicodeCategory(c) == UnicodeCategory.Format);
+
     /// <summary>Null when <paramref name="text"/> may be stored; otherwise why not, naming the first refused character by its
     /// code point (never the character itself).</summary>
     /// <param name="text">The text as typed; null is fine (nothing to check).</param>

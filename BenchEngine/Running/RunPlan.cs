@@ -122,7 +122,7 @@ public sealed record RunPlan : IJsonOnDeserialized
             }
         }
 
-        Check(string.IsNullOrWhiteSpace(Name), PlanSettingsCatalog.Name.Path, "Give the plan a name.");
+        Check(PlainText.IsBlank(Name), PlanSettingsCatalog.Name.Path, string.IsNullOrWhiteSpace(Name) ? "Give the plan a name." : "Give the plan a name that shows: this one is only invisible characters.");
         Check(Name is { Length: > MaxNameLength }, PlanSettingsCatalog.Name.Path, $"At most {MaxNameLength} characters.");
         if (PlainText.Check(Name) is { } unprintable)
         {

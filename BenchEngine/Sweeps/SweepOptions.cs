@@ -33,13 +33,14 @@ public sealed record SweepOptions
     /// <summary>The swept setting's plan path, e.g. <c>Load.Concurrency</c>.</summary>
     public string Setting { get; init; } = PlanSettingsCatalog.Concurrency.Path;
 
-    /// <summary>Its values, in the order they run, as the plan writes them (<c>8</c>, <c>Gateway</c>, <c>true</c>).</summary>
-    public IReadOnlyList<string> Values { get; init; } = [];
+    /// <summary>Its values, in the order they run, as the plan writes them (<c>8</c>, <c>Gateway</c>, <c>true</c>); spaces around
+    /// a value are not part of it (" 8" is 8, and the same step as "8").</summary>
+    public IReadOnlyList<string> Values { get; init => field = Trimmed(value); } = [];
 
     /// <summary>An optional second setting: the sweep runs once per value of it (a series each), e.g. the connection mode.</summary>
     public string? SeriesSetting { get; init; }
 
-    public IReadOnlyList<string> SeriesValues { get; init; } = [];
+    public IReadOnlyList<string> SeriesValues { get; init => field = Trimmed(value); } = [];
 
     /// <summary>Stop a series early when throughput stops improving; null: run every step.</summary>
     public EarlyStopOptions? EarlyStop { get; init; }
@@ -163,6 +164,8 @@ public sealed record SweepOptions
 
         return (errors.Count == 0 ? plans : [], errors);
     }
+
+    private static List<string> Trimmed(IReadOnlyList<string>? values) => values is null ? [] : [.. values.Select(v => v?.Trim()!)];
 
     // Whether the value alone can be set on a default plan (to tell a bad series value from a bad swept one).
     private static bool Fits(string path, string value)

@@ -80,6 +80,20 @@ public sealed class PlainInputApiTests
     }
 
     [Fact]
+    public async Task InvitationsAndTokens_RefuseANameOfOnlyInvisibleCharacters()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        var users = host.Get<UserDirectory>();
+
+        var invite = await Assert.ThrowsAsync<ArgumentException>(() => users.InviteAsync("\u200B\u200D", BenchWebRoles.Viewer, TestActors.Admin, CancellationToken.None));
+        var token = await Assert.ThrowsAsync<ArgumentException>(() =>
+            users.CreateTokenAsync(TestActors.Admin.UserId, BenchWebRoles.Admin, "\uFEFF", BenchWebRoles.Viewer, days: 1, TestActors.Admin, CancellationToken.None));
+
+        Assert.Contains("not only invisible ones", invite.Message, StringComparison.Ordinal);
+        Assert.Contains("not only invisible ones", token.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task AuditCsv_WritesControlAndBidirectionalCharactersAsCodePoints_WhateverAnEntryHolds()
     {
         // A name from a sign-in provider, or one stored before names were checked, may hold anything.

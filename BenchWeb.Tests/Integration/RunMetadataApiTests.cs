@@ -74,7 +74,7 @@ public sealed class RunMetadataApiTests
             ("""{ "branch": "main\u0000" }""", "Metadata.branch", "Contains a control character (U+0000)"),
             ("""{ "commit": " 1a2b" }""", "Metadata.commit", "A value cannot begin or end with a space."),
             ("""{ "bell\u0007": "1" }""", "Metadata", "The key of pair 1: Contains a control character (U+0007)"),
-            ("""{ "": "1" }""", "Metadata", "Pair 1 has an empty key"),
+            ("""{ "": "1" }""", "Metadata", "Pair 1 has an empty or invisible key"),
             ($$"""{ "{{new string('k', 51)}}": "1" }""", "Metadata", "The key of pair 1 has 51 characters; at most 50."),
             ("""{ "commit": "1", "commit": "2" }""", "Metadata.commit", "Given more than once: each key once."),
             ($$"""{ {{tooMany}} }""", "Metadata", "At most 20 pairs; this has 21."),

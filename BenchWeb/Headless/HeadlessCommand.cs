@@ -117,7 +117,7 @@ public static class HeadlessCommand
         if (args.Count == 0 || args[0] is "-h" or "--help")
         {
             await output.WriteLineAsync(Usage);
-            await output.WriteLineAsync("Exit codes: 0 completed (thresholds met), 1 failed, 2 invalid input, 3 a threshold missed, 4 stopped by an auto-stop rule, 130 cancelled.");
+            await output.WriteLineAsync("Exit codes: 0 completed (thresholds met), 1 failed, 2 invalid input, 3 a threshold missed, 4 stopped by an auto-stop rule, 130 cancelled (Ctrl+C, SIGINT, SIGTERM; the seconds so far are kept).");
             await output.WriteLineAsync($"{MetaOption} key=value (repeatable) says where the run came from in the result file; in a GitHub Actions, Azure Pipelines or GitLab job, "
                 + "its commit, branch, build and pipeline link are read from the job's variables, and a --meta pair wins over them.");
             return args.Count == 0 ? ExitInvalidInput : ExitCompleted;

@@ -77,9 +77,9 @@ public sealed class RunMetadata
             var position = (i + 1).ToString(CultureInfo.InvariantCulture);
 
             // A key that cannot be shown as it is (empty, too long, unprintable) is named by its position, never quoted.
-            if (string.IsNullOrWhiteSpace(key))
+            if (PlainText.IsBlank(key))
             {
-                errors.Add(new(field, $"Pair {position} has an empty key: every value needs a key."));
+                errors.Add(new(field, $"Pair {position} has an empty or invisible key: every value needs a key."));
                 continue;
             }
 

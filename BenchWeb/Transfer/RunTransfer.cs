@@ -330,6 +330,8 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
         }
 
         var secondsChecked = errors.All(e => !e.Field.StartsWith(nameof(RunExport.Seconds), StringComparison.Ordinal));
+        // The seconds as the engine counted them, once they read as seconds: the totals and the derived figures are checked on them.
+        IReadOnlyList<SecondSnapshot>? snapshots = secondsChecked ? [.. seconds.Select(s => s.ToSnapshot())] : null;
 
         if (document.Summary is null)
         {
@@ -338,9 +340,9 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
                 errors.Add(new(nameof(RunExport.Summary), "The run has seconds but no summary."));
             }
         }
-        else if (secondsChecked)
+        else if (snapshots is not null)
         {
-            RunExportRanges.CheckTotals(document.Summary, [.. seconds.Select(s => s.ToSnapshot())], errors);
+            RunExportRanges.CheckTotals(document.Summary, snapshots, errors);
         }
 
         if (document.Summary is { } counted && (counted.TotalOk < 0 || counted.TotalOkRequests < 0 || counted.TotalThrottled < 0 || counted.TotalErrors < 0
@@ -361,7 +363,7 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
 
         if (document.Summary is { } measured)
         {
-            RunExportRanges.CheckSummary(measured, seconds, secondsChecked ? [.. seconds.Select(s => s.ToSnapshot())] : null, errors);
+            RunExportRanges.CheckSummary(measured, seconds, snapshots, errors);
         }
 
         if (document.AbandonedRequests < 0)

@@ -65,4 +65,25 @@ public sealed class PlainTextTests
         Assert.Equal("Name", error.Field);
         Assert.Contains(codePoint, error.Message, StringComparison.Ordinal);
     }
+
+    [Theory]
+    [InlineData("\u200B")]
+    [InlineData("\u200B\u200C\u200D")]
+    [InlineData(" \uFEFF\u2060 ")]
+    [InlineData("   ")]
+    public void RunPlan_RefusesAName_OfOnlyInvisibleCharacters(string name)
+    {
+        var plan = new RunPlan { Name = name, Stop = new StopOptions { TotalDocuments = 10 } };
+
+        var error = Assert.Single(plan.Validate());
+
+        Assert.Equal("Name", error.Field);
+        Assert.StartsWith("Give the plan a name", error.Message, StringComparison.Ordinal);
+        Assert.True(PlainText.IsBlank(name));
+    }
+
+    [Theory]
+    [InlineData("a\u200B")]
+    [InlineData("東京")]
+    public void IsBlank_IsFalse_ForANameWithSomethingToShow(string name) => Assert.False(PlainText.IsBlank(name));
 }

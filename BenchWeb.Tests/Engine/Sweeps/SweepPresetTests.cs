@@ -76,4 +76,16 @@ public sealed class SweepPresetTests
 
         Assert.Equal(new FieldError("Sweep.Values", $"“{value}” is not a value Concurrency can take."), error);
     }
+
+    [Fact]
+    public void SpacesAroundAValue_AreNotPartOfIt_SoTheSameValueTwiceIsRefusedAndAPaddedOneRuns()
+    {
+        var padded = new SweepOptions { Setting = "Load.Concurrency", Values = [" 8", "16 "], SeriesSetting = "Load.BatchSize", SeriesValues = [" 1 "] };
+        var twice = new SweepOptions { Setting = "Load.Concurrency", Values = ["8", " 8"] };
+
+        Assert.Empty(padded.Validate(new RunPlan()));
+        Assert.Equal(["8", "16"], padded.Values);
+        Assert.Equal([8, 16], padded.Steps(new RunPlan()).Select(s => s.Plan.Load.Concurrency));
+        Assert.Contains(twice.Validate(new RunPlan()), e => e.Field == "Sweep.Values" && e.Message == "Each value once.");
+    }
 }

@@ -29,8 +29,9 @@ public sealed class RunMetadataTests
     }
 
     [Theory]
-    [InlineData("", "Metadata", "Pair 1 has an empty key")]
-    [InlineData("   ", "Metadata", "Pair 1 has an empty key")]
+    [InlineData("", "Metadata", "Pair 1 has an empty or invisible key")]
+    [InlineData("   ", "Metadata", "Pair 1 has an empty or invisible key")]
+    [InlineData("\u200B\uFEFF", "Metadata", "Pair 1 has an empty or invisible key")]
     [InlineData("k01234567890123456789012345678901234567890123456789", "Metadata", "The key of pair 1 has 51 characters; at most 50.")]
     [InlineData("bell\u0007", "Metadata", "The key of pair 1: Contains a control character (U+0007)")]
     [InlineData("evil\u202Eexe", "Metadata", "The key of pair 1: Contains a bidirectional-text control (U+202E)")]

@@ -123,9 +123,9 @@ public sealed class UserDirectory(IDbContextFactory<BenchDbContext> databases, A
         ArgumentNullException.ThrowIfNull(actor);
         name = name?.Trim() ?? "";
         var parsed = BenchWebRoles.Parse(role) ?? throw new ArgumentException($"Not a role: choose {string.Join(", ", BenchWebRoles.All)}.", nameof(role));
-        if (name.Length is 0 or > MaxNameLength)
+        if (name.Length > MaxNameLength || PlainText.IsBlank(name))
         {
-            throw new ArgumentException($"Give a name of 1 to {MaxNameLength} characters.", nameof(name));
+            throw new ArgumentException($"Give a name of 1 to {MaxNameLength} characters, not only invisible ones.", nameof(name));
         }
 
         if (PlainText.Check(name) is { } unprintable)
@@ -222,9 +222,9 @@ public sealed class UserDirectory(IDbContextFactory<BenchDbContext> databases, A
     {
         ArgumentNullException.ThrowIfNull(actor);
         name = name?.Trim() ?? "";
-        if (name.Length is 0 or > MaxTokenNameLength)
+        if (name.Length > MaxTokenNameLength || PlainText.IsBlank(name))
         {
-            throw new ArgumentException($"Give the token a name of 1 to {MaxTokenNameLength} characters.", nameof(name));
+            throw new ArgumentException($"Give the token a name of 1 to {MaxTokenNameLength} characters, not only invisible ones.", nameof(name));
         }
 
         if (PlainText.Check(name) is { } unprintable)

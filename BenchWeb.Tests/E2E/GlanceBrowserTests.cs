@@ -163,6 +163,8 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         await DashboardPages.GotoAsync(Page, App($"runs/{interrupted}"));
         await Expect(Page.Locator("#run-summary .badge.partial")).ToBeVisibleAsync();
         await Expect(Page.Locator("#run-summary")).ToContainTextAsync("not kept");
+        // Its charts hold every second it kept, as a finished run's do.
+        await Expect(Page.Locator("#run-charts")).ToHaveAttributeAsync("data-points", "20");
         await ScreenshotAsync("glance-run-partial");
 
         await DashboardPages.GotoAsync(Page, App($"runs/{failed}"));

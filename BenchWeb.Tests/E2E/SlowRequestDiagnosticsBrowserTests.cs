@@ -52,6 +52,10 @@ public sealed class SlowRequestDiagnosticsBrowserTests(DashboardBrowserFixture f
             await Page.WaitForFunctionAsync($"() => window.Chart.getChart(document.querySelector('canvas[data-chart=\"latency\"]')).getDatasetMeta(2).data.length === {entries}");
             var point = await Page.EvaluateAsync<double[]>(
                 "() => { const c = window.Chart.getChart(document.querySelector('canvas[data-chart=\"latency\"]')); const p = c.getDatasetMeta(2).data[1]; return [p.x, p.y, c.data.datasets[2].data[1].second]; }");
+            // Each point at its second's end as measured, inside the chart: a last, partial second's is not past the axis's end.
+            var outside = await Page.EvaluateAsync<string>(
+                "() => { const c = window.Chart.getChart(document.querySelector('canvas[data-chart=\"latency\"]')); const m = c.getDatasetMeta(2).data; return c.data.datasets[2].data.map((d, i) => [d, m[i]]).filter(([d, p]) => !(p.x >= c.chartArea.left - 0.5 && p.x <= c.chartArea.right + 0.5)).map(([d, p]) => `second ${d.second} at ${d.x} (${p.x} px; ${c.chartArea.left}-${c.chartArea.right}, max ${c.scales.x.max})`).join('; '); }");
+            Assert.Equal("", outside);
             await latency.ClickAsync(new LocatorClickOptions { Position = new Position { X = (float)point[0], Y = (float)point[1] } });
 
             var second = (int)point[2];

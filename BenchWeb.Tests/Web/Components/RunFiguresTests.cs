@@ -87,6 +87,23 @@ public sealed class RunFiguresTests
         Assert.Equal("10", tiles.Find("[data-tile=current-rate]").TextContent);
     }
 
+    [Theory]
+    [InlineData(RunStatus.Running, false)]
+    [InlineData(RunStatus.Completed, true)]
+    public async Task Tiles_OfAClosedLoop_FillOneRowOfEight_TheProgressBarTakingTwoColumnsOnlyOnceTheCurrentRateHasGone(RunStatus status, bool wide)
+    {
+        // Eight columns at 1,366 px: seven tiles and the bar over two when the run has ended, eight tiles while it runs (a ninth
+        // column's worth would put one tile alone on a second row).
+        await using var context = new BenchWebComponentContext();
+        var state = new RunLiveState(null, 60, provisionedRequestUnits: 400);
+        state.Add([new RunSecondEntity { Index = 0, ElapsedSeconds = 1, DurationSeconds = 1, Ok = 10, OkRequests = 10 }]);
+
+        var tiles = context.Render<RunTiles>(p => p.Add(t => t.State, state).Add(t => t.Status, status));
+
+        Assert.Equal(wide, tiles.Find("[data-tile=progress-tile]").ClassList.Contains("wide"));
+        Assert.Equal(8, tiles.FindAll(".tile").Count + (wide ? 1 : 0));
+    }
+
     [Fact]
     public async Task Tiles_PutTheClockReadingUnderTheSeconds_FromAMinuteOn()
     {

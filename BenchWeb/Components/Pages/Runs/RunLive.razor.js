@@ -276,8 +276,16 @@ class LiveView {
     // The kept slow requests ({second, latencyMs}) as points on the latency chart, each at its second's end.
     setSlowRequests(requests) {
         this.slowPoints = (requests ?? []).map(r => ({ x: r.second + 1, y: logValue(r.latencyMs), second: r.second }));
+        this.placeSlowPoints();
         this.charts.latency.data.datasets[2].source = this.slowPoints;
         this.scheduleDraw();
+    }
+
+    // A slow request's point at its second's end as measured (a last, partial second ends before its whole second would),
+    // never past the axis's end (which a last second of a few milliseconds may be).
+    placeSlowPoints() {
+        const max = this.charts.latency.options.scales.x.max ?? Infinity;
+        for (const p of this.slowPoints) p.x = Math.min(this.seconds.get(p.second)?.elapsedSeconds ?? p.second + 1, max);
     }
 
     // Marks the slowest requests of second `index` in the page's panel and scrolls to the first (or says there are none).
@@ -320,6 +328,7 @@ class LiveView {
         // that the axis does not end on a label like 60.01.
         const max = end > 0 ? Math.max(1, Math.ceil(end - 0.05)) : undefined;
         for (const c of Object.values(this.charts)) c.options.scales.x.max = max;
+        this.placeSlowPoints();
     }
 
     // At most one redraw per frame, however many seconds arrive.

@@ -34,6 +34,32 @@ public static partial class CredentialRedaction
         return Header().Replace(text, m => m.Groups["name"].Value + m.Groups["separator"].Value + Marker);
     }
 
+    /// <summary>What credential <paramref name="text"/> holds, in words (<c>AccountKey=…</c>, <c>Authorization: …</c>,
+    /// <c>an account key</c>), or null when it holds none. A text a user types to be shown and exported (a name,
+    /// notes, a run's metadata) is refused when it holds one; one already redacted (<see cref="Marker"/>) holds none.</summary>
+    /// <param name="text">Any text.</param>
+    public static string? FindCredential(string text)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        foreach (Match pair in KeyValue().Matches(text))
+        {
+            if (!pair.Groups["value"].Value.StartsWith(Marker, StringComparison.Ordinal))
+            {
+                return $"{pair.Groups["name"].Value}=…";
+            }
+        }
+
+        foreach (Match header in Header().Matches(text))
+        {
+            if (!header.Groups["value"].Value.TrimStart().StartsWith(Marker, StringComparison.Ordinal))
+            {
+                return "Authorization: …";
+            }
+        }
+
+        return AccountKey().IsMatch(text) ? "an account key" : null;
+    }
+
     /// <summary>Each secret, and the credentials inside a connection string (<c>AccountKey=…;</c>), as they would appear in a
     /// text.</summary>
     private static IEnumerable<string> ValuesOf(IEnumerable<string> secrets)
@@ -66,6 +92,10 @@ public static partial class CredentialRedaction
     [GeneratedRegex(@"(?<name>\b(?:AccountKey|SharedAccessKey|SharedAccessSignature|sig|password|pwd|token|access_?key|secret)\b)(?<separator>\s*=\s*)(?<value>[^;&\s""',}]+)",
         RegexOptions.IgnoreCase | RegexOptions.CultureInvariant, matchTimeoutMilliseconds: 1000)]
     private static partial Regex KeyValue();
+
+    // A Storage or Cosmos DB account key alone: 64 bytes in Base64, 86 characters and "==".
+    [GeneratedRegex(@"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{86}==(?![A-Za-z0-9+/=])", RegexOptions.CultureInvariant, matchTimeoutMilliseconds: 1000)]
+    private static partial Regex AccountKey();
 
     // An Authorization header, written as a header line ("Authorization: …"), a JSON property ("authorization":"…") or a
     // key=value pair.

@@ -37,12 +37,10 @@ public static class SummaryCalculator
 
         var elapsed = seconds.Count == 0 ? TimeSpan.Zero : seconds[^1].Elapsed;
         var totals = SecondTotals.Zero;
-        double maxCpu = 0;
         var errorsByStatus = new Dictionary<int, long>();
         foreach (var second in seconds)
         {
             totals += SecondTotals.Of(second);
-            maxCpu = Math.Max(maxCpu, second.ClientCpuPercent);
             foreach (var (status, count) in second.ErrorsByStatus)
             {
                 errorsByStatus[status] = errorsByStatus.GetValueOrDefault(status) + count;
@@ -92,7 +90,7 @@ public static class SummaryCalculator
             EstimatedCostOfRun = costOfRun,
             EstimatedCostPerMonth = costPerMonth,
             SteadyState = FindSteadyState(seconds),
-            MaxClientCpuPercent = maxCpu,
+            MaxClientCpuPercent = MaxClientCpuPercent(seconds),
             ClientBound = spans.Count > 0,
             ClientLimitedSeconds = seconds.Count(s => s.IsClientLimited),
             ClientLimitedSpans = spans,
@@ -105,6 +103,15 @@ public static class SummaryCalculator
             TotalGivenUpRequests = totals.GivenUpRequests,
             Stages = ForStages(seconds, options.StageSeconds, reported),
         };
+    }
+
+    /// <summary>The highest client CPU of the full seconds (of every second when none is full): a last second of a few
+    /// milliseconds reads this process's CPU over those milliseconds, which is no figure of the run.</summary>
+    public static double MaxClientCpuPercent(IReadOnlyList<SecondSnapshot> seconds)
+    {
+        ArgumentNullException.ThrowIfNull(seconds);
+        var measured = seconds.Any(s => s.IsFull) ? seconds.Where(s => s.IsFull) : seconds;
+        return measured.Select(s => s.ClientCpuPercent).DefaultIfEmpty(0).Max();
     }
 
     /// <summary>Each started stage's figures (see <see cref="StageSummary"/>): its seconds by index, the last started stage

@@ -1,11 +1,13 @@
 using System.Globalization;
 using System.Text;
+using BenchEngine.Diagnostics;
 
 namespace BenchEngine.Running;
 
 /// <summary>
 /// The one rule for text a user types that is shown or exported (a plan's or profile's name, a description, run tags and
-/// notes, a user's or token's name, the kill switch's reason): no control characters and no bidirectional-text controls.
+/// notes, a user's or token's name, the kill switch's reason): no control characters, no bidirectional-text controls, and
+/// nothing shaped like a credential (<see cref="CredentialRedaction.FindCredential"/>).
 /// A NUL or BEL turns a CSV export binary, an ESC starts a terminal escape sequence, and U+202E (right-to-left override)
 /// makes a name display as something it is not. <see cref="Check"/> refuses such text where it is typed;
 /// <see cref="Escape"/> shows text from elsewhere (a file, an older database) with those characters made visible.
@@ -26,7 +28,9 @@ public static class PlainText
     /// code point (never the character itself).</summary>
     /// <param name="text">The text as typed; null is fine (nothing to check).</param>
     /// <param name="allowLineBreaks">Whether line breaks and tabs may stay (notes and descriptions, not names).</param>
-    public static string? Check(string? text, bool allowLineBreaks = false)
+    /// <param name="refuseCredentials">Whether a credential's shape is refused; false only for a text that is redacted before
+    /// it is kept (an SDK's diagnostics from an imported run).</param>
+    public static string? Check(string? text, bool allowLineBreaks = false, bool refuseCredentials = true)
     {
         if (text is null)
         {
@@ -46,7 +50,10 @@ public static class PlainText
                 : $"Contains a bidirectional-text control ({code}), which makes text display differently from what it is: remove it.";
         }
 
-        return null;
+        // Such text is shown on pages and written to exports: a key pasted into it would be readable by every viewer.
+        return refuseCredentials && CredentialRedaction.FindCredential(text) is { } credential
+            ? $"Looks like it holds a credential ({credential}): this text is shown on pages and in exports. Keep keys as secrets and give only their names."
+            : null;
     }
 
     /// <summary><paramref name="text"/> with every refused character written as its code point (<c>\u001B</c>), so that

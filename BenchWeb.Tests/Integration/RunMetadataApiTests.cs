@@ -78,6 +78,7 @@ public sealed class RunMetadataApiTests
             ($$"""{ "{{new string('k', 51)}}": "1" }""", "Metadata", "The key of pair 1 has 51 characters; at most 50."),
             ("""{ "commit": "1", "commit": "2" }""", "Metadata.commit", "Given more than once: each key once."),
             ($$"""{ {{tooMany}} }""", "Metadata", "At most 20 pairs; this has 21."),
+            ("""{ "commit": "DefaultEndpointsProtocol=https;AccountName=a;AccountKey=Zm9vYmFyYmF6cXV4;EndpointSuffix=core.windows.net" }""", "Metadata.commit", "Looks like it holds a credential (AccountKey=…)"),
         };
 
         foreach (var (metadata, field, message) in cases)

@@ -8,6 +8,7 @@ using BenchEngine.Running;
 using BenchWeb.Data;
 using BenchWeb.Execution;
 using BenchWeb.Guard.Security;
+using BenchWeb.Provenance;
 using BenchWeb.Tests.Support;
 using BenchWeb.Transfer;
 using CsvHelper;
@@ -182,6 +183,9 @@ public sealed class RunTransferTests
         { "a service badged as a model", "TargetIsModel" },
         { "a control character in the environment", "Environment.machineName" },
         { "an account key pasted as the secret's name", "Plan.Target.Cosmos.KeySecret" },
+        { "a second's p50 above its p99", "Seconds[1].LatencyP99Ms" },
+        { "a steady window whose first second comes after its last", "Summary.SteadyState" },
+        { "a connection string in the metadata", "Metadata.commit" },
     };
 
     [Theory]
@@ -223,6 +227,9 @@ public sealed class RunTransferTests
             "a service badged as a model" => document with { TargetKind = TargetKind.CosmosSql, Plan = document.Plan! with { Target = new TargetOptions { Kind = TargetKind.CosmosSql, Cosmos = new CosmosOptions { Endpoint = "https://acme.documents.azure.com:443/", KeySecret = "COSMOS_KEY" } } } },
             "a control character in the environment" => document with { Environment = document.Environment! with { MachineName = "m\u0000x" } },
             "an account key pasted as the secret's name" => document with { TargetKind = TargetKind.CosmosSql, TargetIsModel = false, Plan = document.Plan! with { Target = new TargetOptions { Kind = TargetKind.CosmosSql, Cosmos = new CosmosOptions { Endpoint = "https://acme.documents.azure.com:443/", KeySecret = "AccountEndpoint=https://evil.example/;AccountKey=C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==;" } } } },
+            "a second's p50 above its p99" => document with { Seconds = [seconds[0], seconds[1] with { LatencyP50Ms = 900, LatencyP95Ms = null, LatencyP99Ms = 600, LatencyMaxMs = 950 }, seconds[2]] },
+            "a steady window whose first second comes after its last" => document with { Summary = summary with { SteadyState = new SteadyStateWindow { FirstSecond = 2, LastSecond = 0 } } },
+            "a connection string in the metadata" => document with { Metadata = new RunMetadata([KeyValuePair.Create("commit", "DefaultEndpointsProtocol=https;AccountName=a;AccountKey=Zm9vYmFyYmF6cXV4;EndpointSuffix=core.windows.net")]) },
             _ => throw new ArgumentOutOfRangeException(nameof(change)),
         };
 

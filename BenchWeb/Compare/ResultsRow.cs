@@ -74,6 +74,9 @@ public sealed record ResultsRow
     /// <summary>Seconds whose figures were the client's, not the service's; null when the run's seconds had no client health.</summary>
     public int? ClientLimitedSeconds { get; init; }
 
+    /// <summary>Of those, the full seconds the per-second figures left out (none when no full second was the service's).</summary>
+    public int PerSecondLeftOut { get; init; }
+
     /// <summary>The run's worst second for the client, in words (<see cref="ClientSecondText"/>); null when not measured.</summary>
     public string? WorstClientSecond { get; init; }
 }

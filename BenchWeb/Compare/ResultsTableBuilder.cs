@@ -153,8 +153,8 @@ public sealed class ResultsTableBuilder
         {
             null => "client health not measured",
             0 => "never the limit",
-            1 => "limited in 1 second (left out of the per-second figures)",
-            { } seconds => FormattableString.Invariant($"limited in {seconds:N0} seconds (left out of the per-second figures)"),
+            { } seconds => FormattableString.Invariant($"limited in {seconds:N0} {(seconds == 1 ? "second" : "seconds")}")
+                + (row.PerSecondLeftOut > 0 ? FormattableString.Invariant($" ({row.PerSecondLeftOut:N0} left out of the per-second figures)") : " (none left out of the per-second figures: no full second was the service's)"),
         };
         return "Client: " + limited + (row.WorstClientSecond is { } worst ? " · worst " + worst : "");
     }
@@ -218,6 +218,7 @@ public sealed class ResultsTableBuilder
             ThrottledPercent = summary?.ThrottledFraction * 100,
             EstimatedCostPerMonth = summary?.EstimatedCostPerMonth,
             ClientLimitedSeconds = summary is null ? null : (int?)RunComparison.ClientLimitedSeconds(summary),
+            PerSecondLeftOut = summary?.PerSecondLeftOut ?? 0,
             WorstClientSecond = ClientSecondText.Describe(summary?.WorstClientSecond),
             Metadata = RunMetadata.FromStored(run.Run.MetadataJson).ToString(),
         };

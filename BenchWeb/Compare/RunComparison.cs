@@ -169,7 +169,7 @@ public sealed class RunComparison
             Figure("ru-per-insert", "RU per insert", "N2", false, s => s.RequestUnitsPerInsert, RequestUnitsMissing),
             Figure("throttled", "Throttled (%)", "N2", false, s => s.ThrottledFraction * 100),
             Figure("cost-per-month", "Estimated cost per month ($)", "N2", false, s => s.EstimatedCostPerMonth, CostMissing),
-            Figure("client-limited", "Client-limited seconds (left out of the per-second figures)", "N0", false, ClientLimitedSeconds),
+            Figure("client-limited", "Client-limited seconds", "N0", false, ClientLimitedSeconds),
             Text("worst-client-second", "Worst client second", r => r.Summary is null ? "—" : ClientSecondText.Describe(r.Summary.WorstClientSecond) ?? "not measured for this run"),
         ];
     }

@@ -68,16 +68,27 @@ internal static class RunExportRanges
             Count(count, MaxCountPerSecond, $"{field}.{nameof(RunExportSecond.ErrorsByStatus)}[{status}]", errors);
         }
 
-        foreach (var (latency, name) in new[]
+        // A second's percentiles: milliseconds within bounds, going up from P50 to its slowest request as the summary's do.
+        (double? Value, string Name, string Label)? lower = null;
+        foreach (var percentile in new (double? Value, string Name, string Label)[]
         {
-            (second.LatencyP50Ms, nameof(RunExportSecond.LatencyP50Ms)), (second.LatencyP95Ms, nameof(RunExportSecond.LatencyP95Ms)),
-            (second.LatencyP99Ms, nameof(RunExportSecond.LatencyP99Ms)), (second.LatencyMaxMs, nameof(RunExportSecond.LatencyMaxMs)),
+            (second.LatencyP50Ms, nameof(RunExportSecond.LatencyP50Ms), "P50"), (second.LatencyP95Ms, nameof(RunExportSecond.LatencyP95Ms), "P95"),
+            (second.LatencyP99Ms, nameof(RunExportSecond.LatencyP99Ms), "P99"), (second.LatencyMaxMs, nameof(RunExportSecond.LatencyMaxMs), "slowest"),
         })
         {
-            if (latency is { } value)
+            if (percentile.Value is not { } value)
             {
-                Number(value, 0, MaxMilliseconds, "ms", $"{field}.{name}", errors);
+                continue;
             }
+
+            Number(value, 0, MaxMilliseconds, "ms", $"{field}.{percentile.Name}", errors);
+            if (lower is { Value: { } below } && value < below)
+            {
+                errors.Add(new($"{field}.{percentile.Name}", string.Create(CultureInfo.InvariantCulture,
+                    $"{value} ms is below the second's {lower.Value.Label} ({below} ms): its percentiles go up from P50 to the slowest request.")));
+            }
+
+            lower = percentile;
         }
 
         Count(second.SentLate, MaxCountPerSecond, $"{field}.{nameof(RunExportSecond.SentLate)}", errors);
@@ -139,6 +150,13 @@ internal static class RunExportRanges
         if (summary.SteadyState is { } steady)
         {
             Count(steady.SecondsLeftOut, seconds.Count, $"{Field}.{nameof(RunSummary.SteadyState)}.{nameof(SteadyStateWindow.SecondsLeftOut)}", errors);
+
+            // A window of the run's seconds, first to last (none when the last is the one before the first).
+            if (steady.FirstSecond < 0 || steady.LastSecond >= seconds.Count || steady.LastSecond < steady.FirstSecond - 1)
+            {
+                errors.Add(new($"{Field}.{nameof(RunSummary.SteadyState)}", string.Create(CultureInfo.InvariantCulture,
+                    $"Seconds {steady.FirstSecond}–{steady.LastSecond} are no window of the run's {seconds.Count} seconds (0–{seconds.Count - 1}, the first no later than the last).")));
+            }
         }
 
         if (summary.WorstClientSecond is { } worst)
@@ -296,8 +314,10 @@ internal static class RunExportRanges
             Derived(achieved, elapsed > 0 ? totals.Issued / elapsed : null, nameof(RunSummary.AchievedRequestsPerSecond), "requests sent per second");
         }
 
-        var maxCpu = snapshots.Count == 0 ? 0 : snapshots.Max(s => s.ClientCpuPercent);
-        Derived(summary.MaxClientCpuPercent, maxCpu, nameof(RunSummary.MaxClientCpuPercent), "highest client CPU");
+        // Of the full seconds; a document written before a last, partial second was left out of it has every second's highest.
+        var maxCpuOfEvery = snapshots.Count == 0 ? 0 : snapshots.Max(s => s.ClientCpuPercent);
+        Derived(summary.MaxClientCpuPercent, summary.MaxClientCpuPercent == maxCpuOfEvery ? maxCpuOfEvery : SummaryCalculator.MaxClientCpuPercent(snapshots),
+            nameof(RunSummary.MaxClientCpuPercent), "highest client CPU");
 
         // A manual throughput's cost of the run is its month's for the run's hours (autoscale's follows the seconds' use).
         if (!summary.ProvisionedAutoscale && summary is { EstimatedCostOfRun: { } run, EstimatedCostPerMonth: { } month })

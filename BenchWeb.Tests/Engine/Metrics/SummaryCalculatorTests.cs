@@ -47,6 +47,17 @@ public class SummaryCalculatorTests
     }
 
     [Fact]
+    public void Summary_HighestClientCpu_IsOfTheFullSeconds_NotOfALastSecondOfAFewMilliseconds()
+    {
+        // A last second of 7 ms reads this process's CPU over those milliseconds (63 %): no figure of the run.
+        var seconds = new List<SecondSnapshot> { Second(0, 100) with { ClientCpuPercent = 30 }, Second(1, 100) with { ClientCpuPercent = 39.5 }, Second(2, 1, duration: 0.007) with { ClientCpuPercent = 63 } };
+        var sliverOnly = new List<SecondSnapshot> { Second(0, 1, duration: 0.2) with { ClientCpuPercent = 12 } };
+
+        Assert.Equal(39.5, SummaryCalculator.Calculate(seconds, new LatencyDistribution()).MaxClientCpuPercent);
+        Assert.Equal(12, SummaryCalculator.Calculate(sliverOnly, new LatencyDistribution()).MaxClientCpuPercent);
+    }
+
+    [Fact]
     public void Summary_ThrottledFraction_IsThrottledResponsesOverAllResponses()
     {
         var seconds = new List<SecondSnapshot> { Second(0, 90, throttled: 8, errors: 2, ru: 450) };

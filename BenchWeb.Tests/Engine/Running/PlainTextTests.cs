@@ -86,4 +86,26 @@ public sealed class PlainTextTests
     [InlineData("a\u200B")]
     [InlineData("東京")]
     public void IsBlank_IsFalse_ForANameWithSomethingToShow(string name) => Assert.False(PlainText.IsBlank(name));
+
+    [Theory]
+    [InlineData("DefaultEndpointsProtocol=https;AccountName=a;AccountKey=Zm9v;EndpointSuffix=core.windows.net", "(AccountKey=…)")]
+    [InlineData("https://a.blob.core.windows.net/c?sv=2024&sig=abc%2Bdef", "(sig=…)")]
+    [InlineData("note: password = hunter2", "(password=…)")]
+    [InlineData("Authorization: Bearer eyJhbGciOi", "(Authorization: …)")]
+    [InlineData("key C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw== here", "(an account key)")]
+    public void Check_RefusesTextShapedLikeACredential_SayingWhatItLooksLike_NeverQuotingIt(string text, string what)
+    {
+        var message = PlainText.Check(text, allowLineBreaks: true);
+
+        Assert.NotNull(message);
+        Assert.Contains(what, message, StringComparison.Ordinal);
+        Assert.DoesNotContain("Zm9v", message, StringComparison.Ordinal);
+        Assert.DoesNotContain("hunter2", message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("AccountKey=[redacted];EndpointSuffix=core.windows.net")]
+    [InlineData("the token expired; rotate the secret")]
+    [InlineData("1a2b3c4d5e6f7a8b9c0d1a2b3c4d5e6f7a8b9c0d")]
+    public void Check_AcceptsRedactedCredentialsAndOrdinaryWords(string text) => Assert.Null(PlainText.Check(text));
 }

@@ -61,12 +61,21 @@ public sealed class ClientHealthComparisonTests
 
         page.WaitForElement("#results-table");
         Assert.Equal(
-            "Client: limited in 3 seconds (left out of the per-second figures) · worst second 3: " + ClientHealthSeconds.StarvedReason,
+            "Client: limited in 3 seconds (3 left out of the per-second figures) · worst second 3: " + ClientHealthSeconds.StarvedReason,
             page.Find($"tr[data-client-of='{starved}'] td[colspan]").TextContent);
         Assert.Equal("Client: never the limit · worst " + HealthyWorst, page.Find($"tr[data-client-of='{healthy}'] td[colspan]").TextContent);
         Assert.Empty(page.FindAll($"tr[data-client-of='{older}']"));
         Assert.Equal(ResultsTableBuilder.FigureHeaders.Count, page.Find($"tr[data-run='{starved}']").QuerySelectorAll("td.num").Length);
         Assert.DoesNotContain("Worst client second", page.Find("#results-table thead").TextContent, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void ClientLine_OfARunLimitedInEveryFullSecond_SaysNoneWasLeftOut()
+    {
+        // With no full second of the service's own, the per-second figures keep the client-limited ones: the line says so.
+        var line = ResultsTableBuilder.ClientLine(new ResultsRow { Profile = "p", Target = "t", ClientLimitedSeconds = 1, PerSecondLeftOut = 0 });
+
+        Assert.Equal("Client: limited in 1 second (none left out of the per-second figures: no full second was the service's)", line);
     }
 
     // A run starved in seconds 3–5, a healthy one, and one measured before client health was kept.

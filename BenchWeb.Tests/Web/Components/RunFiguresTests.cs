@@ -58,6 +58,21 @@ public sealed class RunFiguresTests
         Assert.StartsWith("unknown", unknownCost, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData(3, "The per-second figures and the steady-state window leave them out (3 full seconds).")]
+    [InlineData(0, "None was left out of the per-second figures or the steady-state window")]
+    public async Task Summary_SaysWhetherTheClientLimitedSecondsWereLeftOut_AsTheyWere(int leftOut, string words)
+    {
+        // A run limited by its client in every full second keeps them (there is nothing else to measure with): the page must
+        // not say they were left out.
+        await using var context = new BenchWebComponentContext();
+        var limited = Measured with { ClientLimitedSeconds = 3, PerSecondLeftOut = leftOut, ClientLimitedSpans = [new ClientLimitedSpan { FirstSecond = 0, LastSecond = 2, Reason = "the client was starved" }] };
+
+        var hint = context.Render<RunSummaryView>(p => p.Add(v => v.Summary, limited)).Find("[data-summary=client-limited-hint]").TextContent;
+
+        Assert.Contains(words, hint, StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task Summary_ShowsDroppedAndGivenUp_AndTheOfferedRate()
     {

@@ -57,6 +57,37 @@ public sealed record ClientLimits
     public ClientLimitKinds JudgeSchedule(long issued, long sentLate) =>
         SentLatePercent is { } bound && issued > 0 && sentLate > 0 && sentLate * 100.0 >= bound * issued ? ClientLimitKinds.SenderBehind : ClientLimitKinds.None;
 
+    /// <summary>How many times the client's scheduling lag p99 a second's median request must take for the service, not the
+    /// client, to have set that second's pace (<see cref="WaitingOnTheService"/>): the client's delay is then at most a tenth of
+    /// each request's time.</summary>
+    public const double ServicePaceFactor = 10;
+
+    /// <summary>The shortest median request, ms, that can make a second the service's pace (<see cref="WaitingOnTheService"/>):
+    /// a service answering in a few milliseconds leaves a busy client its limits, whatever its lag.</summary>
+    public const double ServicePaceMs = 100;
+
+    /// <summary><paramref name="kinds"/> without the starvation bounds (<see cref="ClientLimitKinds.HostCpu"/>,
+    /// <see cref="ClientLimitKinds.SchedulingLag"/>) when the second waited on the service: its median request took at least
+    /// <see cref="ServicePaceMs"/> and <see cref="ServicePaceFactor"/> times the client's scheduling lag p99, or nothing was
+    /// answered while requests were out
+    /// (a stall, read as a second's wait). A busy machine then delayed the client by a few milliseconds while the service held
+    /// its requests for hundreds: the throughput is the service's. The client's own limits (its CPU, the thread pool, GC, a
+    /// sender behind its schedule) stay.</summary>
+    /// <param name="kinds">The bounds the second's health crossed.</param>
+    /// <param name="health">The second's health.</param>
+    /// <param name="latencyP50Ms">The second's median latency; null when nothing succeeded in it.</param>
+    /// <param name="answered">Responses in the second: successes, throttles and errors.</param>
+    /// <param name="inFlight">Requests out at the second's end.</param>
+    public static ClientLimitKinds WaitingOnTheService(ClientLimitKinds kinds, ClientHealth health, double? latencyP50Ms, long answered, long inFlight)
+    {
+        ArgumentNullException.ThrowIfNull(health);
+        const ClientLimitKinds Starved = ClientLimitKinds.HostCpu | ClientLimitKinds.SchedulingLag;
+        var wait = latencyP50Ms ?? (answered == 0 && inFlight > 0 ? 1_000 : null);
+        return (kinds & Starved) != 0 && wait is { } waited && waited >= Math.Max(ServicePaceMs, ServicePaceFactor * health.SchedulingLagP99Ms)
+            ? kinds & ~Starved
+            : kinds;
+    }
+
     /// <summary>Which bounds <paramref name="health"/> crosses, the process's CPU being <paramref name="processCpuPercent"/> (% of
     /// all <paramref name="processorCount"/> cores; this machine's by default).</summary>
     public ClientLimitKinds Judge(double processCpuPercent, ClientHealth health, int? processorCount = null)

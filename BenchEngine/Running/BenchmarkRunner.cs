@@ -445,12 +445,16 @@ public sealed class BenchmarkRunner(
             var processCpu = cpu.Sample();
             var health = Health?.Sample(processCpu, clockLag);
             // A closing second of a few milliseconds is no basis for a verdict, as it is no rate: over 6 ms one busy tick of the
-            // machine reads 100 %. Its health is kept, unjudged. A sender behind its schedule is the client's limit too.
+            // machine reads 100 %. Its health is kept, unjudged. A busy machine is no limit of a second that waited on the service
+            // (requests held for ten times the client's lag, or a stall); a sender behind its schedule is the client's limit too.
             if (health is not null)
             {
                 health = health with
                 {
-                    Limits = duration < SecondSnapshot.ShortestJudged ? ClientLimitKinds.None : health.Limits | Limits.JudgeSchedule(second.Issued, second.SentLate),
+                    Limits = duration < SecondSnapshot.ShortestJudged
+                        ? ClientLimitKinds.None
+                        : ClientLimits.WaitingOnTheService(health.Limits, health, second.LatencyP50Ms, second.OkRequests + second.Throttled + second.Errors, second.InFlight)
+                            | Limits.JudgeSchedule(second.Issued, second.SentLate),
                 };
             }
 

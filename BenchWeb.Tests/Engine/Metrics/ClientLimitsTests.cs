@@ -8,6 +8,22 @@ public class ClientLimitsTests
 {
     private static readonly ClientHealth Healthy = new() { HostCpuPercent = 40, SchedulingLagP99Ms = 0.4, ThreadPoolQueueMax = 3, GcPauseMs = 2 };
 
+    [Theory]
+    [InlineData(150.0, 100L, 0L, ClientLimitKinds.ProcessCpu)]
+    [InlineData(149.0, 100L, 0L, ClientLimitKinds.ProcessCpu | ClientLimitKinds.HostCpu | ClientLimitKinds.SchedulingLag)]
+    [InlineData(null, 0L, 40L, ClientLimitKinds.ProcessCpu)]
+    [InlineData(null, 0L, 0L, ClientLimitKinds.ProcessCpu | ClientLimitKinds.HostCpu | ClientLimitKinds.SchedulingLag)]
+    [InlineData(99.0, 100L, 0L, ClientLimitKinds.ProcessCpu | ClientLimitKinds.HostCpu | ClientLimitKinds.SchedulingLag)]
+    public void WaitingOnTheService_TakesOffOnlyTheStarvationBounds_WhenRequestsWaitedTenTimesTheLag(double? p50, long answered, long inFlight, ClientLimitKinds expected)
+    {
+        // A lag p99 of 15 ms: a median request of 150 ms (or a second with requests out and nothing answered) waited on the
+        // service; the client's own CPU stays its limit. Under 100 ms no request is slow enough to set the pace, whatever the lag.
+        var health = new ClientHealth { HostCpuPercent = 100, SchedulingLagP99Ms = p50 is 99.0 ? 5 : 15 };
+        const ClientLimitKinds Crossed = ClientLimitKinds.ProcessCpu | ClientLimitKinds.HostCpu | ClientLimitKinds.SchedulingLag;
+
+        Assert.Equal(expected, ClientLimits.WaitingOnTheService(Crossed, health, p50, answered, inFlight));
+    }
+
     [Fact]
     public void Judge_NoBoundCrossed_WhenTheSecondIsHealthy()
     {

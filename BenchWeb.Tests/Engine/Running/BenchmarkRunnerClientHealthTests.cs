@@ -38,6 +38,29 @@ public partial class BenchmarkRunnerTests
         Assert.True(script.Started);
     }
 
+    [Theory]
+    [InlineData(500, 15, false)]
+    [InlineData(5_000, 15, false)]
+    [InlineData(500, 180, true)]
+    [InlineData(20, 1, true)]
+    public async Task RunAsync_ABusyMachine_IsNoLimitOfASecondThatWaitedOnTheService(int serviceMs, double lagMs, bool limited)
+    {
+        // Every sample reads a full machine and a scheduling lag over its bound. Requests the service held for 500 ms, or did
+        // not answer all second (5 s: a stall), waited on the service, not on a client delayed by 15 ms: the service set the
+        // pace. Held for less than ten times the lag (500 ms beside 180 ms) or under 100 ms (20 ms), the client's delay counts.
+        var time = SteppedClock.Create();
+        var busy = new ClientHealth { HostCpuPercent = 100, SchedulingLagP99Ms = lagMs, Limits = ClientLimitKinds.HostCpu | ClientLimitKinds.SchedulingLag };
+        var script = new ScriptedHealth(_ => busy);
+        var runner = new BenchmarkRunner(time, (options, context) => new SlowTarget(TimeSpan.FromMilliseconds(serviceMs), time)) { ClientHealth = _ => script };
+        var plan = new RunPlan { Load = new LoadOptions { Concurrency = 4 }, Stop = new StopOptions { DurationSeconds = 4 } };
+
+        var result = await RunSteppedAsync(runner, time, plan);
+
+        Assert.Equal(limited ? result.Seconds.Count(s => s.Duration >= SecondSnapshot.ShortestJudged) : 0, result.Summary.ClientLimitedSeconds);
+        Assert.True(result.Summary.ClientLimitedSeconds > 0 || !limited);
+        Assert.All(result.Seconds, s => Assert.Equal(100, s.Health!.HostCpuPercent));
+    }
+
     [Fact]
     public async Task RunAsync_ClosingSecondOfAFewHundredMilliseconds_KeepsItsHealth_Unjudged()
     {

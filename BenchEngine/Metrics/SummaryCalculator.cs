@@ -201,7 +201,13 @@ public static class SummaryCalculator
             return new SteadyStateWindow();
         }
 
+        // Half the median rate: a service that landed nothing in most of its seconds (a stall) has no steady state.
         var threshold = Median(full.Select(s => (double)s.Ok).ToList()) / 2;
+        if (threshold <= 0)
+        {
+            return new SteadyStateWindow();
+        }
+
         var first = full.First(s => s.Ok >= threshold).Index;
         var last = full.Last(s => s.Ok >= threshold).Index;
         return ForWindow(seconds, first, last);

@@ -123,6 +123,19 @@ public class SummaryCalculatorTests
     }
 
     [Fact]
+    public void SteadyState_IsNone_WhenTheServiceLandedNothingInMostOfItsSeconds()
+    {
+        // A service paused after second 1: seconds of nothing are no steady state (a window of them read "steady 0.0/s").
+        long[] ok = [900, 1_000, 0, 0, 0];
+        var seconds = ok.Select((v, i) => Second(i, v)).ToList();
+
+        var window = SummaryCalculator.FindSteadyState(seconds);
+
+        Assert.Equal(0, window.Seconds);
+        Assert.Equal(0, window.MeanThroughput);
+    }
+
+    [Fact]
     public void Summary_FlagsClientBound_WhenClientCpuReaches85Percent()
     {
         var seconds = new List<SecondSnapshot> { Second(0, 10) with { ClientCpuPercent = 86 } };

@@ -404,6 +404,12 @@ public sealed class ProfileEditTests
         await page.Find(Id("Stop.DurationSeconds")).ChangeAsync("90");
 
         Assert.Equal("Takes 1 min 30 s", page.Find("#run-length").TextContent.Trim());
+
+        // A broken stop rule gives no length (a duration of -5 s is not "under a second").
+        await page.Find(Id("Stop.DurationSeconds")).ChangeAsync("-5");
+
+        Assert.Equal("Takes — (fix the stop rules first)", page.Find("#run-length").TextContent.Trim());
+        Assert.Equal("1 setting to fix before saving.", page.Find("#error-count").TextContent.Trim());
     }
 
     [Fact]

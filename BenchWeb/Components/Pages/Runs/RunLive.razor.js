@@ -73,6 +73,8 @@ function bands(id, key, fills, textColor, labelAtBottom = false) {
                 if (right <= left) return;
                 ctx.fillStyle = fills[k % fills.length];
                 ctx.fillRect(left, area.top, right - left, area.bottom - area.top);
+                // A label wider than its band would show as a stub ("clie"): the shading alone marks it; the page lists the seconds.
+                if (ctx.measureText(band.label).width + 6 > right - left) return;
                 ctx.fillStyle = textColor;
                 ctx.save();
                 ctx.beginPath();

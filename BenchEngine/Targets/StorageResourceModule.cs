@@ -67,7 +67,7 @@ internal abstract class StorageResourceModule : TargetModule, IServiceEndpoints
     public override void Validate(TargetOptions options, TargetChecks checks)
     {
         var (secret, name) = Settings(options);
-        checks.CheckSecretName(secret, _secret, "the connection string");
+        checks.CheckSecretName(secret, _secret, "the connection string", $"{Section.ToUpperInvariant()}_CONNECTION_STRING");
         checks.Check(!StorageRequests.IsValidContainerOrQueueName(name), _name, StorageRequests.NameRule);
     }
 

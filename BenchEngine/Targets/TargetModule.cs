@@ -139,12 +139,16 @@ public sealed class TargetChecks
     /// <summary>Refuses an empty or over-long name of a secret, and a value that is no name: a plan names its secrets (an
     /// environment variable, a secret the dashboard stores), it never holds one, so a pasted key or connection string
     /// (<c>+</c>, <c>/</c>, <c>=</c>, <c>;</c>) is refused before anything stores or shows it.</summary>
-    public void CheckSecretName(string? name, TargetField field, string whatItHolds)
+    /// <param name="name">The secret's name as the plan gives it.</param>
+    /// <param name="field">The field that names it.</param>
+    /// <param name="whatItHolds">What the secret holds, in words: "the account key".</param>
+    /// <param name="example">A name that fits the target, for the message: <c>STORAGE_CONNECTION_STRING</c>, <c>REDIS_ACCESS_KEY</c>.</param>
+    public void CheckSecretName(string? name, TargetField field, string whatItHolds, string example)
     {
         Check(string.IsNullOrWhiteSpace(name), field, $"Name the secret that holds {whatItHolds}.");
         Check(name is { Length: > MaxSecretName }, field, $"At most {MaxSecretName} characters.");
         Check(!string.IsNullOrWhiteSpace(name) && name.Length <= MaxSecretName && !IsSecretName(name), field,
-            $"Give the name of the secret that holds {whatItHolds} (letters, digits, '_', '-' and '.', e.g. COSMOS_KEY), never the value itself: "
+            $"Give the name of the secret that holds {whatItHolds} (letters, digits, '_', '-' and '.', e.g. {example}), never the value itself: "
             + "paste a value in the profile editor, which stores it encrypted, or set it in an environment variable.");
     }
 

@@ -140,11 +140,13 @@ internal sealed class CosmosSqlModule : TargetModule, IRequestUnitThroughput, IS
 
         checks.Check(cosmos.AcceptAnyServerCertificate && endpoint is not null && !EndpointPolicy.IsLoopback(endpoint.Host), AcceptAnyServerCertificate,
             "Only for an endpoint on this machine (a local emulator's self-signed certificate): a remote endpoint's certificate is always checked.");
-        checks.CheckSecretName(cosmos.KeySecret, KeySecret, "the account key");
+        checks.CheckSecretName(cosmos.KeySecret, KeySecret, "the account key", "COSMOS_KEY");
         checks.Check(string.IsNullOrWhiteSpace(cosmos.Database), Database, "Give a database name.");
         checks.Check(cosmos.Database is { Length: > MaxResourceName }, Database, $"At most {MaxResourceName} characters.");
+        checks.Check(HasRefusedCharacter(cosmos.Database), Database, ResourceIdRule("database", "benchweb"));
         checks.Check(string.IsNullOrWhiteSpace(cosmos.Container), Container, "Give a container name.");
         checks.Check(cosmos.Container is { Length: > MaxResourceName }, Container, $"At most {MaxResourceName} characters.");
+        checks.Check(HasRefusedCharacter(cosmos.Container), Container, ResourceIdRule("container", "inserts"));
         var keyPath = cosmos.PartitionKeyPath;
         checks.Check(!keyPath.StartsWith('/') || keyPath.Length is < 2 or > MaxResourceName, PartitionKeyPath, "A path such as /PartitionKey.");
         checks.Check(keyPath.StartsWith('/') && keyPath.Length is >= 2 and <= MaxResourceName && keyPath[1..].Split('/').Any(string.IsNullOrWhiteSpace),
@@ -156,7 +158,21 @@ internal sealed class CosmosSqlModule : TargetModule, IRequestUnitThroughput, IS
         checks.Check(cosmos.RequestUnits is { } ru && ru % 100 != 0, RequestUnits, "RU/s come in steps of 100.");
         checks.Check(cosmos.Indexing == IndexingMode.ExcludedPaths && cosmos.ExcludedPaths.Count == 0, ExcludedPaths, "List at least one path to exclude, e.g. /SomeText/?.");
         checks.Check(cosmos.ExcludedPaths.Count > 100 || cosmos.ExcludedPaths.Any(p => p is null or { Length: > 1_000 }), ExcludedPaths, "At most 100 paths of at most 1,000 characters each.");
+        if (cosmos.Indexing == IndexingMode.ExcludedPaths && cosmos.ExcludedPaths.Count <= 100)
+        {
+            var unrooted = cosmos.ExcludedPaths.Select((path, i) => (path, i)).Where(p => p.path is { Length: <= 1_000 } && !p.path.StartsWith('/')).Select(p => p.i + 1).ToList();
+            checks.Check(unrooted.Count > 0, ExcludedPaths, string.Create(CultureInfo.InvariantCulture,
+                $"{(unrooted.Count == 1 ? "Path" : "Paths")} {string.Join(", ", unrooted)} of the list {(unrooted.Count == 1 ? "does" : "do")} not start with /: an excluded path starts at the document's root, e.g. /payload/* or /SomeText/?."));
+        }
     }
+
+    // Whether a database's or container's id has a character the service refuses (/, \, #, ?) or ends with a space; an empty
+    // or over-long id is refused by its own message.
+    private static bool HasRefusedCharacter(string? id) =>
+        id is { Length: > 0 and <= MaxResourceName } && !string.IsNullOrWhiteSpace(id) && (id.IndexOfAny(['/', '\\', '#', '?']) >= 0 || id.EndsWith(' '));
+
+    private static string ResourceIdRule(string resource, string example) =>
+        $"A {resource} name may not contain /, \\, # or ? and may not end with a space, e.g. {example}.";
 
     public override string Describe(TargetOptions options)
     {

@@ -132,7 +132,7 @@ internal sealed class RedisModule : TargetModule, IServiceEndpoints, IClientConn
             "A cache on another machine needs its access key: only a server on this machine may run without a password.");
         if (redis.UseAccessKey)
         {
-            checks.CheckSecretName(redis.AccessKeySecret, AccessKeySecret, "the access key");
+            checks.CheckSecretName(redis.AccessKeySecret, AccessKeySecret, "the access key", "REDIS_ACCESS_KEY");
         }
 
         checks.CheckBounds(Database, redis.Database, $"Between 0 and {Databases - 1} (a clustered cache has database 0 only).");

@@ -65,7 +65,7 @@ internal class TablesModule : TargetModule, IServiceEndpoints
     public override void Validate(TargetOptions options, TargetChecks checks)
     {
         var tables = options.Tables;
-        checks.CheckSecretName(tables.ConnectionStringSecret, ConnectionStringSecret, "the connection string");
+        checks.CheckSecretName(tables.ConnectionStringSecret, ConnectionStringSecret, "the connection string", "TABLES_CONNECTION_STRING");
         checks.Check(!IsValidTableName(tables.TableName), TableName, "3–63 letters and digits, starting with a letter.");
     }
 

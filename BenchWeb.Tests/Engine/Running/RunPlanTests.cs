@@ -307,6 +307,72 @@ public class RunPlanTests
         Assert.Contains("no //", error.Message, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("Target.Cosmos.Database", "../../x", "A database name may not contain /, \\, # or ?")]
+    [InlineData("Target.Cosmos.Database", "back\\slash", "A database name may not contain")]
+    [InlineData("Target.Cosmos.Database", "db ", "may not end with a space")]
+    [InlineData("Target.Cosmos.Container", "a/b#?", "A container name may not contain /, \\, # or ?")]
+    [InlineData("Target.Cosmos.Container", "what?", "A container name may not contain")]
+    [InlineData("Target.Cosmos.Container", "inserts ", "may not end with a space")]
+    public void Validate_RefusesADatabaseOrContainerName_ThatTheServiceRefuses(string field, string name, string message)
+    {
+        var cosmos = Cosmos.Target.Cosmos;
+        var plan = Cosmos with { Target = Cosmos.Target with { Cosmos = field.EndsWith("Database", StringComparison.Ordinal) ? cosmos with { Database = name } : cosmos with { Container = name } } };
+
+        var error = Assert.Single(plan.Validate());
+
+        Assert.Equal(field, error.Field);
+        Assert.Contains(message, error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Validate_AcceptsDatabaseAndContainerNames_WithSpacesDotsAndHyphensInside() =>
+        Assert.Empty((Cosmos with { Target = Cosmos.Target with { Cosmos = Cosmos.Target.Cosmos with { Database = "bench web.1", Container = "in-serts_2" } } }).Validate());
+
+    [Theory]
+    [InlineData(new[] { "no-slash" }, "Path 1 of the list does not start with /")]
+    [InlineData(new[] { "/payload/*", "SomeText/?", "/ok/?", "x" }, "Paths 2, 4 of the list do not start with /")]
+    public void Validate_RefusesAnExcludedPath_ThatDoesNotStartAtTheRoot_NamingItsPosition(string[] paths, string message)
+    {
+        var plan = Cosmos with { Target = Cosmos.Target with { Cosmos = Cosmos.Target.Cosmos with { Indexing = IndexingMode.ExcludedPaths, ExcludedPaths = paths } } };
+
+        var error = Assert.Single(plan.Validate());
+
+        Assert.Equal("Target.Cosmos.ExcludedPaths", error.Field);
+        Assert.Contains(message, error.Message, StringComparison.Ordinal);
+        Assert.Contains("/payload/*", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Validate_AcceptsExcludedPaths_FromTheRoot() =>
+        Assert.Empty((Cosmos with { Target = Cosmos.Target with { Cosmos = Cosmos.Target.Cosmos with { Indexing = IndexingMode.ExcludedPaths, ExcludedPaths = ["/payload/*", "/SomeText/?"] } } }).Validate());
+
+    [Theory]
+    [InlineData("TableStorage", "TABLES_CONNECTION_STRING")]
+    [InlineData("CosmosTable", "TABLES_CONNECTION_STRING")]
+    [InlineData("BlobStorage", "BLOBS_CONNECTION_STRING")]
+    [InlineData("QueueStorage", "QUEUES_CONNECTION_STRING")]
+    [InlineData("Redis", "REDIS_ACCESS_KEY")]
+    [InlineData("CosmosSql", "COSMOS_KEY")]
+    public void Validate_GivesAnExampleSecretNameThatFitsTheTarget_WhenAValueIsPastedAsTheName(string kind, string example)
+    {
+        const string Pasted = "abc+def/ghi==";
+        var target = new TargetOptions
+        {
+            Kind = new TargetKind(kind),
+            Cosmos = Cosmos.Target.Cosmos with { KeySecret = Pasted },
+            Tables = new TableOptions { ConnectionStringSecret = Pasted },
+            Blobs = new BlobOptions { ConnectionStringSecret = Pasted },
+            Queues = new QueueOptions { ConnectionStringSecret = Pasted },
+            Redis = new RedisOptions { Host = "myname.redis.cache.windows.net", AccessKeySecret = Pasted },
+        };
+
+        var error = Assert.Single((Valid with { Target = target }).Validate(), e => e.Field.EndsWith("Secret", StringComparison.Ordinal));
+
+        Assert.Contains($"e.g. {example})", error.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("COSMOS_KEY", kind == "CosmosSql" ? "" : error.Message, StringComparison.Ordinal);
+    }
+
     [Fact]
     public void Validate_AcceptsANestedPartitionKeyPath() =>
         Assert.Empty(new RunPlan

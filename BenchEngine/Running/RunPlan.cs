@@ -232,7 +232,7 @@ public sealed record RunPlan : IJsonOnDeserialized
             Bounds.Check(PlanSettingsCatalog.MaxDroppedPercent, limits.MaxDroppedPercent, errors, "A percentage between 0 and 100.");
             Check(limits.MaxDroppedPercent is not null && load.Model != LoadModel.OpenLoop, PlanSettingsCatalog.MaxDroppedPercent.Path,
                 "Requests go unsent only in the open loop: remove this limit or choose the open loop.");
-            Bounds.Check(PlanSettingsCatalog.MinShareOfBaseline, limits.MinShareOfBaseline, errors, "A share above 0 (0.95 = 95 % of the baseline's throughput).");
+            Bounds.Check(PlanSettingsCatalog.MinShareOfBaseline, limits.MinShareOfBaseline, errors, "A share above 0 and at most 10, that is above 0 % and at most 1,000 % (0.95 = 95 % of the baseline's throughput).");
             Bounds.Check(PlanSettingsCatalog.BaselineRunId, limits.BaselineRunId, errors, "Not a run number.");
         }
 

@@ -73,6 +73,22 @@ public sealed class RunsApiTests
     }
 
     [Fact]
+    public async Task StartRun_BaselineRunThatDoesNotExist_Returns400NamingTheField_AndQueuesNothing()
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+        var plan = ShortPlan("bl5", seconds: 2) with { Thresholds = new ThresholdOptions { BaselineRunId = 99999, MinShareOfBaseline = 0.95 } };
+
+        using var response = await PostJsonAsync(http, "api/runs", new { plan });
+        using var profile = await PostJsonAsync(http, "api/profiles", new { name = "pt", plan });
+
+        var problem = await AssertProblemAsync(response, HttpStatusCode.BadRequest);
+        Assert.StartsWith("Run 99999 does not exist", problem["errors"]!["Thresholds.BaselineRunId"]![0]!.GetValue<string>(), StringComparison.Ordinal);
+        Assert.NotNull((await AssertProblemAsync(profile, HttpStatusCode.BadRequest))["errors"]!["Thresholds.BaselineRunId"]);
+        Assert.DoesNotContain("bl5", (await GetJsonAsync(http, "api/runs")).ToJsonString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task StartRun_ShortSimulatedPlan_Returns202AndCompletesWithASummary()
     {
         await using var host = await DashboardHost.StartAsync();

@@ -17,3 +17,12 @@ public delegate Task<IReadOnlyList<PlanHolder>> PendingRunPlansReader(string tex
 /// <summary>How many runs each of <paramref name="agentIds"/> executes on its own now (a run spread over agents counts as its
 /// shards, which the fleet keeps): the runs' read side (<c>RunReader.RunningPerAgentAsync</c>), for the fleet's directory.</summary>
 public delegate Task<IReadOnlyDictionary<string, int>> RunningRunsPerAgentReader(IReadOnlyCollection<string> agentIds, CancellationToken cancellationToken);
+
+/// <summary>How a run ended, as far as a verdict that compares with it needs: its status and its average throughput.</summary>
+/// <param name="Status">Queued, running, completed, failed…</param>
+/// <param name="AverageThroughput">Documents per second over the run; null when it measured none.</param>
+public sealed record RunOutcome(BenchEngine.Running.RunStatus Status, double? AverageThroughput);
+
+/// <summary>How run <paramref name="runId"/> ended, or null when there is no such run: the runs' read side
+/// (<c>RunReader.OutcomeAsync</c>), for the parts below it that check a plan's baseline run.</summary>
+public delegate Task<RunOutcome?> RunOutcomeReader(long runId, CancellationToken cancellationToken);

@@ -162,6 +162,13 @@ public sealed class RunReader(IDbContextFactory<BenchDbContext> databases, TimeP
             .Select(r => new PlanHolder(r.Id, r.ProfileName, r.PlanJson)).ToListAsync(cancellationToken);
     }
 
+    /// <summary>How the run ended, or null when there is no such run (<see cref="RunOutcomeReader"/>).</summary>
+    public async Task<RunOutcome?> OutcomeAsync(long runId, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        return await db.Runs.AsNoTracking().Where(r => r.Id == runId).Select(r => new RunOutcome(r.Status, r.AverageThroughput)).SingleOrDefaultAsync(cancellationToken);
+    }
+
     /// <summary>How many runs each agent executes on its own now (<see cref="RunningRunsPerAgentReader"/>).</summary>
     public async Task<IReadOnlyDictionary<string, int>> RunningPerAgentAsync(IReadOnlyCollection<string> agentIds, CancellationToken cancellationToken)
     {

@@ -125,6 +125,7 @@ public static class ServiceCollectionExtensions
         services.AddSingleton<SavedSecondsReader>(sp => sp.GetRequiredService<RunReader>().SecondsAsync);
         services.AddSingleton<PendingRunPlansReader>(sp => sp.GetRequiredService<RunReader>().PendingPlansMentioningAsync);
         services.AddSingleton<RunningRunsPerAgentReader>(sp => sp.GetRequiredService<RunReader>().RunningPerAgentAsync);
+        services.AddSingleton<RunOutcomeReader>(sp => sp.GetRequiredService<RunReader>().OutcomeAsync);
         services.AddSingleton<Sweeps.SweepReader>();
         services.AddSingleton<ProfileReader>();
         services.AddSingleton<ProfilePlansReader>(sp => sp.GetRequiredService<ProfileReader>().PlansMentioningAsync);

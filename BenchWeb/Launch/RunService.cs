@@ -27,6 +27,7 @@ public sealed class RunService(
     KillSwitch killSwitch,
     SecretStore secrets,
     CsvUploadStore uploads,
+    RunOutcomeReader runs,
     ExecutingRuns executing,
     AuditLog audit,
     AgentDirectory agents,
@@ -111,7 +112,7 @@ public sealed class RunService(
         LaunchAsync(plan, null, profileId, null, metadata, actor, (sweepId, step, sweepAgent), cancellationToken);
 
     /// <summary>The launch's checks: the kill switch, the plan's rules (unless <paramref name="checkedPlan"/> says they
-    /// passed already), then the secrets and the installation's rules.</summary>
+    /// passed already), then the secrets, the baseline run (<see cref="BaselineRule"/>) and the installation's rules.</summary>
     private async Task<(IReadOnlyDictionary<string, Uri> SecretEndpoints, LaunchRules Rules)> CheckAsync(
         RunPlan plan, CheckedWebPlan? checkedPlan, long? profileId, CancellationToken cancellationToken)
     {
@@ -131,7 +132,9 @@ public sealed class RunService(
         var unreadable = secrets.CheckSecretNames(plan, (_, name) => profileId is { } own && SecretStore.BelongsTo(name, own));
         var secretEndpoints = await secrets.EndpointsAsync(plan, profileId, cancellationToken);
         var rules = await settings.RulesAsync(cancellationToken);
-        if (unreadable.Concat(rules.Check(plan, secretEndpoints)).ToList() is { Count: > 0 } refused)
+        // A baseline run that does not exist (or measured nothing) is refused now, not once the run has ended without a verdict.
+        var baseline = await BaselineRule.CheckAsync(runs, plan, cancellationToken);
+        if (unreadable.Concat(baseline).Concat(rules.Check(plan, secretEndpoints)).ToList() is { Count: > 0 } refused)
         {
             throw new RunPlanValidationException(refused);
         }

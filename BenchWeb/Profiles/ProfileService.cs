@@ -12,7 +12,8 @@ namespace BenchWeb.Profiles;
 /// <summary>Saved test profiles. A profile's plan is validated before it is saved, by the engine's rules and those of a
 /// plan from the web (an uploaded workload file, never a path). Creating, changing (with the settings that changed),
 /// cloning and deleting are recorded in the audit log. Reading profiles is <see cref="ProfileReader"/>'s.</summary>
-public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, SecretStore secrets, CsvUploadStore uploads, AuditLog audit, TimeProvider time)
+public sealed class ProfileService(
+    IDbContextFactory<BenchDbContext> databases, SecretStore secrets, CsvUploadStore uploads, RunOutcomeReader runs, AuditLog audit, TimeProvider time)
 {
     /// <summary>Creates (id 0) or updates a profile from the editor's draft and stores any secret typed into it.</summary>
     /// <exception cref="RunPlanValidationException">The draft's plan has invalid settings; nothing was saved.</exception>
@@ -27,13 +28,20 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
 
     /// <summary>Creates (id 0) or updates a profile from a draft checked already (the editor's, at its last change), without
     /// checking it again, and stores any secret typed into it. Answers the profile's id and its plan as saved, checked: the
-    /// plan a launch takes. Naming a stored secret changes the plan, so only then is it checked again.</summary>
+    /// plan a launch takes. Naming a stored secret changes the plan, so only then is it checked again. Its baseline run is
+    /// looked up now (<see cref="BaselineRule"/>): a run may have been deleted since the draft was checked.</summary>
+    /// <exception cref="RunPlanValidationException">The plan's baseline run does not exist or measured nothing; nothing was saved.</exception>
     /// <exception cref="ProfileDeletedException">The profile <paramref name="id"/> was deleted meanwhile; nothing was saved.</exception>
     public async Task<(long Id, CheckedWebPlan Plan)> SaveAsync(long id, CheckedDraft checkedDraft, Actor actor, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(checkedDraft);
         ArgumentNullException.ThrowIfNull(actor);
         var saved = checkedDraft.Plan;
+        if (await BaselineRule.CheckAsync(runs, saved.Given, cancellationToken) is { Count: > 0 } baselineErrors)
+        {
+            throw new RunPlanValidationException(baselineErrors);
+        }
+
         await using var db = await databases.CreateDbContextAsync(cancellationToken);
         var now = time.GetUtcNow();
         var profile = id == 0 ? null : await db.Profiles.SingleOrDefaultAsync(p => p.Id == id, cancellationToken) ?? throw new ProfileDeletedException(id);
@@ -103,8 +111,14 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
         return (profile.Id, saved);
     }
 
+    /// <summary>What is wrong with the plan's baseline run (<see cref="BaselineRule"/>): the profile editor asks when it
+    /// opens a profile and before it saves one.</summary>
+    public Task<IReadOnlyList<FieldError>> CheckBaselineAsync(RunPlan plan, CancellationToken cancellationToken) =>
+        BaselineRule.CheckAsync(runs, plan, cancellationToken);
+
     /// <summary>Creates a profile from a plan (the HTTP API's way).</summary>
-    /// <exception cref="RunPlanValidationException">The plan or description is invalid; nothing was saved.</exception>
+    /// <exception cref="RunPlanValidationException">The plan or description is invalid, or its baseline run does not exist
+    /// or measured nothing; nothing was saved.</exception>
     public async Task<ProfileEntity> CreateAsync(RunPlan plan, string? description, Actor actor, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(plan);
@@ -112,6 +126,7 @@ public sealed class ProfileService(IDbContextFactory<BenchDbContext> databases, 
         var errors = (await uploads.ValidateAsync(plan, cancellationToken)).ToList();
         description = string.IsNullOrWhiteSpace(description) ? null : description.Trim();
         errors.AddRange(ProfileDraft.CheckDescription(description));
+        errors.AddRange(await BaselineRule.CheckAsync(runs, plan, cancellationToken));
 
         if (errors.Count > 0)
         {

@@ -23,6 +23,7 @@ public class RunPlanTests
         { Valid with { Target = new TargetOptions { Kind = TargetKind.TableStorage }, Load = new LoadOptions { BatchSize = 100 } }, "Load.BatchSize", "share a partition key" },
         { Valid with { Target = new TargetOptions { Simulator = new SimulatorOptions { ProvisionedRequestUnits = 50_000, PhysicalPartitions = 2 } } }, "Target.Simulator.PhysicalPartitions", "10,000" },
         { Valid with { Stop = new StopOptions { TotalDocuments = 10, AutoStop = new AutoStopOptions { ThrottledFractionAbove = 1.5 } } }, "Stop.AutoStop.ThrottledFractionAbove", "between 0 and 1" },
+        { Valid with { Thresholds = new ThresholdOptions { MinShareOfBaseline = 95 } }, "Thresholds.MinShareOfBaseline", "at most 10, that is above 0 % and at most 1,000 %" },
     };
 
     private static readonly RunPlan Cosmos = Valid with

@@ -142,6 +142,8 @@ public sealed class ProfileEditRuleOutlineTests
         ["Unsent: closed loop"] = new(PlanSettingsCatalog.MaxDroppedPercent, "only in the open loop",
             Set(("Load.Model", OpenLoop), ("Thresholds.MaxDroppedPercent", "5"), ("Load.Model", nameof(LoadModel.ClosedLoop)))),
         ["Baseline: not a run"] = new(PlanSettingsCatalog.BaselineRunId, "Not a run number.", Set(("Thresholds.BaselineRunId", "0"))),
+        ["Baseline: no such run, on saving"] = new(PlanSettingsCatalog.BaselineRunId, "Run 99999 does not exist: give the number of a completed run",
+            Set(("Thresholds.BaselineRunId", "99999"), ("#save-profile", true))),
         ["Share of the baseline: none"] = new(PlanSettingsCatalog.MinShareOfBaseline, "A share above 0", Set(("Thresholds.MinPercentOfBaseline", "0"))),
         ["Diagnostics threshold: negative"] = new(PlanSettingsCatalog.DiagnosticsThresholdMs, "From 0 to 3,600,000 ms", Set(("Diagnostics.ThresholdMs", "-1"))),
         ["Slowest per second: negative"] = new(PlanSettingsCatalog.DiagnosticsSlowestPerSecond, "From 0 (none)", Set(("Diagnostics.SlowestPerSecond", "-1"))),

@@ -16,6 +16,11 @@ public static partial class JsonErrorText
         // The reader appends "Path: $.x | LineNumber: 0 | BytePositionInLine: 12." to its reason: said here in words.
         var cut = message.IndexOf(" Path: ", StringComparison.Ordinal) is >= 0 and var at ? at : message.IndexOf(" LineNumber: ", StringComparison.Ordinal);
         var reason = (cut >= 0 ? message[..cut] : message).Trim();
+        if (IsEmpty(exception))
+        {
+            reason = "the document is empty: there is no JSON value in it.";
+        }
+
         reason = ConvertedTo().Replace(reason, match => "the value is not " + KindOf(match.Groups["type"].Value) + ".");
         reason = UnknownProperty().Replace(reason, match => $"there is no property '{match.Groups["name"].Value}' here.");
         reason = NullNotAllowed().Replace(reason, match => $"'{Camel(match.Groups["name"].Value)}' cannot be null: leave it out for its default, or give it a value.");
@@ -30,11 +35,23 @@ public static partial class JsonErrorText
             : $"The document is not valid: {reason}";
     }
 
+    /// <summary>Whether the reader found no JSON at all: an empty document, or one of white space only.</summary>
+    public static bool IsEmpty(JsonException exception)
+    {
+        ArgumentNullException.ThrowIfNull(exception);
+        return exception.Message.StartsWith("The input does not contain any JSON tokens.", StringComparison.Ordinal);
+    }
+
     // "The JSON value could not be converted to System.Nullable`1[System.Double]." names a .NET type; a reader of the
-    // API wants the kind of value the field takes.
+    // API wants the kind of value the field takes: for a choice, its names, as the plan's own rules list them.
     private static string KindOf(string type)
     {
         var inner = NullableOf().Match(type) is { Success: true } nullable ? nullable.Groups["inner"].Value : type;
+        if (EnumNamed(inner) is { } choice)
+        {
+            return $"one of {string.Join(", ", Enum.GetNames(choice))}";
+        }
+
         return inner switch
         {
             "System.Double" or "System.Single" or "System.Decimal" => "a number",
@@ -54,6 +71,10 @@ public static partial class JsonErrorText
             _ => "of the expected kind",
         };
     }
+
+    // The enum the reader names by its full name, from whichever loaded assembly declares it (the engine's, the dashboard's).
+    private static Type? EnumNamed(string fullName) =>
+        AppDomain.CurrentDomain.GetAssemblies().Select(a => a.GetType(fullName, throwOnError: false)).FirstOrDefault(t => t is { IsEnum: true });
 
     [GeneratedRegex(@"The JSON value could not be converted to (?<type>\S+?)\.?$", RegexOptions.None, 1000)]
     private static partial Regex ConvertedTo();

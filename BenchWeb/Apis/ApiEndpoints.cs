@@ -32,8 +32,11 @@ public static class ApiEndpoints
                 {
                     var accepted = same.SelectMany(e => e.Accepts).Distinct(StringComparer.OrdinalIgnoreCase).ToList();
                     var types = accepted.Count > 0 ? string.Join(" or ", accepted) : "application/json";
-                    return Results.Problem(statusCode: StatusCodes.Status415UnsupportedMediaType, title: $"Send the body as {types}.",
-                        detail: IsJson(request.ContentType) || accepted.Any(IsJson) ? "An empty JSON object ({}) where there is nothing to say." : null);
+                    // A body of another type is told what type it must be; a request without one, what to send when there is nothing to say.
+                    var detail = HasBody(request)
+                        ? $"The body must be {(accepted.Count == 0 || accepted.Any(IsJson) ? "JSON" : types)} (Content-Type: {types}), not {SentType(request.ContentType)}."
+                        : IsJson(request.ContentType) || accepted.Any(IsJson) ? "Send an empty JSON object ({}) where there is nothing to say." : null;
+                    return Results.Problem(statusCode: StatusCodes.Status415UnsupportedMediaType, title: $"Send the body as {types}.", detail: detail);
                 }
 
                 if (here.Count > 0 && !here.Any(e => e.Methods.Contains(request.Method, StringComparer.OrdinalIgnoreCase)))
@@ -43,7 +46,7 @@ public static class ApiEndpoints
                     return Results.Problem(statusCode: StatusCodes.Status405MethodNotAllowed, title: $"/api/{path} takes {string.Join(", ", allowed)}, not {request.Method}.");
                 }
 
-                if ((request.ContentLength > 0 || request.Headers.TransferEncoding.Count > 0) && !IsJson(request.ContentType))
+                if (HasBody(request) && !IsJson(request.ContentType))
                 {
                     return Results.Problem(statusCode: StatusCodes.Status415UnsupportedMediaType, title: "Send the body as application/json.");
                 }
@@ -71,6 +74,14 @@ public static class ApiEndpoints
             && pattern.Parameters.All(p => p.ParameterPolicies.All(policy => policy.Content is not ("long" or "int")
                 || long.TryParse(values[p.Name]?.ToString(), System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out _)));
     }
+
+    // The type the request says its body is, as the reader may quote it back: its media type only, never a long header.
+    private static string SentType(string? contentType) =>
+        Microsoft.Net.Http.Headers.MediaTypeHeaderValue.TryParse(contentType, out var type) && type.MediaType.Length is > 0 and <= 100
+            ? type.MediaType.Value!
+            : string.IsNullOrWhiteSpace(contentType) ? "a body without a Content-Type" : "a body of another type";
+
+    private static bool HasBody(HttpRequest request) => request.ContentLength > 0 || request.Headers.TransferEncoding.Count > 0;
 
     private static bool IsJson(string? contentType) =>
         Microsoft.Net.Http.Headers.MediaTypeHeaderValue.TryParse(contentType, out var type)

@@ -9,13 +9,23 @@ namespace BenchWeb.Apis;
 /// what is wrong and where (model binding would answer an empty 400, or a 500 where bad requests throw).</summary>
 internal static class ApiJson
 {
-    public static async Task<(T? Value, ValidationProblem? Problem)> ReadAsync<T>(HttpRequest request, CancellationToken cancellationToken)
+    /// <summary>Reads the request's JSON body as a <typeparamref name="T"/>; a body that is not one is a 400 problem saying
+    /// where and what is wrong.</summary>
+    /// <param name="request">The request whose body is read.</param>
+    /// <param name="what">What the body holds, for the message when it is empty: "the plan", "the run export".</param>
+    /// <param name="cancellationToken">Cancels the read.</param>
+    public static async Task<(T? Value, ValidationProblem? Problem)> ReadAsync<T>(HttpRequest request, string what, CancellationToken cancellationToken)
         where T : class
     {
+        ArgumentNullException.ThrowIfNull(request);
         try
         {
             var value = await JsonSerializer.DeserializeAsync<T>(request.Body, RunPlan.JsonOptions, cancellationToken);
             return value is null ? (null, Malformed("$", "The request body is empty or null; send a JSON object.")) : (value, null);
+        }
+        catch (JsonException ex) when (JsonErrorText.IsEmpty(ex))
+        {
+            return (null, Malformed("$", $"The body is empty: send {what} as JSON."));
         }
         catch (JsonException ex)
         {

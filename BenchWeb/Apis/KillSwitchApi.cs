@@ -40,7 +40,7 @@ public static class KillSwitchApi
         string? reason = null;
         if (request.ContentLength > 0 || request.Headers.TransferEncoding.Count > 0)
         {
-            var (body, problem) = await ApiJson.ReadAsync<KillSwitchRequest>(request, cancellationToken);
+            var (body, problem) = await ApiJson.ReadAsync<KillSwitchRequest>(request, "the reason", cancellationToken);
             if (problem is not null)
             {
                 return problem;

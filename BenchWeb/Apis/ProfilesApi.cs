@@ -50,7 +50,7 @@ public static class ProfilesApi
     internal static async Task<Results<Created<ProfileResponse>, ValidationProblem>> CreateAsync(
         HttpRequest request, ProfileService profiles, CancellationToken cancellationToken)
     {
-        var (body, problem) = await ApiJson.ReadAsync<CreateProfileRequest>(request, cancellationToken);
+        var (body, problem) = await ApiJson.ReadAsync<CreateProfileRequest>(request, "the profile (its name and plan)", cancellationToken);
         if (problem is not null)
         {
             return problem;

@@ -172,7 +172,7 @@ public static class RunsApi
     internal static async Task<Results<Accepted<RunDetails>, ValidationProblem, ProblemHttpResult>> StartAsync(
         HttpRequest request, RunService runs, RunReader reader, ProfileReader profiles, CancellationToken cancellationToken)
     {
-        var (body, problem) = await ApiJson.ReadAsync<StartRunRequest>(request, cancellationToken);
+        var (body, problem) = await ApiJson.ReadAsync<StartRunRequest>(request, "the plan to run (or a profile's id)", cancellationToken);
         if (problem is not null)
         {
             return problem;
@@ -277,7 +277,7 @@ public static class RunsApi
     internal static async Task<Results<Created<RunDetails>, ValidationProblem, ProblemHttpResult>> ImportAsync(
         HttpRequest request, RunTransfer transfer, RunReader reader, CancellationToken cancellationToken)
     {
-        var (document, problem) = await ApiJson.ReadAsync<RunExport>(request, cancellationToken);
+        var (document, problem) = await ApiJson.ReadAsync<RunExport>(request, "the run export", cancellationToken);
         if (problem is not null)
         {
             return problem;

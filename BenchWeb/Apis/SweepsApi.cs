@@ -73,7 +73,7 @@ public static class SweepsApi
     internal static async Task<Results<Accepted<SweepDetails>, ValidationProblem, ProblemHttpResult>> StartAsync(
         HttpRequest request, SweepService sweeps, SweepReader reader, ProfileReader profiles, CancellationToken cancellationToken)
     {
-        var (body, problem) = await ApiJson.ReadAsync<StartSweepRequest>(request, cancellationToken);
+        var (body, problem) = await ApiJson.ReadAsync<StartSweepRequest>(request, "the sweep (a plan or a profile's id, and the sweep's settings)", cancellationToken);
         if (problem is not null)
         {
             return problem;

@@ -28,6 +28,33 @@ public sealed class JsonErrorTextTests
         Assert.StartsWith("Line 1, column ", message, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("{\"load\": {\"model\": \"Bogus\"}}", typeof(LoadModel))]
+    [InlineData("{\"target\": {\"cosmos\": {\"connectionMode\": \"Bogus\"}}}", typeof(BenchEngine.Targets.CosmosConnectionMode))]
+    [InlineData("{\"target\": {\"cosmos\": {\"consistencyLevel\": \"Bogus\"}}}", typeof(BenchEngine.Targets.CosmosConsistency))]
+    public void Describe_AChoiceGivenANameItDoesNotHave_ListsTheNamesItTakes(string json, Type choice)
+    {
+        var exception = Assert.Throws<JsonException>(() => JsonSerializer.Deserialize<RunPlan>(json, RunPlan.JsonOptions));
+
+        var message = JsonErrorText.Describe(exception);
+
+        Assert.EndsWith($"the value is not one of {string.Join(", ", Enum.GetNames(choice))}.", message, StringComparison.Ordinal);
+        Assert.DoesNotContain("expected kind", message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("")]
+    [InlineData("  \n ")]
+    public void Describe_AnEmptyDocument_SaysItIsEmpty_NotTheReadersInternals(string json)
+    {
+        var exception = Assert.Throws<JsonException>(() => JsonSerializer.Deserialize<RunPlan>(json, RunPlan.JsonOptions));
+
+        Assert.True(JsonErrorText.IsEmpty(exception));
+        var message = JsonErrorText.Describe(exception);
+        Assert.EndsWith("the document is empty: there is no JSON value in it.", message, StringComparison.Ordinal);
+        Assert.DoesNotContain("isFinalBlock", message, StringComparison.Ordinal);
+    }
+
     [Fact]
     public void Describe_UnknownProperty_NamesThePropertyNotATypeOfTheServer()
     {

@@ -60,6 +60,50 @@ public sealed class RequestBoundsTests
     }
 
     [Theory]
+    [InlineData("/api/runs/import", "text/plain")]
+    [InlineData("/api/runs", "text/csv")]
+    public async Task Body_NotJson_Is415SayingTheBodyMustBeJson(string path, string contentType)
+    {
+        await using var app = new BenchWebFactory();
+        using var http = await app.CreateClientAsync(BenchWebRoles.Runner);
+
+        var response = await http.PostAsync(path, new StringContent("{\"plan\":{}}", Encoding.UTF8, contentType));
+
+        Assert.Equal(HttpStatusCode.UnsupportedMediaType, response.StatusCode);
+        var detail = JsonNode.Parse(await response.Content.ReadAsStringAsync())!["detail"]!.GetValue<string>();
+        Assert.Equal($"The body must be JSON (Content-Type: application/json), not {contentType}.", detail);
+    }
+
+    [Theory]
+    [InlineData("/api/runs/import", "the run export")]
+    [InlineData("/api/runs", "the plan to run (or a profile's id)")]
+    [InlineData("/api/profiles", "the profile (its name and plan)")]
+    public async Task Body_EmptyJson_Is400SayingTheBodyIsEmpty(string path, string what)
+    {
+        await using var app = new BenchWebFactory();
+        using var http = await app.CreateClientAsync(BenchWebRoles.Admin);
+
+        var response = await http.PostAsync(path, new StringContent("", Encoding.UTF8, "application/json"));
+
+        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
+        var body = await response.Content.ReadAsStringAsync();
+        Assert.Equal($"The body is empty: send {what} as JSON.", JsonNode.Parse(body)!["errors"]!["$"]![0]!.GetValue<string>());
+        Assert.DoesNotContain("isFinalBlock", body, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Body_AChoiceWithANameItDoesNotHave_Is400ListingTheNames()
+    {
+        await using var app = new BenchWebFactory();
+        using var http = await app.CreateClientAsync(BenchWebRoles.Runner);
+
+        var response = await http.PostAsync("/api/runs", new StringContent("{\"plan\":{\"name\":\"x\",\"load\":{\"model\":\"Bogus\"}}}", Encoding.UTF8, "application/json"));
+
+        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
+        Assert.Contains("the value is not one of ClosedLoop, OpenLoop", await response.Content.ReadAsStringAsync(), StringComparison.Ordinal);
+    }
+
+    [Theory]
     [InlineData("/api/runs")]
     [InlineData("/api/profiles")]
     [InlineData("/api/runs/import")]

@@ -77,7 +77,7 @@ public static class RunsApi
             .WithDescription("The requests the plan's diagnostics settings kept (diagnostics.thresholdMs, diagnostics.slowestPerSecond; by default the slowest of every second; "
                 + $"at most {DiagnosticsOptions.MaxPerSecond} a second and {DiagnosticsOptions.MaxEntries} a run, the slowest), each with its second, latency, status, outcome, attempts, target, "
                 + "a summary line and the full text: the SDK's CosmosDiagnostics for Cosmos DB; request ids, status and timings for Azure Storage; the command and connection for Redis. "
-                + "second=N reads one second's. Credentials never appear in them.");
+                + "second=N reads one second's (404 when the run has no such second). Credentials never appear in them.");
 
         group.MapGet("/{id:long}/export.csv", ExportCsvAsync)
             .Produces(StatusCodes.Status200OK, contentType: "text/csv")
@@ -257,9 +257,20 @@ public static class RunsApi
             return ApiJson.Invalid(errors);
         }
 
-        return await reader.DiagnosticsAsync(id, only, cancellationToken) is { } requests
-            ? TypedResults.Ok(new RunDiagnosticsResponse(id, only, requests))
-            : NoSuchRun(id);
+        if (await reader.DiagnosticsAsync(id, only, cancellationToken) is not { } requests)
+        {
+            return NoSuchRun(id);
+        }
+
+        // A second past the run's last is not a quiet second: say which seconds the run has.
+        if (only is { } asked && requests.Count == 0 && await reader.LastSecondAsync(id, cancellationToken) is var last && !(asked <= last))
+        {
+            return ApiJson.NotFound(last is { } l
+                ? string.Create(CultureInfo.InvariantCulture, $"Run {id} has no second {asked}: its seconds are 0–{l}.")
+                : string.Create(CultureInfo.InvariantCulture, $"Run {id} has no second {asked}: it has measured no seconds yet."));
+        }
+
+        return TypedResults.Ok(new RunDiagnosticsResponse(id, only, requests));
     }
 
     internal static async Task<Results<FileContentHttpResult, ProblemHttpResult>> ExportCsvAsync(long id, RunReader reader, CancellationToken cancellationToken)

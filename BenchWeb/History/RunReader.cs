@@ -98,6 +98,13 @@ public sealed class RunReader(IDbContextFactory<BenchDbContext> databases, TimeP
             : null;
     }
 
+    /// <summary>The run's last second saved (counted from 0); null when it has saved none, or there is no such run.</summary>
+    public async Task<int?> LastSecondAsync(long runId, CancellationToken cancellationToken)
+    {
+        await using var db = await databases.CreateDbContextAsync(cancellationToken);
+        return await db.RunSeconds.Where(s => s.RunId == runId).MaxAsync(s => (int?)s.Index, cancellationToken);
+    }
+
     /// <summary>The run as an export document (<see cref="RunTransfer.ExportOf"/>): its row, every second and its slow
     /// requests; null when there is no such run.</summary>
     public async Task<RunExport?> ExportAsync(long runId, CancellationToken cancellationToken)

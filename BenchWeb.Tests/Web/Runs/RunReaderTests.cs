@@ -143,6 +143,25 @@ public sealed class RunReaderTests
     }
 
     [Fact]
+    public async Task DiagnosticsApi_ASecondPastTheRunsLast_Is404NamingItsSeconds_AQuietSecondWithinIsAnEmptyList()
+    {
+        await using var context = new BenchWebComponentContext();
+        var runId = await AddRunAsync(context, "quiet", RunStatus.Completed, Start, secondsSaved: 3);
+        var none = await AddRunAsync(context, "queued", RunStatus.Queued, Start, secondsSaved: 0);
+        var reader = context.Services.GetRequiredService<RunReader>();
+
+        var past = await BenchWeb.Apis.RunsApi.DiagnosticsAsync(runId, "999999", reader, CancellationToken.None);
+        var notYet = await BenchWeb.Apis.RunsApi.DiagnosticsAsync(none, "0", reader, CancellationToken.None);
+        var within = await BenchWeb.Apis.RunsApi.DiagnosticsAsync(runId, "2", reader, CancellationToken.None);
+
+        var problem = Assert.IsType<Microsoft.AspNetCore.Http.HttpResults.ProblemHttpResult>(past.Result);
+        Assert.Equal(404, problem.StatusCode);
+        Assert.Equal($"Run {runId} has no second 999999: its seconds are 0–2.", problem.ProblemDetails.Detail);
+        Assert.Equal($"Run {none} has no second 0: it has measured no seconds yet.", Assert.IsType<Microsoft.AspNetCore.Http.HttpResults.ProblemHttpResult>(notYet.Result).ProblemDetails.Detail);
+        Assert.Empty(Assert.IsType<Microsoft.AspNetCore.Http.HttpResults.Ok<BenchWeb.Apis.RunDiagnosticsResponse>>(within.Result).Value!.Entries);
+    }
+
+    [Fact]
     public async Task Export_ARun_HasEverySecondAndTheReadersTime_NullForNoRun()
     {
         await using var context = new BenchWebComponentContext();

@@ -40,7 +40,8 @@ public sealed record RunSummary
     /// <summary>Open loop: requests that were due but never sent (see <see cref="SecondSnapshot.Dropped"/>).</summary>
     public long TotalDropped { get; init; }
 
-    /// <summary>Documents given up after their throttle retries ran out: issued, never landed.</summary>
+    /// <summary>Documents given up after their throttle retries ran out: issued, and not known to have landed (after 429s
+    /// only they did not; after a 5xx answer they may have, see <see cref="SecondSnapshot.GivenUp"/>).</summary>
     public long TotalGivenUp { get; init; }
 
     /// <summary>Open loop: the rate the plan offered, requests/s; null for the other load models.</summary>

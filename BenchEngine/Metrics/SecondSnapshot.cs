@@ -59,14 +59,17 @@ public sealed record SecondSnapshot
     public long NotStarted { get; init; }
 
     /// <summary>Requests cut off at the stop: still outstanding when the grace period ran out (whether they landed is unknown),
-    /// or waiting out a throttle when issuing stopped (they did not land).</summary>
+    /// or waiting out a throttle when issuing stopped (they did not land if every answer was a 429; an earlier 5xx answer
+    /// leaves open whether the service did the write).</summary>
     public long Abandoned { get; init; }
 
     /// <summary>Requests given up in this second (a batch is one): their documents are <see cref="GivenUp"/>.</summary>
     public long GivenUpRequests { get; init; }
 
-    /// <summary>Documents given up in this second: their request was still throttled when its retries ran out, so they
-    /// did not land. Their last throttled response is counted in <see cref="Throttled"/> too.</summary>
+    /// <summary>Documents given up in this second: their request was still throttled when its retries ran out. After
+    /// 429s only they did not land; a 5xx answer (Table, Blob and Queue Storage throttle with 503 and 500) leaves open
+    /// whether the service did the write, so they may have. Their last throttled response is counted in
+    /// <see cref="Throttled"/> too.</summary>
     public long GivenUp { get; init; }
 
     /// <summary>Request units charged by the target during this second (all responses).</summary>

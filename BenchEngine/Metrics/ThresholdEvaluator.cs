@@ -25,7 +25,7 @@ public static class ThresholdEvaluator
             checks.Add(new("landed", false, Text($"no document landed ({summary.TotalErrors:N0} errors)")));
         }
 
-        // Documents given up after their throttle retries ran out did not land: the run measured less than it wrote.
+        // Documents given up after their throttle retries ran out are not known to have landed: the run measured less than it wrote.
         if (summary.TotalGivenUp > 0)
         {
             checks.Add(new("given up", false, Text($"{summary.TotalGivenUp:N0} documents given up after their throttle retries ran out; {summary.TotalOk:N0} landed")));

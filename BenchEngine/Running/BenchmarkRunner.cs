@@ -155,6 +155,9 @@ public sealed class BenchmarkRunner(
     /// limit (<see cref="ThresholdOptions.MaxDroppedPercent"/>, judged as a threshold).</summary>
     public const double DefaultMaxUnsentPercent = 10;
 
+    /// <summary>How a stop reason writes a duration in seconds: as the plan gave it, never rounded (0.55, 2.5, 3,600).</summary>
+    public const string SecondsFormat = "#,0.##########";
+
     private const string TargetNotOpened = "the target could not be opened";
 
     /// <summary>The state of one run while it runs.</summary>
@@ -315,7 +318,7 @@ public sealed class BenchmarkRunner(
                 _ when summary.TotalErrors > summary.TotalOkRequests => (RunStatus.Failed, string.Create(CultureInfo.InvariantCulture,
                     $"Errors outnumber successes: {summary.TotalErrors:N0} requests failed, {summary.TotalOkRequests:N0} succeeded; the first error: {executor.FirstError}")),
                 _ when summary.TotalGivenUp > 0 => (RunStatus.Failed, string.Create(CultureInfo.InvariantCulture,
-                    $"{summary.TotalGivenUp:N0} documents did not land: still throttled when their retries ran out ({summary.TotalOk:N0} landed)")),
+                    $"{summary.TotalGivenUp:N0} documents were given up, still throttled when their retries ran out (each may or may not have landed); {summary.TotalOk:N0} landed")),
                 (_, _, RunStatus.Stopped) => (RunStatus.Stopped, null),
                 _ when plan.Load.Model == LoadModel.OpenLoop && summary.DroppedFraction > unsentLimit => (RunStatus.Failed, string.Create(CultureInfo.InvariantCulture,
                     $"The open loop did not deliver its schedule: {summary.DroppedFraction:P1} of the requests due were not sent ({summary.TotalUnsent:N0} of {summary.TotalIssued + summary.TotalUnsent:N0}; limit {unsentLimit:P0}; a plan's thresholds.maxDroppedPercent sets its own){UnsentClientPart(summary, _seconds)}")),
@@ -627,16 +630,51 @@ public sealed class BenchmarkRunner(
 
         private string DescribeNaturalEnd(WorkSource work, RunSummary summary)
         {
-            var end = plan.DocumentLimit is { } limit && work.Taken >= limit
-                ? (summary.TotalGivenUp > 0 ? $"sent {limit:N0} documents" : $"reached {limit:N0} documents")
-                : DurationSeconds is { } duration && _stopIssuing.IsSet ? (_joinedLateSeconds == 0 ? $"ran for {duration:N0} s"
-                    : Invariant($"ran for {duration:N0} s: it started {_joinedLateSeconds:N0} s after the run's common start and stopped at its common end"))
-                : "the workload ended (end of file)";
+            // Never "reached 2,000 documents" when fewer landed: every document taken that did not land, or may not have,
+            // is part of the reason.
+            if (plan.DocumentLimit is { } limit && work.Taken >= limit)
+            {
+                var shortfall = Shortfall(summary);
+                return shortfall.Count == 0 && summary.TotalOk >= limit
+                    ? $"reached {limit:N0} documents"
+                    : $"took all {limit:N0} documents: {summary.TotalOk:N0} landed" + string.Concat(shortfall.Select(part => ", " + part));
+            }
 
-            // Never "reached 2,000 documents" when fewer landed: the shortfall is part of the reason.
+            var end = DurationSeconds is { } duration && _stopIssuing.IsSet ? (_joinedLateSeconds == 0 ? $"ran for {duration.ToString(SecondsFormat, CultureInfo.CurrentCulture)} s"
+                    : Invariant($"ran for {duration.ToString(SecondsFormat, CultureInfo.InvariantCulture)} s: it started {_joinedLateSeconds:N0} s after the run's common start and stopped at its common end"))
+                : "the workload ended (end of file)";
             return summary.TotalGivenUp > 0
-                ? end + Invariant($"; only {summary.TotalOk:N0} landed, {summary.TotalGivenUp:N0} given up after their throttle retries ran out")
+                ? end + Invariant($"; {summary.TotalOk:N0} landed, {summary.TotalGivenUp:N0} given up after their throttle retries ran out (each may or may not have landed)")
                 : end;
+        }
+
+        /// <summary>What became of the documents taken that are not known to have landed: "26 errors", "3 given up after
+        /// their throttle retries ran out (each may or may not have landed)", "2 requests abandoned at the stop (each may or
+        /// may not have landed)", "1 request not sent". Errors, abandoned and not sent are requests (a batch is one).</summary>
+        private static List<string> Shortfall(RunSummary summary)
+        {
+            var parts = new List<string>();
+            if (summary.TotalErrors > 0)
+            {
+                parts.Add(Invariant($"{summary.TotalErrors:N0} {(summary.TotalErrors == 1 ? "error" : "errors")}"));
+            }
+
+            if (summary.TotalGivenUp > 0)
+            {
+                parts.Add(Invariant($"{summary.TotalGivenUp:N0} given up after their throttle retries ran out (each may or may not have landed)"));
+            }
+
+            if (summary.TotalAbandoned > 0)
+            {
+                parts.Add(Invariant($"{summary.TotalAbandoned:N0} {(summary.TotalAbandoned == 1 ? "request" : "requests")} abandoned at the stop (each may or may not have landed)"));
+            }
+
+            if (summary.TotalNotStarted > 0)
+            {
+                parts.Add(Invariant($"{summary.TotalNotStarted:N0} {(summary.TotalNotStarted == 1 ? "request" : "requests")} not sent"));
+            }
+
+            return parts;
         }
 
         private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);

@@ -103,7 +103,8 @@ internal sealed class OperationExecutor
 
             if (outcome.Kind == OutcomeKind.Throttled)
             {
-                // Still throttled when the retries ran out: the documents are lost, a figure of their own.
+                // Still throttled when the retries ran out: the documents are given up, a figure of their own (after a 5xx
+                // answer they may have landed all the same).
                 _recorder.RecordGivenUp(outcome, documents.Count, _time.GetElapsedTime(intendedStart), attempts);
                 return outcome.Kind;
             }
@@ -128,7 +129,8 @@ internal sealed class OperationExecutor
         }
         catch (OperationCanceledException) when (_abort.IsCancellationRequested || _stopIssuing.IsSet)
         {
-            // Cut off in flight after the grace period (its outcome unknown), or while waiting out a throttle (it did not land).
+            // Cut off in flight after the grace period (its outcome unknown), or while waiting out a throttle (it did not land
+            // unless an earlier attempt was answered 5xx, which leaves that open).
             _recorder.RecordAbandoned();
             return null;
         }

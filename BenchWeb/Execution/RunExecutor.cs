@@ -268,21 +268,32 @@ public sealed partial class RunExecutor(
         };
     }
 
-    /// <summary>A run stopped by a cap says so, rather than the engine's "ran for 3,600 s" the plan never asked for.</summary>
+    /// <summary>A run stopped by a cap says so, rather than the engine's "ran for 3,600 s" the plan never asked for; what
+    /// the engine said after that (what landed, what did not) is kept.</summary>
     internal static string CapReason(RunEntity run, string stopReason)
     {
-        if (run.DurationCapSeconds is { } seconds && stopReason == FormattableString.CurrentCulture($"ran for {seconds:N0} s"))
+        if (run.DurationCapSeconds is { } seconds
+            && After(stopReason, FormattableString.CurrentCulture($"ran for {seconds.ToString(BenchmarkRunner.SecondsFormat, CultureInfo.CurrentCulture)} s")) is { } afterDuration)
         {
-            return FormattableString.CurrentCulture($"cut at the installation's maximum run duration, {seconds:N0} s (set by an administrator; the plan gave no duration)");
+            return FormattableString.CurrentCulture($"cut at the installation's maximum run duration, {seconds.ToString(BenchmarkRunner.SecondsFormat, CultureInfo.CurrentCulture)} s (set by an administrator; the plan gave no duration)") + afterDuration;
         }
 
-        if (run.DocumentCap is { } documents && stopReason == FormattableString.CurrentCulture($"reached {documents:N0} documents"))
+        if (run.DocumentCap is { } documents
+            && (After(stopReason, FormattableString.CurrentCulture($"reached {documents:N0} documents"))
+                ?? After(stopReason, FormattableString.CurrentCulture($"took all {documents:N0} documents"))) is { } afterCount)
         {
-            return FormattableString.CurrentCulture($"cut at the installation's maximum of {documents:N0} documents (set by an administrator; the plan gave no count)");
+            return FormattableString.CurrentCulture($"cut at the installation's maximum of {documents:N0} documents (set by an administrator; the plan gave no count)") + afterCount;
         }
 
         return stopReason;
     }
+
+    /// <summary>What follows <paramref name="opening"/> in the engine's stop reason ("" when that is all of it, "; 4,164
+    /// landed, …" or ": 474 landed, …"); null when the reason does not open with it.</summary>
+    private static string? After(string stopReason, string opening) =>
+        stopReason == opening ? ""
+        : stopReason.StartsWith(opening + ";", StringComparison.Ordinal) || stopReason.StartsWith(opening + ":", StringComparison.Ordinal) ? stopReason[opening.Length..]
+        : null;
 
     private async Task EnsureEndedAsync(long runId, string reason)
     {

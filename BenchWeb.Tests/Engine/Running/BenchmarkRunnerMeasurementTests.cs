@@ -91,11 +91,76 @@ public partial class BenchmarkRunnerTests
         Assert.Equal(0, result.Summary.TotalErrors);
         Assert.Equal(RunStatus.Failed, result.Status);
         Assert.DoesNotContain("reached 20 documents", result.StopReason, StringComparison.Ordinal);
-        Assert.Equal("sent 20 documents; only 10 landed, 10 given up after their throttle retries ran out", result.StopReason);
-        Assert.Contains("10 documents did not land", result.FailureReason, StringComparison.Ordinal);
+        Assert.Equal("took all 20 documents: 10 landed, 10 given up after their throttle retries ran out (each may or may not have landed)", result.StopReason);
+        Assert.Equal("10 documents were given up, still throttled when their retries ran out (each may or may not have landed); 10 landed", result.FailureReason);
         var verdict = ThresholdEvaluator.Evaluate(result.Status, result.Summary, new ThresholdOptions(), null);
         Assert.False(verdict.Passed);
         Assert.Contains(verdict.Checks, c => c is { Name: "given up", Passed: false } && c.Message.Contains("10 documents given up", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task RunAsync_SaysHowManyLandedAndHowManyFailed_WhenACountStopTookAllItsDocuments()
+    {
+        // Every tenth write fails (a 500 error, not retried): the run took its 50 documents, and 45 landed.
+        var (runner, _) = RunnerWith(() => new FailingTwoOfThreeTarget(failEvery: 10));
+        var plan = new RunPlan { Load = new LoadOptions { Concurrency = 1 }, Stop = new StopOptions { TotalDocuments = 50 } };
+
+        var result = await runner.RunAsync(plan, NoSecrets);
+
+        Assert.Equal((45L, 5L), (result.Summary.TotalOk, result.Summary.TotalErrors));
+        Assert.Equal(RunStatus.Completed, result.Status);
+        Assert.Equal("took all 50 documents: 45 landed, 5 errors", result.StopReason);
+    }
+
+    [Fact]
+    public async Task RunAsync_SaysDocumentsGivenUpAfterA5xxMayHaveLanded_AndNeverThatTheyDidNotLand()
+    {
+        // Every tenth write is answered 503 (the service may have done it) and, with no retries, given up; every tenth
+        // other one is refused with a 400.
+        var (runner, _) = RunnerWith(() => new ServerBusyOrBadRequestTarget());
+        var plan = new RunPlan
+        {
+            Load = new LoadOptions { Concurrency = 1, Throttling = new ThrottleOptions { MaxRetries = 0 } },
+            Stop = new StopOptions { TotalDocuments = 100 },
+        };
+
+        var result = await runner.RunAsync(plan, NoSecrets);
+
+        Assert.Equal((80L, 10L, 10L), (result.Summary.TotalOk, result.Summary.TotalErrors, result.Summary.TotalGivenUp));
+        Assert.Equal(RunStatus.Failed, result.Status);
+        Assert.Equal("took all 100 documents: 80 landed, 10 errors, 10 given up after their throttle retries ran out (each may or may not have landed)", result.StopReason);
+        Assert.Equal("10 documents were given up, still throttled when their retries ran out (each may or may not have landed); 80 landed", result.FailureReason);
+        Assert.DoesNotContain("did not land", result.FailureReason, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task RunAsync_SaysARequestCutOffAtTheStopMayHaveLanded_WhenACountStopTookAllItsDocuments()
+    {
+        // The tenth write never answers: the duration stops the run and the grace period cuts it off.
+        var time = BenchWeb.Tests.Support.SteppedClock.Create();
+        var (runner, _) = RunnerWith(() => new HangOnTenthTarget(), time);
+        var plan = new RunPlan { Load = new LoadOptions { Concurrency = 1 }, Stop = new StopOptions { TotalDocuments = 10, DurationSeconds = 2 } };
+
+        var result = await RunSteppedAsync(runner, time, plan);
+
+        Assert.Equal((9L, 1L), (result.Summary.TotalOk, result.Summary.TotalAbandoned));
+        Assert.Equal("took all 10 documents: 9 landed, 1 request abandoned at the stop (each may or may not have landed)", result.StopReason);
+    }
+
+    [Theory]
+    [InlineData(0.55, "ran for 0.55 s")]
+    [InlineData(2.5, "ran for 2.5 s")]
+    [InlineData(2, "ran for 2 s")]
+    public async Task RunAsync_SaysTheDurationAsThePlanGaveIt_NeverRounded(double seconds, string reason)
+    {
+        var time = BenchWeb.Tests.Support.SteppedClock.Create();
+        var (runner, _) = RunnerWith(() => new SlowTarget(TimeSpan.FromMilliseconds(5), time), time);
+        var plan = new RunPlan { Load = new LoadOptions { Concurrency = 1 }, Stop = new StopOptions { DurationSeconds = seconds } };
+
+        var result = await RunSteppedAsync(runner, time, plan);
+
+        Assert.Equal(RunStatus.Completed, result.Status);
+        Assert.Equal(reason, result.StopReason);
     }
 
     [Fact]
@@ -174,6 +239,38 @@ public partial class BenchmarkRunnerTests
         {
             var doomed = _doomed.GetOrAdd(documents[0].Id, _ => Interlocked.Increment(ref _documents) % 2 == 0);
             return Task.FromResult(doomed ? OperationOutcome.Throttled(429, 0, TimeSpan.FromMilliseconds(1)) : OperationOutcome.Ok(201, 1, 5, 100));
+        }
+    }
+
+    /// <summary>Answers every tenth write 503 "server busy" (a throttle after which the write may have landed) and every
+    /// tenth of the others 400.</summary>
+    private sealed class ServerBusyOrBadRequestTarget : TestTarget
+    {
+        private int _writes;
+
+        public override Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken)
+        {
+            var n = Interlocked.Increment(ref _writes);
+            return Task.FromResult(
+                n % 10 == 0 ? OperationOutcome.Throttled(503, 0, null)
+                : n % 10 == 5 ? OperationOutcome.Failed(400, 0, "400 Bad Request")
+                : OperationOutcome.Ok(201, 1, 1, 100));
+        }
+    }
+
+    /// <summary>Answers every write at once but the tenth, which waits until the run cuts it off.</summary>
+    private sealed class HangOnTenthTarget : TestTarget
+    {
+        private int _writes;
+
+        public override async Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken)
+        {
+            if (Interlocked.Increment(ref _writes) == 10)
+            {
+                await Task.Delay(Timeout.InfiniteTimeSpan, cancellationToken);
+            }
+
+            return OperationOutcome.Ok(201, 1, 1, 100);
         }
     }
 

@@ -261,7 +261,7 @@ public partial class BenchmarkRunnerTests
         var result = await runner.RunAsync(plan, NoSecrets);
 
         Assert.Equal(RunStatus.Failed, result.Status);
-        Assert.Equal("reached 30 documents", result.StopReason);
+        Assert.Equal("took all 30 documents: 10 landed, 20 errors", result.StopReason);
         Assert.Equal((10, 20), (result.Summary.TotalOk, result.Summary.TotalErrors));
         Assert.Equal("Errors outnumber successes: 20 requests failed, 10 succeeded; the first error: 500 InternalServerError", result.FailureReason);
     }

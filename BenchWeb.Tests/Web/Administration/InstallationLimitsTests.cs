@@ -121,6 +121,20 @@ public sealed class InstallationLimitsTests
     }
 
     [Fact]
+    public void CapReason_KeepsWhatTheEngineSaidLanded_AndTheCapsDurationAsItWasSet()
+    {
+        var run = new RunEntity { ProfileName = "p", PlanJson = "{}", DurationCapSeconds = 2.5, DocumentCap = 1_000 };
+
+        Assert.Equal(
+            "cut at the installation's maximum of 1,000 documents (set by an administrator; the plan gave no count): 974 landed, 26 errors",
+            RunExecutor.CapReason(run, "took all 1,000 documents: 974 landed, 26 errors"));
+        Assert.Equal(
+            "cut at the installation's maximum run duration, 2.5 s (set by an administrator; the plan gave no duration); 9 landed, 1 given up after their throttle retries ran out (each may or may not have landed)",
+            RunExecutor.CapReason(run, "ran for 2.5 s; 9 landed, 1 given up after their throttle retries ran out (each may or may not have landed)"));
+        Assert.Equal("took all 1,0000 documents", RunExecutor.CapReason(run, "took all 1,0000 documents"));
+    }
+
+    [Fact]
     public void Validate_NamesEachSettingOutOfRange_WhenAnAdministratorSavesIt()
     {
         var errors = InstallationSettingsService.Validate(new InstallationSettings

@@ -8,6 +8,9 @@ namespace BenchEngine.Targets;
 /// Azure Queue Storage, through Azure.Storage.Queues: each document is sent as one message whose text is the document's
 /// JSON, as is (no base64: the SDK's default encoding, set explicitly). A queue has no ids, so Create and Upsert both
 /// send a new message. Queue Storage throttles with 503 (and 500 "operation timed out"; a 429 counts too).
+/// Such an answer leaves open whether the message was enqueued, and its retry sends it again: unlike a table's entity or
+/// a blob, whose retry finds the first attempt's write as "already exists", a message has no id of the client's, so a
+/// retry after a 5xx may leave it twice and the queue may hold more messages than ok.
 /// </summary>
 /// <remarks>What is measured (padding, bytes) is the message text, which is what the service's 64 KiB limit counts; the
 /// XML envelope the request wraps it in (<c>&lt;QueueMessage&gt;&lt;MessageText&gt;</c>…) is not part of the message.</remarks>

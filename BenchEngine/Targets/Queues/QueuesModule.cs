@@ -21,7 +21,9 @@ internal sealed class QueuesModule() : StorageResourceModule(
     new TargetUnit("message", "messages"),
     new ItemSizeLimit("a Queue Storage message", MaxMessageBytes, CountsAsTableEntity: false, MaxPropertyChars: null),
     "queue",
-    "Each document is sent as one message of its JSON (at most 64 KiB); Create and Upsert both send a new message.",
+    "Each document is sent as one message of its JSON (at most 64 KiB); Create and Upsert both send a new message. A write "
+    + "retried after a 5xx answer (503, 500) may leave its message twice: the service may have enqueued it before answering, "
+    + "and a message has no id of the client's to find it by, so the queue can hold more messages than ok.",
     t => t.Queues.ConnectionStringSecret,
     t => t.Queues.QueueName,
     t => t.Queues.CreateIfMissing)
@@ -39,5 +41,5 @@ internal sealed class QueuesModule() : StorageResourceModule(
 
     public override IInsertTarget Create(TargetOptions options, TargetContext context) => new QueueTarget(options.Queues, context);
 
-    public override string Describe(TargetOptions options) => base.Describe(options) + " (create and upsert both send)";
+    public override string Describe(TargetOptions options) => base.Describe(options) + " (create and upsert both send; a write retried after a 5xx may be enqueued twice)";
 }

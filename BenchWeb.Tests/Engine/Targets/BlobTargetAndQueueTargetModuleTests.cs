@@ -45,6 +45,15 @@ public sealed class BlobTargetAndQueueTargetModuleTests
         Assert.All(module.Fields, f => Assert.StartsWith(section == "Blobs" ? "Target.Blobs." : "Target.Queues.", f.Path, StringComparison.Ordinal));
     }
 
+    [Fact]
+    public void QueueNameHelp_SaysARetryAfterA5xxMayEnqueueAMessageTwice()
+    {
+        var help = new TargetKind(Queue).Module.Fields[1].Help;
+
+        Assert.Contains("A write retried after a 5xx answer (503, 500) may leave its message twice", help, StringComparison.Ordinal);
+        Assert.Contains("the queue can hold more messages than ok", help, StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData(Blob, "abc")]
     [InlineData(Blob, "a-b-c")]
@@ -175,7 +184,7 @@ public sealed class BlobTargetAndQueueTargetModuleTests
 
     [Theory]
     [InlineData(Blob, "Blob Storage, container files")]
-    [InlineData(Queue, "Queue Storage, queue files (create and upsert both send)")]
+    [InlineData(Queue, "Queue Storage, queue files (create and upsert both send; a write retried after a 5xx may be enqueued twice)")]
     public void Describe_NamesTheContainerOrQueue(string kind, string description) =>
         Assert.Equal(description, new TargetKind(kind).Module.Describe(Options(kind, "files")));
 

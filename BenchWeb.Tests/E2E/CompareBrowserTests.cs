@@ -44,7 +44,8 @@ public sealed class CompareBrowserTests(DashboardBrowserFixture fixture) : IAsyn
             await Page.Locator($"[data-select-run='{first}']").CheckAsync();
             await Page.Locator($"[data-select-run='{second}']").CheckAsync();
             await Page.Locator("#compare-selected").ClickAsync();
-            await Page.WaitForURLAsync(new Regex("/compare\\?runs="));
+            // The page's own navigation (no load event to wait for: a busy machine let it pass 30 s): its address, then its circuit.
+            await Expect(Page).ToHaveURLAsync(new Regex("/compare\\?runs="), new() { Timeout = 60_000 });
             await DashboardPages.WaitForInteractiveAsync(Page);
 
             // Inserts, throttled, RU/s, latency p50 and latency p99.
@@ -66,7 +67,7 @@ public sealed class CompareBrowserTests(DashboardBrowserFixture fixture) : IAsyn
             Assert.True(new FileInfo(screenshot).Length > 10_000, "The screenshot is (nearly) empty.");
 
             await Page.Locator("#results-link").ClickAsync();
-            await Page.WaitForURLAsync($"**/results?runs={first},{second}");
+            await Expect(Page).ToHaveURLAsync(new Regex($"/results\\?runs={first},{second}$"), new() { Timeout = 60_000 });
             await Expect(Page.Locator("#results-table tbody tr[data-run]")).ToHaveCountAsync(2);
             Assert.StartsWith("| Run | Target |", await Page.Locator("#results-markdown").InputValueAsync(), StringComparison.Ordinal);
 

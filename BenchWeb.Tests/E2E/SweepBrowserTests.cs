@@ -92,7 +92,7 @@ public sealed class SweepBrowserTests(DashboardBrowserFixture fixture) : IAsyncL
             await Page.Locator("#sweep-steps tbody tr:nth-child(1) input[type=checkbox]").CheckAsync();
             await Page.Locator("#sweep-steps tbody tr:nth-child(6) input[type=checkbox]").CheckAsync();
             await Page.Locator("#compare-steps").ClickAsync();
-            await Page.WaitForURLAsync(new Regex("/compare\\?runs=\\d+,\\d+$"));
+            await Expect(Page).ToHaveURLAsync(new Regex("/compare\\?runs=\\d+,\\d+$"), new() { Timeout = 60_000 });
         });
         Assert.Empty(_watched!.Errors);
     }

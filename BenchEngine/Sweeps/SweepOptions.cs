@@ -57,6 +57,8 @@ public sealed record SweepOptions
     {
         ArgumentNullException.ThrowIfNull(basePlan);
         var steps = new List<SweepStep>();
+        // Every value that cannot be set, not only the first: the user mends them at once.
+        var refused = new List<FieldError>();
         foreach (var series in Series)
         {
             foreach (var value in Values)
@@ -77,7 +79,8 @@ public sealed record SweepOptions
                 {
                     // The reader's own message names a JSON position in a document the user never wrote.
                     var (field, text, label) = series is not null && !Fits(SeriesSetting!, series) ? ("Sweep.SeriesValues", series, Label(SeriesSetting!)) : ("Sweep.Values", value, Label(Setting));
-                    throw new RunPlanValidationException([new FieldError(field, $"“{text}” is not a value {label} can take.")]);
+                    refused.Add(new FieldError(field, $"“{text}” is not a value {label} can take."));
+                    continue;
                 }
 
                 var plan = read with
@@ -88,7 +91,7 @@ public sealed record SweepOptions
             }
         }
 
-        return steps;
+        return refused.Count > 0 ? throw new RunPlanValidationException([.. refused.Distinct()]) : steps;
     }
 
     /// <summary>What is wrong with this sweep of <paramref name="basePlan"/>, by field (<c>Sweep.Values[2]</c>, …): the

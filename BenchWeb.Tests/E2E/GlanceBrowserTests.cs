@@ -67,6 +67,16 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         Assert.True(outside.Length == 0, $"Cells outside the {LaptopWidth} px viewport: {string.Join("; ", outside)}");
         Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), "The page scrolls sideways.");
 
+        // A run's long name wraps onto a few lines beside its figures rather than being cut to its first letters on one.
+        var cutToOneLine = await Page.EvaluateAsync<string[]>(
+            """
+            () => [...document.querySelectorAll('#results-table td.run')]
+                .map(cell => ({ name: cell.querySelector('.few-lines'), link: cell.querySelector('a') }))
+                .filter(c => c.name.textContent.length > 30 && c.name.getBoundingClientRect().height < 2 * c.link.getBoundingClientRect().height)
+                .map(c => c.name.textContent)
+            """);
+        Assert.True(cutToOneLine.Length == 0, $"Names on one line: {string.Join("; ", cutToOneLine)}");
+
         // The Markdown keeps every column, the settings included, for pasting into a report.
         var markdown = await Page.Locator("#results-markdown").InputValueAsync();
         Assert.StartsWith("| Run | Target | Connection | Bulk | Concurrency | Load model | Batch | RU/s |", markdown, StringComparison.Ordinal);

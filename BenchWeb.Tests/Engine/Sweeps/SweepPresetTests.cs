@@ -78,6 +78,16 @@ public sealed class SweepPresetTests
     }
 
     [Fact]
+    public void SeveralValuesTheSettingCannotTake_AreEachNamed()
+    {
+        var sweep = new SweepOptions { Setting = "Load.Concurrency", Values = ["abc", "8", "1.5", "-Infinity"] };
+
+        Assert.Equal(
+            ["“abc” is not a value Concurrency can take.", "“1.5” is not a value Concurrency can take.", "“-Infinity” is not a value Concurrency can take."],
+            sweep.Validate(new RunPlan()).Select(e => e.Message));
+    }
+
+    [Fact]
     public void SpacesAroundAValue_AreNotPartOfIt_SoTheSameValueTwiceIsRefusedAndAPaddedOneRuns()
     {
         var padded = new SweepOptions { Setting = "Load.Concurrency", Values = [" 8", "16 "], SeriesSetting = "Load.BatchSize", SeriesValues = [" 1 "] };

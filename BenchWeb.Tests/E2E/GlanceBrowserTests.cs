@@ -142,6 +142,10 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         AssertNoBrowserErrors(ignoreNotFound: true);
     });
 
+    // How many rows the run page's tiles take.
+    private Task<int> TileRowsAsync() =>
+        Page.EvaluateAsync<int>("() => new Set([...document.querySelectorAll('#run-tiles .tile')].map(t => Math.round(t.getBoundingClientRect().top))).size");
+
     [Fact]
     public Task FinishedAndComparedRuns_AreLaidOutForALaptopScreen() => WithDiagnosticsAsync("glance-finished", async () =>
     {
@@ -160,6 +164,19 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
         Assert.Empty(await DashboardPages.ChartProblemsAsync(Page));
         await ScreenshotAsync("glance-run-finished");
         await DocsScreenshots.TakeAsync(Page, "run");
+        Assert.Equal(1, await TileRowsAsync());
+
+        // An open loop while it runs has nine tiles (its current rate and sent / offered beside the rest): one row on a laptop,
+        // at 1,280 px as well.
+        var running = await SeededRuns.AddAsync(databases, SeededRuns.Plan(TargetKind.NoOp, Unique("E2E open loop running")), SeededRuns.Seconds(12, 12_000, 0),
+            RunStatus.Running, withSummary: false);
+        await DashboardPages.GotoAsync(Page, App($"runs/{running}"));
+        await Expect(Page.Locator("#run-tiles .tile")).ToHaveCountAsync(9);
+        Assert.Equal(1, await TileRowsAsync());
+        await Page.SetViewportSizeAsync(1_280, LaptopHeight);
+        Assert.Equal(1, await TileRowsAsync());
+        await ScreenshotAsync("glance-run-open-loop-1280");
+        await Page.SetViewportSizeAsync(LaptopWidth, LaptopHeight);
 
         // A run a crash left open, closed at the next start-up with the summary of the seconds it kept.
         var interrupted = await SeededRuns.AddAsync(databases, SeededRuns.Plan(TargetKind.Simulated, Unique("E2E left running")), SeededRuns.Seconds(20, 2_345, 6.29),

@@ -31,7 +31,8 @@ public static partial class CredentialRedaction
         }
 
         text = KeyValue().Replace(text, m => m.Groups["name"].Value + m.Groups["separator"].Value + Marker);
-        return Header().Replace(text, m => m.Groups["name"].Value + m.Groups["separator"].Value + Marker);
+        text = Header().Replace(text, m => m.Groups["name"].Value + m.Groups["separator"].Value + Marker);
+        return AccountKey().Replace(text, Marker);
     }
 
     /// <summary>What credential <paramref name="text"/> holds, in words (<c>AccountKey=…</c>, <c>Authorization: …</c>,

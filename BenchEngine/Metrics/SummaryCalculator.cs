@@ -201,17 +201,24 @@ public static class SummaryCalculator
             return new SteadyStateWindow();
         }
 
-        // Half the median rate: a service that landed nothing in most of its seconds (a stall) has no steady state.
-        var threshold = Median(full.Select(s => (double)s.Ok).ToList()) / 2;
-        if (threshold <= 0)
+        // Half the median rate of the seconds that landed something: a stall's empty seconds neither lower the bar (a second of
+        // 5 as the stall began would pass half of a median near 0) nor make a window of their own.
+        var landed = full.Where(s => s.Ok > 0).Select(s => (double)s.Ok).ToList();
+        if (landed.Count == 0)
         {
             return new SteadyStateWindow();
         }
 
+        var threshold = Median(landed) / 2;
         var first = full.First(s => s.Ok >= threshold).Index;
         var last = full.Last(s => s.Ok >= threshold).Index;
-        return ForWindow(seconds, first, last);
+        // A steady state takes a few seconds to show: fewer of the service's seconds are none (as a sweep's step needs as many
+        // to be judged on them).
+        return full.Count(s => s.Index >= first && s.Index <= last) < MinSteadySeconds ? new SteadyStateWindow() : ForWindow(seconds, first, last);
     }
+
+    /// <summary>The fewest of the service's seconds a steady-state window holds.</summary>
+    public const int MinSteadySeconds = 3;
 
     /// <summary>Throughput, RU/s and throttled share over the seconds <paramref name="first"/>..<paramref name="last"/>, leaving
     /// out (and counting) the client-limited ones.</summary>

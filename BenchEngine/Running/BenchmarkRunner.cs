@@ -317,9 +317,10 @@ public sealed class BenchmarkRunner(
                     (RunStatus.Failed, $"Every write failed; the first error: {executor.FirstError}"),
                 _ when summary.TotalErrors > summary.TotalOkRequests => (RunStatus.Failed, string.Create(CultureInfo.InvariantCulture,
                     $"Errors outnumber successes: {summary.TotalErrors:N0} requests failed, {summary.TotalOkRequests:N0} succeeded; the first error: {executor.FirstError}")),
-                _ when summary.TotalGivenUp > 0 => (RunStatus.Failed, string.Create(CultureInfo.InvariantCulture,
-                    $"{summary.TotalGivenUp:N0} documents were given up, still throttled when their retries ran out (each may or may not have landed); {summary.TotalOk:N0} landed")),
+                _ when summary.TotalGivenUp > 0 => (RunStatus.Failed, NotLanded(summary, executor.FirstError)),
                 (_, _, RunStatus.Stopped) => (RunStatus.Stopped, null),
+                // Completed means the documents landed: a run with failed writes, however few, says how many and what became of them.
+                _ when summary.TotalErrors > 0 => (RunStatus.Failed, NotLanded(summary, executor.FirstError)),
                 _ when plan.Load.Model == LoadModel.OpenLoop && summary.DroppedFraction > unsentLimit => (RunStatus.Failed, string.Create(CultureInfo.InvariantCulture,
                     $"The open loop did not deliver its schedule: {summary.DroppedFraction:P1} of the requests due were not sent ({summary.TotalUnsent:N0} of {summary.TotalIssued + summary.TotalUnsent:N0}; limit {unsentLimit:P0}; a plan's thresholds.maxDroppedPercent sets its own){UnsentClientPart(summary, _seconds)}")),
                 _ => (RunStatus.Completed, (string?)null),
@@ -634,7 +635,7 @@ public sealed class BenchmarkRunner(
             // is part of the reason.
             if (plan.DocumentLimit is { } limit && work.Taken >= limit)
             {
-                var shortfall = Shortfall(summary);
+                var shortfall = Shortfall(summary, plan.Load.BatchSize);
                 return shortfall.Count == 0 && summary.TotalOk >= limit
                     ? $"reached {limit:N0} documents"
                     : $"took all {limit:N0} documents: {summary.TotalOk:N0} landed" + string.Concat(shortfall.Select(part => ", " + part));
@@ -648,20 +649,40 @@ public sealed class BenchmarkRunner(
                 : end;
         }
 
-        /// <summary>What became of the documents taken that are not known to have landed: "26 errors", "3 given up after
-        /// their throttle retries ran out (each may or may not have landed)", "2 requests abandoned at the stop (each may or
-        /// may not have landed)", "1 request not sent". Errors, abandoned and not sent are requests (a batch is one).</summary>
-        private static List<string> Shortfall(RunSummary summary)
+        /// <summary>What became of the documents taken that are not known to have landed: "26 failed requests (12 of them
+        /// unanswered or answered 408/5xx: each may or may not have landed)", "3 documents given up after their throttle retries
+        /// ran out (each may or may not have landed)", "2 requests abandoned at the stop (each may or may not have landed)",
+        /// "1 request not sent". Failed, abandoned and not sent are requests: with batches, each of up to
+        /// <paramref name="batchSize"/> documents. Without <paramref name="landing"/>, only the failed and given up.</summary>
+        private static List<string> Shortfall(RunSummary summary, int batchSize, bool landing = true)
         {
             var parts = new List<string>();
             if (summary.TotalErrors > 0)
             {
-                parts.Add(Invariant($"{summary.TotalErrors:N0} {(summary.TotalErrors == 1 ? "error" : "errors")}"));
+                var unknown = summary.ErrorsByStatus.Where(e => OperationOutcome.ErrorMayHaveLanded(e.Key)).Sum(e => e.Value);
+                var notes = new List<string>();
+                if (batchSize > 1)
+                {
+                    notes.Add(Invariant($"batches of up to {batchSize:N0} documents"));
+                }
+
+                if (unknown > 0)
+                {
+                    notes.Add((unknown == summary.TotalErrors ? "" : Invariant($"{unknown:N0} of them ")) + "unanswered or answered 408/5xx: each may or may not have landed");
+                }
+
+                parts.Add(Invariant($"{summary.TotalErrors:N0} failed {(summary.TotalErrors == 1 ? "request" : "requests")}")
+                    + (notes.Count == 0 ? "" : $" ({string.Join("; ", notes)})"));
             }
 
             if (summary.TotalGivenUp > 0)
             {
-                parts.Add(Invariant($"{summary.TotalGivenUp:N0} given up after their throttle retries ran out (each may or may not have landed)"));
+                parts.Add(Invariant($"{summary.TotalGivenUp:N0} {(summary.TotalGivenUp == 1 ? "document" : "documents")} given up after their throttle retries ran out (each may or may not have landed)"));
+            }
+
+            if (!landing)
+            {
+                return parts;
             }
 
             if (summary.TotalAbandoned > 0)
@@ -676,6 +697,12 @@ public sealed class BenchmarkRunner(
 
             return parts;
         }
+
+        // Why a run whose writes did not all land failed: "26 failed requests (…), 3 documents given up after …; 974 landed;
+        // the first error: …".
+        private string NotLanded(RunSummary summary, string? firstError) =>
+            string.Join(", ", Shortfall(summary, plan.Load.BatchSize, landing: false)) + Invariant($"; {summary.TotalOk:N0} landed")
+            + (summary.TotalErrors > 0 ? $"; the first error: {firstError}" : "");
 
         private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
     }

@@ -51,10 +51,12 @@ public static class PlainText
         }
 
         // Such text is shown on pages and written to exports: a key pasted into it would be readable by every viewer.
-        return refuseCredentials && CredentialRedaction.FindCredential(text) is { } credential
-            ? $"Looks like it holds a credential ({credential}): this text is shown on pages and in exports. Keep keys as secrets and give only their names."
-            : null;
+        return refuseCredentials && CredentialRedaction.FindCredential(text) is { } credential ? CredentialMessage(credential) : null;
     }
+
+    /// <summary>Why a text that holds a credential (<see cref="CredentialRedaction.FindCredential"/>) is refused.</summary>
+    public static string CredentialMessage(string credential) =>
+        $"Looks like it holds a credential ({credential}): this text is shown on pages and in exports. Keep keys as secrets and give only their names.";
 
     /// <summary><paramref name="text"/> with every refused character written as its code point (<c>\u001B</c>), so that
     /// printing it neither rings, moves the cursor, starts an escape sequence nor reverses what follows.</summary>

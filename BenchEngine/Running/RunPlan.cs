@@ -163,6 +163,16 @@ public sealed record RunPlan : IJsonOnDeserialized
             errors.Add(new FieldError(field, message));
         }
 
+        // A plan's texts are shown on pages and kept in exports: a key pasted into one (a database name, an endpoint's query,
+        // a document template) would be readable by every viewer. Keys are secrets, named in the secret fields.
+        foreach (var (field, text) in TargetSettings.Texts(Target).Append((PlanSettingsCatalog.Template.Path, Workload.Template ?? "")))
+        {
+            if (!errors.Exists(e => e.Field == field) && CredentialRedaction.FindCredential(text) is { } credential)
+            {
+                errors.Add(new FieldError(field, PlainText.CredentialMessage(credential)));
+            }
+        }
+
         var load = Load;
         // A setting with bounds is held to those its descriptor declares (Bounds); the rules that read other settings follow.
         Bounds.CheckEachEnd(PlanSettingsCatalog.Concurrency, load.Concurrency, errors, "Must be at least 1.", "At most 10,000: beyond that the client, not the service, is measured.");

@@ -25,8 +25,25 @@ public readonly record struct OperationOutcome(
     public static OperationOutcome Ok(int statusCode, int documents, double requestUnits, long bytes) =>
         new(OutcomeKind.Ok, statusCode, documents, requestUnits, bytes);
 
+    /// <summary>A throttled answer. A <paramref name="retryAfter"/> below zero or above <see cref="MaxRetryAfter"/> is no hint
+    /// a client can honour (a day's wait, or a value no timer takes): the request backs off as if none came.</summary>
     public static OperationOutcome Throttled(int statusCode, double requestUnits, TimeSpan? retryAfter) =>
-        new(OutcomeKind.Throttled, statusCode, 0, requestUnits, 0, retryAfter);
+        new(OutcomeKind.Throttled, statusCode, 0, requestUnits, 0, retryAfter is { } wait && (wait < TimeSpan.Zero || wait > MaxRetryAfter) ? null : retryAfter);
+
+    /// <summary>The longest retry-after honoured: a day.</summary>
+    public static readonly TimeSpan MaxRetryAfter = TimeSpan.FromDays(1);
+
+    /// <summary>A retry-after given in milliseconds (<c>x-ms-retry-after-ms</c>) as a wait, or null when it is none a client can
+    /// honour: not a number, negative, or above <see cref="MaxRetryAfter"/>.</summary>
+    public static TimeSpan? RetryAfterMilliseconds(string? header) =>
+        double.TryParse(header, System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out var ms)
+        && ms >= 0 && ms <= MaxRetryAfter.TotalMilliseconds
+            ? TimeSpan.FromMilliseconds(ms)
+            : null;
+
+    /// <summary>Whether a failed request may have landed all the same: it got no answer (status 0: a connection closed, a
+    /// timeout), or a 408 or 5xx, which say it failed, not that the service did nothing. A 4xx other than 408 refused it.</summary>
+    public static bool ErrorMayHaveLanded(int statusCode) => statusCode is 0 or 408 or >= 500;
 
     public static OperationOutcome Failed(int statusCode, double requestUnits, string error) =>
         new(OutcomeKind.Error, statusCode, 0, requestUnits, 0, null, error);

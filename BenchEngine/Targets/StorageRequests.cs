@@ -199,16 +199,14 @@ internal static class StorageRequests
             return null;
         }
 
-        if (response.Headers.TryGetValue(RetryAfterMsHeader, out var ms)
-            && double.TryParse(ms, NumberStyles.Float, CultureInfo.InvariantCulture, out var milliseconds)
-            && milliseconds is >= 0 and <= MaxRetryAfterMs)
+        if (response.Headers.TryGetValue(RetryAfterMsHeader, out var ms) && OperationOutcome.RetryAfterMilliseconds(ms) is { } wait)
         {
-            return TimeSpan.FromMilliseconds(milliseconds);
+            return wait;
         }
 
         return response.Headers.TryGetValue("Retry-After", out var seconds)
             && int.TryParse(seconds, NumberStyles.None, CultureInfo.InvariantCulture, out var wholeSeconds)
-            && wholeSeconds <= MaxRetryAfterMs / 1000
+            && wholeSeconds <= OperationOutcome.MaxRetryAfter.TotalSeconds
                 ? TimeSpan.FromSeconds(wholeSeconds)
                 : null;
     }
@@ -302,7 +300,4 @@ internal static class StorageRequests
             }
         }
     }
-
-    // A day: a longer wait from a server is not a wait, and TimeSpan arithmetic on it must not overflow.
-    private const double MaxRetryAfterMs = 24 * 60 * 60 * 1000;
 }

@@ -47,6 +47,13 @@ public static class TargetSettings
         return TextsAndLists(JsonSerializer.SerializeToNode(options, Json), "Target").Select(t => (t.Path, t.Items ?? t.Text!.Length));
     }
 
+    /// <summary>Every text of the options, every kind's section included, by field path, with its value.</summary>
+    public static IEnumerable<(string Path, string Text)> Texts(TargetOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        return TextsAndLists(JsonSerializer.SerializeToNode(options, Json), "Target").Where(t => t.Text is not null).Select(t => (t.Path, t.Text!));
+    }
+
     // Each text by its field path, and each list (with its count, then its items under the list's path).
     private static IEnumerable<(string Path, string? Text, int? Items)> TextsAndLists(JsonNode? node, string path) => node switch
     {

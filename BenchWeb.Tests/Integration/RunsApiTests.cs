@@ -236,6 +236,14 @@ public sealed class RunsApiTests
         var problem = await AssertProblemAsync(badQuery, HttpStatusCode.BadRequest);
         Assert.NotNull(problem["errors"]!["page"]);
         Assert.NotNull(problem["errors"]!["status"]);
+        // A list of statuses is no status (read as the values combined, "Running,Completed" listed the cancelled runs).
+        foreach (var status in new[] { "Running,Completed", "Completed,Failed", "1", " 3 " })
+        {
+            using var badStatus = await http.GetAsync($"api/runs?status={Uri.EscapeDataString(status)}");
+            var statusProblem = await AssertProblemAsync(badStatus, HttpStatusCode.BadRequest);
+            Assert.Contains("is not a status", statusProblem["errors"]!["status"]![0]!.GetValue<string>(), StringComparison.Ordinal);
+        }
+
         foreach (var sweep in new[] { "-3", "0", "abc", "1e3", "99999999999999999999" })
         {
             using var badSweep = await http.GetAsync($"api/runs?sweep={sweep}");

@@ -115,7 +115,7 @@ public static class RunsApi
         RunStatus? statusFilter = null;
         if (!string.IsNullOrWhiteSpace(status))
         {
-            if (Enum.TryParse<RunStatus>(status, ignoreCase: true, out var parsed) && Enum.IsDefined(parsed) && !int.TryParse(status, out _))
+            if (RunHistoryQuery.Named<RunStatus>(status) is { } parsed)
             {
                 statusFilter = parsed;
             }

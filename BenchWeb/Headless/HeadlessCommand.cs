@@ -459,7 +459,7 @@ public static class HeadlessCommand
             : s.IsFull ? string.Create(c, $"RU/s {s.RequestUnitsPerSecond,9:N0}") : string.Create(c, $"RU {s.RequestUnits,11:N0}");
         var ok = s.IsFull ? string.Create(c, $"ok {s.OkPerSecond,9:N0}/s") : string.Create(c, $"ok {s.Ok,9:N0} in {s.Duration.TotalSeconds:F3} s (partial second)");
         return string.Create(c,
-            $"[{s.Elapsed.TotalSeconds,6:F1}s] {ok}  throttled {s.Throttled,6:N0}  errors {s.Errors,5:N0}{(s.Dropped + s.NotStarted > 0 ? $"  not sent {s.Dropped + s.NotStarted,6:N0}" : "")}{(s.GivenUp > 0 ? $"  given up {s.GivenUp,5:N0}" : "")}  {requestUnits}  p50 {Figure(s.LatencyP50Ms),7} ms  p99 {Figure(s.LatencyP99Ms),8} ms  in flight {s.InFlight,5}  {HealthText(s)}");
+            $"[{s.Elapsed.TotalSeconds,6:F1}s] {ok}  throttled {s.Throttled,6:N0}  errors {s.Errors,5:N0}{(s.Dropped + s.NotStarted > 0 ? $"  not sent {s.Dropped + s.NotStarted,6:N0}" : "")}{(s.GivenUp > 0 ? $"  given up {s.GivenUp,5:N0}" : "")}{(s.Abandoned > 0 ? $"  abandoned {s.Abandoned,5:N0}" : "")}  {requestUnits}  p50 {Figure(s.LatencyP50Ms),7} ms  p99 {Figure(s.LatencyP99Ms),8} ms  in flight {s.InFlight,5}  {HealthText(s)}");
     }
 
     /// <summary>The client's side of a second: this process's CPU, the host's, the scheduling lag, and a marker when the

@@ -12,6 +12,14 @@ public static class RunHistoryQuery
     /// <summary>Dates outside these years are no filter: the day bounds would overflow the calendar.</summary>
     public const int FirstYear = 1900;
 
+    /// <summary>The value of <typeparamref name="TEnum"/> named <paramref name="text"/> (any case, spaces around ignored), or
+    /// null: only one name, never a number or a comma-separated list (which <see cref="Enum.TryParse{TEnum}(string, bool, out TEnum)"/>
+    /// reads as the values combined: "Running,Completed" would be Cancelled).</summary>
+    public static TEnum? Named<TEnum>(string? text) where TEnum : struct, Enum =>
+        text?.Trim() is { Length: > 0 } name && Enum.GetNames<TEnum>().FirstOrDefault(n => n.Equals(name, StringComparison.OrdinalIgnoreCase)) is { } found
+            ? Enum.Parse<TEnum>(found)
+            : null;
+
     public const int LastYear = 9998;
 
     private const string LikeEscape = "\\";

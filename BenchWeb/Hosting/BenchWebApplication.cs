@@ -62,6 +62,14 @@ public static class BenchWebApplication
 
             return next(context);
         });
+        app.Use((context, next) =>
+        {
+            // Every answer is read as the type it says it is (a browser never guesses a script or a page from an uploaded
+            // file's bytes), and no address of this app goes to another site in a Referer.
+            context.Response.Headers.XContentTypeOptions = "nosniff";
+            context.Response.Headers["Referrer-Policy"] = "same-origin";
+            return next(context);
+        });
         app.UseMiddleware<CrossSiteRequestGuard>();
         app.UseAuthentication();
         app.UseMiddleware<ApiRequestLimits>();

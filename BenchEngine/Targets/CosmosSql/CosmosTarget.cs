@@ -289,10 +289,7 @@ internal sealed class CosmosTarget : IInsertTarget
         }
     }
 
-    private static TimeSpan? ReadRetryAfter(Headers headers) =>
-        double.TryParse(headers["x-ms-retry-after-ms"], System.Globalization.CultureInfo.InvariantCulture, out var ms)
-            ? TimeSpan.FromMilliseconds(ms)
-            : null;
+    private static TimeSpan? ReadRetryAfter(Headers headers) => OperationOutcome.RetryAfterMilliseconds(headers["x-ms-retry-after-ms"]);
 
     private static int SubStatus(Headers headers) =>
         int.TryParse(headers["x-ms-substatus"], System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out var subStatus) ? subStatus : 0;

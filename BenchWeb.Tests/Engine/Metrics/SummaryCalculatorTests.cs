@@ -136,6 +136,31 @@ public class SummaryCalculatorTests
     }
 
     [Fact]
+    public void SteadyState_IsTheSecondsBeforeAStall_WithoutTheSecondTheStallBeganIn()
+    {
+        // 200/s, then a stall from second 3 (5 landed as it began) to the end: the empty seconds are most of the run, and half
+        // their median (0) let the second of 5 in ("steady 151.2/s (s 0–3)").
+        long[] ok = [200, 200, 200, 5, 0, 0, 0, 0];
+        var seconds = ok.Select((v, i) => Second(i, v)).ToList();
+
+        var window = SummaryCalculator.FindSteadyState(seconds);
+
+        Assert.Equal((0, 2), (window.FirstSecond, window.LastSecond));
+        Assert.Equal(200, window.MeanThroughput, 9);
+    }
+
+    [Theory]
+    [InlineData(new long[] { 100 })]
+    [InlineData(new long[] { 100, 100 })]
+    [InlineData(new long[] { 5, 100, 100, 5 })]
+    public void SteadyState_IsNone_WithFewerThanThreeSecondsAtTheRate(long[] ok)
+    {
+        var window = SummaryCalculator.FindSteadyState(ok.Select((v, i) => Second(i, v)).ToList());
+
+        Assert.Equal(0, window.Seconds);
+    }
+
+    [Fact]
     public void Summary_FlagsClientBound_WhenClientCpuReaches85Percent()
     {
         var seconds = new List<SecondSnapshot> { Second(0, 10) with { ClientCpuPercent = 86 } };

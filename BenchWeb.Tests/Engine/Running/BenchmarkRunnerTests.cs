@@ -261,22 +261,65 @@ public partial class BenchmarkRunnerTests
         var result = await runner.RunAsync(plan, NoSecrets);
 
         Assert.Equal(RunStatus.Failed, result.Status);
-        Assert.Equal("took all 30 documents: 10 landed, 20 errors", result.StopReason);
+        Assert.Equal("took all 30 documents: 10 landed, 20 failed requests (unanswered or answered 408/5xx: each may or may not have landed)", result.StopReason);
         Assert.Equal((10, 20), (result.Summary.TotalOk, result.Summary.TotalErrors));
         Assert.Equal("Errors outnumber successes: 20 requests failed, 10 succeeded; the first error: 500 InternalServerError", result.FailureReason);
     }
 
     [Fact]
-    public async Task RunAsync_Completes_WhenSomeWritesFail()
+    public async Task RunAsync_EndsFailed_WhenSomeWritesFail_SayingHowManyAndWhetherTheyMayHaveLanded()
     {
+        // Completed means the documents landed: a third of them failing (500s, which leave open whether they did) is no
+        // completed run, though errors do not outnumber successes.
         var (runner, _) = RunnerWith(() => new FailingTwoOfThreeTarget(failEvery: 3));
         var plan = new RunPlan { Load = new LoadOptions { Concurrency = 3 }, Stop = new StopOptions { TotalDocuments = 30 } };
 
         var result = await runner.RunAsync(plan, NoSecrets);
 
+        Assert.Equal(RunStatus.Failed, result.Status);
+        Assert.Equal((20, 10), (result.Summary.TotalOk, result.Summary.TotalErrors));
+        Assert.Equal("10 failed requests (unanswered or answered 408/5xx: each may or may not have landed); 20 landed; the first error: 500 InternalServerError", result.FailureReason);
+    }
+
+    [Fact]
+    public async Task RunAsync_NamesTheFailedRequestsThatMayHaveLanded_ApartFromThoseRefused_AndBatchesAsBatches()
+    {
+        // Every third write refused with a 400, every fifth unanswered: only the unanswered may have landed.
+        var time = SteppedClock.Create();
+        var (runner, _) = RunnerWith(() => new MixedFailuresTarget(), time);
+        var plan = new RunPlan
+        {
+            Workload = new WorkloadOptions { PartitionKey = new() { Strategy = PartitionKeyStrategy.FixedKeys, KeyCount = 3 } },
+            Load = new LoadOptions { Concurrency = 1, BatchSize = 10 },
+            Stop = new StopOptions { TotalDocuments = 300 },
+        };
+
+        var result = await RunSteppedAsync(runner, time, plan);
+
+        Assert.Equal(RunStatus.Failed, result.Status);
+        Assert.Equal(new Dictionary<int, long> { [400] = 10, [0] = 4 }, result.Summary.ErrorsByStatus);
+        Assert.StartsWith("14 failed requests (batches of up to 10 documents; 4 of them unanswered or answered 408/5xx: each may or may not have landed); 160 landed", result.FailureReason, StringComparison.Ordinal);
+        Assert.StartsWith("took all 300 documents: 160 landed, 14 failed requests (batches of up to 10 documents; 4 of them", result.StopReason, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(99_999_999_999d)]
+    [InlineData(-5d)]
+    [InlineData(double.MaxValue)]
+    public async Task RunAsync_TakesARetryAfterNoTimerCanWaitAsNone_AndCountsTheThrottle(double retryAfterMs)
+    {
+        // A Cosmos DB endpoint's x-ms-retry-after-ms of 99999999999 failed the run with an ArgumentOutOfRangeException.
+        var time = SteppedClock.Create();
+        var wait = retryAfterMs == double.MaxValue ? TimeSpan.MaxValue : TimeSpan.FromMilliseconds(retryAfterMs);
+        var target = new FirstWriteThrottledTarget(OperationOutcome.Throttled(429, 0, wait));
+        var (runner, _) = RunnerWith(() => target, time);
+        var plan = new RunPlan { Load = new LoadOptions { Concurrency = 1 }, Stop = new StopOptions { TotalDocuments = 5 } };
+
+        var result = await RunSteppedAsync(runner, time, plan);
+
         Assert.Equal(RunStatus.Completed, result.Status);
-        Assert.Equal(10, result.Summary.TotalErrors);
-        Assert.Null(result.FailureReason);
+        Assert.Equal((5L, 1L), (result.Summary.TotalOk, result.Summary.TotalThrottled));
+        Assert.True(result.Summary.AccountsBalance);
     }
 
     [Theory]
@@ -419,6 +462,29 @@ public partial class BenchmarkRunnerTests
             var fails = failEvery is { } every ? n % every == 0 : n % 3 != 0;
             return Task.FromResult(fails ? OperationOutcome.Failed(500, 0, "500 InternalServerError") : OperationOutcome.Ok(201, 1, 1, 100));
         }
+    }
+
+    /// <summary>Of every 15 batches, 5 refused with a 400 (the 3rd, 6th…) and 2 unanswered (the 5th, 10th), the rest landing.</summary>
+    private sealed class MixedFailuresTarget : TestTarget
+    {
+        private int _writes;
+
+        public override Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken)
+        {
+            var n = Interlocked.Increment(ref _writes);
+            return Task.FromResult(n % 3 == 0 ? OperationOutcome.Failed(400, 0, "400 BadRequest")
+                : n % 5 == 0 ? OperationOutcome.Failed(0, 0, "no response: the connection was closed")
+                : OperationOutcome.Ok(201, documents.Count, 1, 100));
+        }
+    }
+
+    /// <summary>Answers the first write with <paramref name="throttled"/>, every other one Ok.</summary>
+    private sealed class FirstWriteThrottledTarget(OperationOutcome throttled) : TestTarget
+    {
+        private int _writes;
+
+        public override Task<OperationOutcome> WriteAsync(IReadOnlyList<Document> documents, WriteOperation operation, CancellationToken cancellationToken) =>
+            Task.FromResult(Interlocked.Increment(ref _writes) == 1 ? throttled : OperationOutcome.Ok(201, 1, 1, 100));
     }
 
     /// <summary>Answers every write for a while, then only with 503s: a service that went down mid-run.</summary>

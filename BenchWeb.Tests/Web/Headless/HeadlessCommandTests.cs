@@ -166,6 +166,15 @@ public sealed class HeadlessCommandTests : IDisposable
     }
 
     [Fact]
+    public void SecondLine_ShowsTheRequestsAbandonedAtTheStop_InTheSecondTheyWereCutOffIn()
+    {
+        var last = new BenchEngine.Metrics.SecondSnapshot { Index = 8, Elapsed = TimeSpan.FromSeconds(8.5), Duration = TimeSpan.FromSeconds(0.5), Ok = 40, OkRequests = 40, Abandoned = 50 };
+
+        Assert.Contains("abandoned    50", HeadlessCommand.SecondLine(last, requestUnitsReported: true), StringComparison.Ordinal);
+        Assert.DoesNotContain("abandoned", HeadlessCommand.SecondLine(last with { Abandoned = 0 }, requestUnitsReported: true), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void SecondLine_HasNoLatency_WhenNothingSucceeded_AndNoRequestUnits_ForATargetWithoutThem()
     {
         var failed = new BenchEngine.Metrics.SecondSnapshot { Index = 0, Elapsed = TimeSpan.FromSeconds(1), Duration = TimeSpan.FromSeconds(1), Errors = 5 };

@@ -41,6 +41,28 @@ public sealed class RefusedLaunchAuditTests
         Assert.Empty(context.Jobs.Enqueued);
     }
 
+    [Fact]
+    public async Task Launch_RefusedForAKeyPastedIntoItsTexts_IsRecordedWithoutTheKey()
+    {
+        // The plan's name and its Cosmos DB database hold a key: both refused, and the audit log, which quotes what was
+        // refused and is never edited, keeps neither.
+        await using var context = new BenchWebComponentContext();
+        const string Key = "abcdefghijklmnopqrstuvwx==";
+        var plan = new RunPlan
+        {
+            Name = $"AccountKey={Key}",
+            Target = new TargetOptions { Kind = TargetKind.CosmosSql, Cosmos = new CosmosOptions { Endpoint = "https://localhost:8081/", Database = $"AccountKey={Key}" } },
+        };
+
+        var refused = await Assert.ThrowsAsync<RunPlanValidationException>(() => Runs(context).StartAsync(plan, null, null, TestActors.Runner, CancellationToken.None));
+
+        Assert.Contains(refused.Errors, e => e.Field == "Name" && e.Message.StartsWith("Looks like it holds a credential", StringComparison.Ordinal));
+        Assert.Contains(refused.Errors, e => e.Field == "Target.Cosmos.Database" && e.Message.StartsWith("Looks like it holds a credential", StringComparison.Ordinal));
+        var entry = await SingleRefusalAsync(context, AuditActions.RunRefused);
+        Assert.DoesNotContain(Key, entry.Details, StringComparison.Ordinal);
+        Assert.Contains("AccountKey=[redacted]", entry.Details, StringComparison.Ordinal);
+    }
+
     [Theory]
     [MemberData(nameof(OverLimitCases.Fields), MemberType = typeof(OverLimitCases))]
     public async Task Launch_OverALimit_IsRefusedAndRecorded_NamingTheField(string field)

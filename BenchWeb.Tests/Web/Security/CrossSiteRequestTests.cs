@@ -37,6 +37,22 @@ public sealed class CrossSiteRequestTests
         await app.Get<RunService>().CancelAsync(runId, TestActors.Runner, CancellationToken.None);
     }
 
+    [Theory]
+    [InlineData("/signin")]
+    [InlineData("/api/runs")]
+    [InlineData("/runs/999999")]
+    [InlineData("/app.css")]
+    public async Task EveryAnswer_SaysNotToGuessItsType_NorToSendItsAddressToAnotherSite(string path)
+    {
+        await using var app = new BenchWebFactory();
+        using var anonymous = app.CreateClient(new() { AllowAutoRedirect = false });
+
+        using var response = await anonymous.GetAsync(path);
+
+        Assert.Equal(["nosniff"], response.Headers.GetValues("X-Content-Type-Options"));
+        Assert.Equal(["same-origin"], response.Headers.GetValues("Referrer-Policy"));
+    }
+
     [Fact]
     public async Task CancelFromTheAppsOwnPage_WithTheUsersSession_Works()
     {

@@ -1,4 +1,5 @@
 using System.Globalization;
+using BenchEngine.Diagnostics;
 using BenchEngine.Running;
 using BenchEngine.Targets;
 using BenchWeb.Data;
@@ -37,8 +38,9 @@ public sealed class AuditLog(IDbContextFactory<BenchDbContext> databases, TimePr
             Via = Truncate(actor.Via, 200),
             RemoteIp = actor.RemoteIp is { } ip ? Truncate(ip, 64) : null,
             Action = action,
-            Subject = Truncate(subject, MaxSubjectLength),
-            Details = details is null ? null : Truncate(details, MaxDetailsLength),
+            // A refused launch or save quotes what was refused: a key pasted where it does not belong is never kept here.
+            Subject = Truncate(CredentialRedaction.Redact(subject, []), MaxSubjectLength),
+            Details = details is null ? null : Truncate(CredentialRedaction.Redact(details, []), MaxDetailsLength),
             Endpoint = endpoint is null ? null : Truncate(endpoint, 300),
         };
         db.AuditEntries.Add(entry);

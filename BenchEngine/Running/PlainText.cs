@@ -50,6 +50,22 @@ public static class PlainText
                 : $"Contains a bidirectional-text control ({code}), which makes text display differently from what it is: remove it.";
         }
 
+        // A name is one line that shows what it is: a line or paragraph separator breaks it, and an invisible character
+        // (zero-width space, word joiner, byte-order mark, a tag character) makes two names that look alike differ.
+        for (var i = 0; !allowLineBreaks && i < text.Length; i++)
+        {
+            if (text[i] is '\u2028' or '\u2029')
+            {
+                return $"Contains a line or paragraph separator ({CodePoint(text[i])}): a name is one line.";
+            }
+
+            if (text[i] is '\u200B' or '\u2060' or '\uFEFF' or '\u180E' || (text[i] == '\uDB40' && i + 1 < text.Length && text[i + 1] is >= '\uDC00' and <= '\uDC7F'))
+            {
+                var code = char.IsHighSurrogate(text[i]) ? "U+" + char.ConvertToUtf32(text[i], text[i + 1]).ToString("X5", CultureInfo.InvariantCulture) : CodePoint(text[i]);
+                return $"Contains an invisible character ({code}), which makes two names that look alike differ: remove it.";
+            }
+        }
+
         // Such text is shown on pages and written to exports: a key pasted into it would be readable by every viewer.
         return refuseCredentials && CredentialRedaction.FindCredential(text) is { } credential ? CredentialMessage(credential) : null;
     }

@@ -124,7 +124,7 @@ public sealed record RunPlan : IJsonOnDeserialized
 
         Check(PlainText.IsBlank(Name), PlanSettingsCatalog.Name.Path, string.IsNullOrWhiteSpace(Name) ? "Give the plan a name." : "Give the plan a name that shows: this one is only invisible characters.");
         Check(Name is { Length: > MaxNameLength }, PlanSettingsCatalog.Name.Path, $"At most {MaxNameLength} characters.");
-        if (PlainText.Check(Name) is { } unprintable)
+        if (!PlainText.IsBlank(Name) && PlainText.Check(Name) is { } unprintable)
         {
             errors.Add(new FieldError(PlanSettingsCatalog.Name.Path, unprintable));
         }

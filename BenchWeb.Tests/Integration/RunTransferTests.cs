@@ -345,6 +345,34 @@ public sealed class RunTransferTests
         Assert.Equal(100, (await GetJsonAsync(http, "api/runs"))["items"]![0]!["averageThroughput"]!.GetValue<double>());
     }
 
+    [Fact]
+    public async Task Import_KeepsNoCredentialInTheEngineTextsItShows()
+    {
+        // The stop reason, failure and target description are shown in the run's header and exported again: a key written
+        // into them elsewhere (by hand, or quoted by an SDK) is redacted; a control character is refused.
+        await using var host = await DashboardHost.StartAsync();
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+        const string Key = "Zm9vYmFyZm9vYmFyZm9vYmFy";
+        var document = Document() with
+        {
+            StopReason = $"ran for 10 s; DefaultEndpointsProtocol=https;AccountName=x;AccountKey={Key};EndpointSuffix=core.windows.net",
+            TargetDescription = $"Blob Storage https://x.blob.core.windows.net/?sv=2020&sig={Key}",
+        };
+
+        using var response = await PostJsonAsync(http, "api/runs/import", document);
+
+        Assert.True(response.StatusCode == HttpStatusCode.Created, await response.Content.ReadAsStringAsync());
+        var id = (await ReadAsync(response))["id"]!.GetValue<long>();
+        var export = await http.GetStringAsync($"api/runs/{id}/export.json");
+        Assert.DoesNotContain(Key, export, StringComparison.Ordinal);
+        Assert.Contains("AccountKey=[redacted]", export, StringComparison.Ordinal);
+        Assert.Contains("sig=[redacted]", export, StringComparison.Ordinal);
+        Assert.DoesNotContain(Key, await http.GetStringAsync($"runs/{id}"), StringComparison.Ordinal);
+
+        using var unprintable = await PostJsonAsync(http, "api/runs/import", Document() with { RunId = 13, StopReason = "ran for 10 s\u001b[2J" });
+        Assert.Equal(HttpStatusCode.BadRequest, unprintable.StatusCode);
+    }
+
     [Theory]
     [InlineData("second removed", "Seconds[1].Index")]
     [InlineData("total changed", "Summary.TotalOk")]

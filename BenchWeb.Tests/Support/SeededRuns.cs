@@ -131,7 +131,7 @@ internal static class SeededRuns
             StartedAt = Start,
             EndedAt = Start.AddSeconds(seconds.Count + 1),
             TargetDescription = targetDescription ?? kind.DisplayName(),
-            TargetIsModel = kind == TargetKind.Simulated,
+            TargetIsModel = kind.Module.IsModel,
             ProvisionedRequestUnits = provisioned,
             EnvironmentJson = JsonSerializer.Serialize(new ClientEnvironment { ProcessorCount = 8, MachineName = "bench-vm", Runtime = ".NET 10.0.0", OperatingSystem = "Linux" }, RunPlan.JsonOptions),
             StopReason = status == RunStatus.Completed ? "reached the end of the plan" : null,

@@ -426,6 +426,15 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
         Plain(document.ExportedFrom, nameof(RunExport.ExportedFrom));
         Plain(document.Notes, nameof(RunExport.Notes), allowLineBreaks: true);
         Plain(document.Tags is { } typed ? string.Join(",", typed) : null, nameof(RunExport.Tags));
+        foreach (var (text, field) in new[] { (document.TargetDescription, nameof(RunExport.TargetDescription)), (document.StopReason, nameof(RunExport.StopReason)),
+            (document.FailureReason, nameof(RunExport.FailureReason)), (document.FirstError, nameof(RunExport.FirstError)) })
+        {
+            // Shown in the run's header: printable, line breaks allowed (an SDK's message may have them); a credential is redacted below.
+            if (PlainText.Check(text, allowLineBreaks: true, refuseCredentials: false) is { } unprintable)
+            {
+                errors.Add(new(field, unprintable));
+            }
+        }
 
         // The client's environment is shown as it came: every text in it one printable line of bounded length.
         if (document.Environment is { } environment)
@@ -541,14 +550,16 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
             QueuedAt = document.QueuedAt.ToUniversalTime(),
             StartedAt = document.StartedAt?.ToUniversalTime(),
             EndedAt = document.EndedAt?.ToUniversalTime(),
-            TargetDescription = document.TargetDescription,
+            // The engine's texts as another installation wrote them: anything shaped like a credential is redacted, as in its
+            // slow requests' diagnostics (an SDK's message may quote a signed address).
+            TargetDescription = Redacted(document.TargetDescription),
             TargetIsModel = document.TargetIsModel,
             ProvisionedRequestUnits = document.ProvisionedRequestUnits,
             EnvironmentJson = Write(document.Environment),
             SummaryJson = Write(summary),
-            StopReason = document.StopReason,
-            FailureReason = document.FailureReason,
-            FirstError = document.FirstError,
+            StopReason = Redacted(document.StopReason),
+            FailureReason = Redacted(document.FailureReason),
+            FirstError = Redacted(document.FirstError),
             AbandonedRequests = document.AbandonedRequests,
             ElapsedSeconds = summary?.Elapsed.TotalSeconds,
             AverageThroughput = summary?.AverageThroughput,
@@ -618,6 +629,8 @@ public sealed class RunTransfer(IDbContextFactory<BenchDbContext> databases, Csv
 
     private static T? Read<T>(string? json)
         where T : class => json is null ? null : JsonSerializer.Deserialize<T>(json, RunPlan.JsonOptions);
+
+    private static string? Redacted(string? text) => text is null ? null : CredentialRedaction.Redact(text, []);
 
     private static string? Write<T>(T? value)
         where T : class => value is null ? null : JsonSerializer.Serialize(value, RunPlan.JsonOptions);

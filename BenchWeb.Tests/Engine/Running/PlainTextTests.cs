@@ -19,7 +19,16 @@ public sealed class PlainTextTests
         { "txt.\u202Eexe", "U+202E" },
         { "\u2066isolate\u2069", "U+2066" },
         { "mark\u200F", "U+200F" },
+        { "ls\u2028sep", "U+2028" },
+        { "zero\u200Bwidth", "U+200B" },
+        { "bom\uFEFF", "U+FEFF" },
+        { "tag\uDB40\uDC41x", "U+E0041" },
     };
+
+    [Theory]
+    [InlineData("notes\u2028second paragraph")]
+    [InlineData("a note with a zero\u200Bwidth space")]
+    public void Check_LetsTextOfSeveralLinesHaveSeparatorsAndInvisibleCharacters(string text) => Assert.Null(PlainText.Check(text, allowLineBreaks: true));
 
     [Theory]
     [MemberData(nameof(Refused))]
@@ -35,6 +44,7 @@ public sealed class PlainTextTests
     [Theory]
     [InlineData("Gateway · 10 000 RU/s — run «α»")]
     [InlineData("Zürich 東京 مرحبا")]
+    [InlineData("می\u200Cخواهم 👩\u200D💻")]
     [InlineData(null)]
     public void Check_AcceptsPrintableText_InAnyScript(string? text) => Assert.Null(PlainText.Check(text));
 

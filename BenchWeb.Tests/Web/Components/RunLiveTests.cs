@@ -50,6 +50,46 @@ public sealed class RunLiveTests
     }
 
     [Fact]
+    public async Task Ended_ARunWithClientLimitedSeconds_SaysSoAboveItsFigures_AndOneWithoutSaysNothing()
+    {
+        await using var context = new BenchWebComponentContext();
+        var limitedId = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 3);
+        var cleanId = await SeedRunAsync(context, RunStatus.Running, secondsSaved: 3);
+        await using (var db = await context.Databases.CreateDbContextAsync())
+        {
+            foreach (var (id, limited) in new[] { (limitedId, 2), (cleanId, 0) })
+            {
+                var run = await db.Runs.FindAsync(id);
+                run!.Status = RunStatus.Completed;
+                run.SummaryJson = System.Text.Json.JsonSerializer.Serialize(new RunSummary { TotalOk = 3_000, Elapsed = TimeSpan.FromSeconds(3), ClientLimitedSeconds = limited }, RunPlan.JsonOptions);
+            }
+
+            await db.SaveChangesAsync();
+        }
+
+        RunChartModule.SetUp(context);
+        var page = RenderFollowing(context, limitedId);
+        var clean = RenderFollowing(context, cleanId);
+
+        Assert.Equal("The client, not the service, was the limit in 2 of 3 seconds: those seconds measure this machine, not the service. Which seconds and why",
+            System.Text.RegularExpressions.Regex.Replace(page.Find("#client-limited-run").TextContent, @"\s+", " ").Trim());
+        Assert.Equal($"runs/{limitedId}#client-limited", page.Find("#client-limited-run a").GetAttribute("href"));
+        Assert.Empty(clean.FindAll("#client-limited-run"));
+    }
+
+    [Fact]
+    public async Task Header_LabelsTheNoOpTargetAsTheClientAlone_AndTheSimulatorAsAModel()
+    {
+        await using var context = new BenchWebComponentContext();
+        var noOp = await SeededRuns.AddAsync(context.Databases, SeededRuns.Plan(TargetKind.NoOp, "client alone"), SeededRuns.Seconds(3, 1_000, 0));
+        var simulated = await SeededRuns.AddAsync(context.Databases, SeededRuns.Plan(TargetKind.Simulated, "model"), SeededRuns.Seconds(3, 1_000, 5));
+        RunChartModule.SetUp(context);
+
+        Assert.Equal("no service — the client alone", RenderFollowing(context, noOp).Find(".run-target .badge.model").TextContent);
+        Assert.Equal("simulated — a model, not Azure", RenderFollowing(context, simulated).Find(".run-target .badge.model").TextContent);
+    }
+
+    [Fact]
     public async Task Live_SecondFromTheFeed_RendersTheTilesAndHandsItsPointToTheCharts()
     {
         await using var context = new BenchWebComponentContext();

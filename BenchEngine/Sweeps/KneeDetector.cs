@@ -22,6 +22,13 @@ namespace BenchEngine.Sweeps;
 /// </list></remarks>
 public static class KneeDetector
 {
+    /// <summary>A step whose unused share of the provisioned RU/s (<see cref="KneeResult.HeadroomPercent"/>) is at most this
+    /// percentage used the service's whole budget: when no step crossed the rule, the provisioned throughput, not the values,
+    /// was the limit (<see cref="KneeLimit.ProvisionedThroughput"/>).</summary>
+    /// <remarks>Not 0: the headroom is the run's mean, and a step held at the budget spends a little less than all of it in
+    /// some seconds (its first, a second after a throttle).</remarks>
+    public const double BudgetReachedHeadroomPercent = 5;
+
     /// <summary>One knee per series (a recommended step for every series with a measured step: the first one when already
     /// it crossed the rule), in the order the series first appear in <paramref name="steps"/>.</summary>
     /// <param name="steps">The steps that ran, in the order they ran, re-runs included.</param>
@@ -82,9 +89,17 @@ public static class KneeDetector
         var candidates = before.Where(s => !s.ClientLimited).ToList() is { Count: > 0 } service ? service : before;
         var highest = crossedAtOnce ? limit! : candidates.MaxBy(s => s.JudgedThroughput)!;
         var chosen = crossedAtOnce ? limit! : OnPlateau(candidates, highest, rule);
-        var clientAfter = limit is null ? measured.FirstOrDefault(s => s.Index > chosen.Index && s.ClientLimited) : null;
         var clientOnly = limit is null && chosen.ClientLimited;
-        var limitedBy = limit is not null ? walk.LimitedBy : clientAfter is not null || clientOnly ? KneeLimit.ClientCpu : KneeLimit.None;
+
+        // Without a crossing, a step that spent the provisioned RU/s is the limit: higher values meet the same budget.
+        var budgetStep = limit is null && !clientOnly
+            ? measured.FirstOrDefault(s => s.Index >= chosen.Index && Headroom(s) <= BudgetReachedHeadroomPercent)
+            : null;
+        var clientAfter = limit is null && budgetStep is null ? measured.FirstOrDefault(s => s.Index > chosen.Index && s.ClientLimited) : null;
+        var limitedBy = limit is not null ? walk.LimitedBy
+            : budgetStep is not null ? KneeLimit.ProvisionedThroughput
+            : clientAfter is not null || clientOnly ? KneeLimit.ClientCpu
+            : KneeLimit.None;
         var why = limit is null ? "" : walk.Why + (walk.Limit is null ? " (not confirmed: the sweep ended before a re-run)" : walk.Confirmation);
         var best = chosen == highest
             ? $"{Name(chosen, label)}: highest throughput, {Rate(chosen.JudgedThroughput)}"
@@ -95,6 +110,8 @@ public static class KneeDetector
             ? $"{best}, before {why}."
             : clientOnly
             ? $"{best}, but every step was client-limited ({chosen.ClientLimitReason}): this client, not the service, was the limit, so no step's p99 or throughput is the service's; run the sweep again on a client that is not the limit."
+            : budgetStep is not null
+            ? $"{best}; {(budgetStep == chosen ? "its" : $"at {Name(budgetStep, label)} the")} RU/s reached the provisioned {RequestUnits(budgetStep.ProvisionedRequestUnitsPerSecond!.Value)} ({Percent(Math.Max(0, Headroom(budgetStep)!.Value))} headroom): the service's budget is the limit, so higher values buy nothing without more RU/s."
             : clientAfter is not null
             ? $"{best}, before the client, not the service, was the limit at {Name(clientAfter, label)} ({clientAfter.ClientLimitReason}); the service's limit may lie beyond: run the rest again on a client that is not the limit."
             : $"{best}; no step exceeded {Number(rule.P99Multiple)} × the best p99 or {Percent(rule.MaxThrottledPercent)} throttled within the values, so the limit may lie beyond them.";
@@ -110,9 +127,6 @@ public static class KneeDetector
             reason += $" Not judged, the client being the limit: {listed}{(clientLimited.Count > Shown ? $"; and {clientLimited.Count - Shown} more steps" : "")}.";
         }
 
-        double? headroom = chosen.ProvisionedRequestUnitsPerSecond is > 0 && chosen.RequestUnitsPerSecond is { } used
-            ? (1 - (used / chosen.ProvisionedRequestUnitsPerSecond.Value)) * 100
-            : null;
         double? monthly = chosen.ProvisionedRequestUnitsPerSecond is { } provisioned
             ? SummaryCalculator.ProvisionedCost(provisioned, ThroughputCost.HoursPerMonth)
             : null;
@@ -123,10 +137,10 @@ public static class KneeDetector
             RecommendedValue = chosen.Value,
             ClientBound = limitedBy == KneeLimit.ClientCpu || chosen.ClientLimited,
             LimitedBy = limitedBy,
-            LimitIndex = limit?.Index ?? clientAfter?.Index,
+            LimitIndex = limit?.Index ?? budgetStep?.Index ?? clientAfter?.Index,
             Reason = reason,
             Throughput = chosen.JudgedThroughput,
-            HeadroomPercent = headroom,
+            HeadroomPercent = Headroom(chosen),
             MonthlyCost = monthly,
             Steps = ordered,
             Notes = Notes(steps, walk, rule, label),
@@ -140,6 +154,13 @@ public static class KneeDetector
         var floor = Floor(highest, rule);
         return candidates.OrderBy(s => s.Index).First(s => OnPlateau(s, floor));
     }
+
+    /// <summary>The provisioned RU/s <paramref name="step"/> left unused, as a percentage of them (below 0 when it used
+    /// more); null when either figure is unknown.</summary>
+    private static double? Headroom(SweepStepResult step) =>
+        step.ProvisionedRequestUnitsPerSecond is { } provisioned && provisioned > 0 && step.RequestUnitsPerSecond is { } used
+            ? (1 - (used / provisioned)) * 100
+            : null;
 
     private static double Floor(SweepStepResult highest, KneeRule rule) => highest.JudgedThroughput * (1 - (rule.PlateauPercent / 100));
 
@@ -294,6 +315,8 @@ public static class KneeDetector
     private static string Name(SweepStepResult s, string label) => $"step {s.Index + 1} ({label} {s.Value})";
 
     private static string Rate(double perSecond) => perSecond.ToString("N0", CultureInfo.InvariantCulture) + "/s";
+
+    private static string RequestUnits(double perSecond) => perSecond.ToString("N0", CultureInfo.InvariantCulture) + " RU/s";
 
     private static string Ms(double ms) => ms.ToString(ms < 10 ? "0.#" : "N0", CultureInfo.InvariantCulture) + " ms";
 

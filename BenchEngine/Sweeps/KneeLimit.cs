@@ -18,4 +18,8 @@ public enum KneeLimit
     /// <summary>The client, not the service, was the limit: the steps after the recommended one were client-limited
     /// (<see cref="SweepStepResult.ClientLimited"/>). Named after the CPU figure it once was, as stored sweeps say.</summary>
     ClientCpu,
+
+    /// <summary>No step crossed the rule, but a step from the recommended one on used the provisioned RU/s (its headroom at
+    /// most <see cref="KneeDetector.BudgetReachedHeadroomPercent"/>): the service's budget, not the values, was the limit.</summary>
+    ProvisionedThroughput,
 }

@@ -19,7 +19,9 @@ public sealed record KneeResult
 
     public KneeLimit LimitedBy { get; init; }
 
-    /// <summary>The step that crossed the rule; null when none did.</summary>
+    /// <summary>The step that crossed the rule, or the first client-limited step after the recommended one
+    /// (<see cref="KneeLimit.ClientCpu"/>), or the first step that used the provisioned RU/s
+    /// (<see cref="KneeLimit.ProvisionedThroughput"/>); null when none did.</summary>
     public int? LimitIndex { get; init; }
 
     /// <summary>The rule and the numbers that decided, in a sentence.</summary>

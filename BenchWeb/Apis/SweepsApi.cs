@@ -31,7 +31,7 @@ public static class SweepsApi
             .WithName("GetSweep")
             .WithSummary("Read one sweep")
             .WithDescription("Status, options, each step that ran (its value, its run's id — an ordinary run, GET /api/runs/{id} — and its figures) and each series' knee: "
-                + "the recommended step, what limited the series (P99, Throttling, ClientCpu or None) and why, with the headroom to the provisioned RU/s and its monthly cost.");
+                + "the recommended step, what limited the series (P99, Throttling, ClientCpu, ProvisionedThroughput or None) and why, with the headroom to the provisioned RU/s and its monthly cost.");
 
         group.MapPost("/", StartAsync)
             .RequireAuthorization(Policies.Runner)

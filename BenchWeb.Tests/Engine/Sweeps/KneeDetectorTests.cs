@@ -341,6 +341,63 @@ public class KneeDetectorTests
     }
 
     [Fact]
+    public void Find_LastStepSpentTheProvisionedRequestUnits_NamesTheBudgetAsTheLimit()
+    {
+        // The simulator's 10,000 RU/s at 6 RU an insert: concurrency 16 lands 1,666/s, all of the budget, and is throttled
+        // a little (0.6 %, under the rule's 1 %); its p99 stays under 3 × the best. No step crossed the rule, yet higher
+        // values cannot go faster.
+        var steps = new[]
+        {
+            Step(0, "1", 200, 5, provisioned: 10_000), Step(1, "4", 800, 5, provisioned: 10_000),
+            Step(2, "16", 1_666, 9, throttledPerSecond: 10, provisioned: 10_000),
+        };
+
+        var knee = Assert.Single(KneeDetector.Find(steps, new KneeRule(), "Load.Concurrency"));
+
+        Assert.Equal(2, knee.RecommendedIndex);
+        Assert.Equal(KneeLimit.ProvisionedThroughput, knee.LimitedBy);
+        Assert.Equal(2, knee.LimitIndex);
+        Assert.False(knee.ClientBound);
+        Assert.Equal(0.04, knee.HeadroomPercent!.Value, 6);
+        Assert.Equal(
+            "step 3 (concurrency 16): highest throughput, 1,666/s; its RU/s reached the provisioned 10,000 RU/s (0.04 % headroom): the service's budget is the limit, so higher values buy nothing without more RU/s.",
+            knee.Reason);
+    }
+
+    [Fact]
+    public void Find_StepAfterThePlateausFirstSpentTheProvisionedRequestUnits_NamesThatStepAndTheBudget()
+    {
+        // Concurrency 8 is within 10 % of 16's throughput and recommended; 16 spent 97 % of the budget.
+        var steps = new[]
+        {
+            Step(0, "4", 800, 5, provisioned: 10_000), Step(1, "8", 1_550, 6, provisioned: 10_000), Step(2, "16", 1_620, 8, provisioned: 10_000),
+        };
+
+        var knee = Assert.Single(KneeDetector.Find(steps, new KneeRule(), "Load.Concurrency"));
+
+        Assert.Equal(1, knee.RecommendedIndex);
+        Assert.Equal(KneeLimit.ProvisionedThroughput, knee.LimitedBy);
+        Assert.Equal(2, knee.LimitIndex);
+        Assert.EndsWith(
+            "; at step 3 (concurrency 16) the RU/s reached the provisioned 10,000 RU/s (2.8 % headroom): the service's budget is the limit, so higher values buy nothing without more RU/s.",
+            knee.Reason,
+            StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Find_HeadroomLeftAtEveryStep_SaysTheLimitMayLieBeyondTheValues()
+    {
+        var steps = new[] { Step(0, "1", 200, 5, provisioned: 10_000), Step(1, "4", 800, 5, provisioned: 10_000), Step(2, "16", 1_500, 9, provisioned: 10_000) };
+
+        var knee = Assert.Single(KneeDetector.Find(steps, new KneeRule(), "Load.Concurrency"));
+
+        Assert.Equal(KneeLimit.None, knee.LimitedBy);
+        Assert.Null(knee.LimitIndex);
+        Assert.Equal(10, knee.HeadroomPercent!.Value, 6);
+        Assert.EndsWith("so the limit may lie beyond them.", knee.Reason, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Find_FirstStepAlreadyThrottledAndConfirmed_RecommendsItAndSaysSo()
     {
         var steps = new[] { 1, 2 }.Select(i => new SweepStepResult { Index = i - 1, Value = $"{i}", Status = RunStatus.Completed, Throughput = 100, P99Ms = 5, ThrottledPercent = 20 }).ToList();

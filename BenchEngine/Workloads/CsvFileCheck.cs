@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Text;
-using BenchEngine.Running;
 using CsvHelper;
 using CsvHelper.Configuration;
 
@@ -14,10 +13,14 @@ public static class CsvFileCheck
     /// <summary>The header row's limit, the engine's own. A BTS on-time header is about 1.5 KB.</summary>
     public const int MaxHeaderChars = CsvFileSource.MaxHeaderChars;
 
-    /// <summary>A row's limit: its document could not be larger than an item Cosmos DB accepts anyway.</summary>
-    public const int MaxRowChars = RunPlan.MaxDocumentBytes;
+    /// <summary>A row's limit, the engine's own, in characters: its document could not be larger than an item Cosmos DB
+    /// accepts anyway.</summary>
+    public const int MaxRowChars = CsvFileSource.MaxRowChars;
 
     private const int BufferSize = 64 * 1024;
+
+    private static readonly string HeaderTooLong =
+        string.Create(CultureInfo.InvariantCulture, $"The header row is longer than {MaxHeaderChars / 1024} KB ({MaxHeaderChars:N0} characters).");
 
     /// <summary>The number of named columns and of data rows, or why the file is not a CSV file the engine can run.</summary>
     public static async Task<(int Columns, long Rows, string? Error)> CheckAsync(string path, CancellationToken cancellationToken)
@@ -25,7 +28,10 @@ public static class CsvFileCheck
         var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, BufferSize, FileOptions.Asynchronous | FileOptions.SequentialScan);
         // Strict UTF-8: text the engine would read as replacement characters is refused here instead.
         var text = new StreamReader(stream, new UTF8Encoding(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true), detectEncodingFromByteOrderMarks: true, BufferSize);
-        var reader = new RecordBoundedReader(text, MaxHeaderChars);
+        // The engine's own line limits (CsvFileSource), through the same reader: exact, where the bounded reader below only
+        // bounds what the parser holds (it sees the parser's buffers, which can run past a record's end by as much again).
+        var lines = new LineLimitedReader(text, MaxHeaderChars, MaxRowChars);
+        var reader = new RecordBoundedReader(lines, MaxHeaderChars);
         using var csv = new CsvReader(reader, new CsvConfiguration(CultureInfo.InvariantCulture) { DetectColumnCountChanges = false });
         var columns = 0;
         long rows = 0;
@@ -35,14 +41,6 @@ public static class CsvFileCheck
             if (!await csv.ReadAsync() || !csv.ReadHeader() || csv.HeaderRecord is not { } header)
             {
                 return (0, 0, "The file is empty: a CSV file with a header row is needed.");
-            }
-
-            // The bounded reader sees the parser's buffers, not where the header ends: a header up to a buffer longer could
-            // pass it. The engine's reader (CsvFileSource) counts the first line to its newline; so does this.
-            var raw = csv.Parser.RawRecord;
-            if ((raw.IndexOf('\n', StringComparison.Ordinal) is var newline and >= 0 ? newline : raw.Length) > MaxHeaderChars)
-            {
-                throw new RecordTooLongException();
             }
 
             var names = new HashSet<string>(StringComparer.Ordinal);
@@ -96,11 +94,20 @@ public static class CsvFileCheck
                 }
             }
         }
+        catch (InvalidDataException ex) when (LineLimitedReader.Refused(ex) is { } refused)
+        {
+            // A line lies within one record, and the parser asks for more text only within the record it is reading: the
+            // row being read holds the line.
+            return (0, 0, refused.Line == 1
+                ? HeaderTooLong
+                : string.Create(CultureInfo.InvariantCulture, $"Line {refused.Line:N0} of the file (data row {rows + 1:N0}) is longer than {refused.Limit:N0} characters, the most a run reads in one row: no document can be that large."));
+        }
         catch (RecordTooLongException)
         {
+            // A quoted field spanning lines, each within the limit: the row is still longer than any document.
             return (0, 0, columns == 0
-                ? $"The header row is longer than {MaxHeaderChars / 1024} KB."
-                : string.Create(CultureInfo.InvariantCulture, $"Data row {rows + 1:N0} is longer than {MaxRowChars / (1024 * 1024)} MB: no document can be that large."));
+                ? HeaderTooLong
+                : string.Create(CultureInfo.InvariantCulture, $"Data row {rows + 1:N0} is longer than {MaxRowChars:N0} characters: no document can be that large."));
         }
         catch (DecoderFallbackException)
         {

@@ -19,7 +19,9 @@ internal sealed class CsvFileSource : IFieldSource
     /// <summary>The longest header line read: a file without newlines once took the app from 1.5 to 4 GB.</summary>
     public const int MaxHeaderChars = 64 * 1024;
 
-    /// <summary>The longest row: no target stores a larger item, so a longer line is refused before it fills memory.</summary>
+    /// <summary>The longest row, in characters of the decoded text, not bytes of the file (2 MB of ASCII; a character that
+    /// takes several bytes in UTF-8 counts once): no target stores a larger item, so a longer line is refused before it fills
+    /// memory. <see cref="CsvFileCheck"/> holds a file to this same limit, through the same reader.</summary>
     public const int MaxRowChars = 2 * 1024 * 1024;
 
     private const int BufferSize = 64 * 1024;

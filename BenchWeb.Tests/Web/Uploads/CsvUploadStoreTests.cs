@@ -130,7 +130,41 @@ public sealed class CsvUploadStoreTests
 
         var result = await SaveAsync(context, Encoding.UTF8.GetBytes(huge));
 
-        await AssertRefusedAsync(context, result, "Data row 1 is longer than 2 MB");
+        await AssertRefusedAsync(context, result, "Data row 1 is longer than 2,097,152 characters");
+    }
+
+    [Theory]
+    [InlineData(2 * 1024 * 1024 + 1)]
+    [InlineData(2_200_000)]
+    [InlineData(3_000_000)]
+    public async Task Save_OneLineLongerThanTheEnginesRowLimit_IsRefusedNamingTheLine(int rowChars)
+    {
+        // A row up to twice the limit once passed the check (the bounded reader sees the parser's doubling buffers), and
+        // every run of the file then failed at its first row.
+        await using var context = new BenchWebComponentContext();
+        var row = new string('x', rowChars - 2) + ",1";
+
+        var result = await SaveAsync(context, Encoding.UTF8.GetBytes("a,b\nSEA,1\n" + row + "\n"));
+
+        await AssertRefusedAsync(context, result, "Line 3 of the file (data row 2) is longer than 2,097,152 characters, the most a run reads in one row");
+    }
+
+    [Theory]
+    [InlineData('x')]
+    [InlineData('é')]
+    public async Task Save_OneLineAtTheEnginesRowLimit_IsKept_AndARunReadsIt(char filler)
+    {
+        // The limit counts characters, as the engine reads them, not bytes: 'é' is two bytes of UTF-8, so this row is 4 MB.
+        await using var context = new BenchWebComponentContext();
+        var row = new string(filler, BenchEngine.Workloads.CsvFileCheck.MaxRowChars - 2) + ",1";
+
+        var result = await SaveAsync(context, Encoding.UTF8.GetBytes("a,b\n" + row + "\n"));
+
+        Assert.Null(result.Error);
+        var store = context.Services.GetRequiredService<CsvUploadStore>();
+        var workload = new BenchEngine.Workloads.WorkloadOptions { Shape = BenchEngine.Workloads.DocumentShape.CsvFile, CsvPath = Path.Combine(store.Folder, result.File!.StoredName) };
+        using var source = BenchEngine.Workloads.DocumentSourceFactory.Create(workload, TimeProvider.System);
+        Assert.True(source.TryNext(out _));
     }
 
     [Fact]

@@ -153,6 +153,17 @@ public sealed record SweepOptions
             return ([], ex.Errors);
         }
 
+        // Two values written differently that set the same ("2" and "02", "8" and "8.0") would run one step twice.
+        foreach (var same in steps.GroupBy(s => (s.Series, (s.Plan with { Name = "" }).ToJson())).Where(g => g.Count() > 1))
+        {
+            errors.Add(new FieldError("Sweep.Values", $"“{same.First().Value}” and “{same.Skip(1).First().Value}” set the same value: each value once."));
+        }
+
+        if (errors.Count > 0)
+        {
+            return ([], errors);
+        }
+
         var plans = new List<TChecked>();
         foreach (var step in steps)
         {

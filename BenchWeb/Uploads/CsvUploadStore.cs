@@ -108,7 +108,7 @@ public sealed partial class CsvUploadStore(
                 db.UploadedFiles.Add(file);
                 await db.SaveChangesAsync(cancellationToken);
                 audit.Append(db, actor, AuditActions.FileUploaded, Subject(file),
-                    string.Create(CultureInfo.InvariantCulture, $"{Describe(size)}, {rows:N0} rows of {columns} columns, SHA-256 {sha256}"));
+                    string.Create(CultureInfo.InvariantCulture, $"{Describe(size)}, {rows:N0} row{(rows == 1 ? "" : "s")} of {columns} column{(columns == 1 ? "" : "s")}, SHA-256 {sha256}"));
                 await db.SaveChangesAsync(cancellationToken);
             }
             catch

@@ -87,6 +87,18 @@ public sealed class SweepPresetTests
             sweep.Validate(new RunPlan()).Select(e => e.Message));
     }
 
+    [Theory]
+    [InlineData("2", "02")]
+    [InlineData("8", "+8")]
+    public void TwoValuesThatSetTheSame_AreRefused(string first, string second)
+    {
+        var sweep = new SweepOptions { Setting = "Load.Concurrency", Values = ["1", first, second] };
+
+        var error = Assert.Single(sweep.Validate(new RunPlan()));
+
+        Assert.Equal(new FieldError("Sweep.Values", $"“{first}” and “{second}” set the same value: each value once."), error);
+    }
+
     [Fact]
     public void SpacesAroundAValue_AreNotPartOfIt_SoTheSameValueTwiceIsRefusedAndAPaddedOneRuns()
     {

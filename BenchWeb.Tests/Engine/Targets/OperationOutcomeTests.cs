@@ -1,7 +1,9 @@
 using BenchEngine.Targets;
+using BenchWeb.Tests.Support;
 
 namespace BenchWeb.Tests.Engine.Targets;
 
+[UnitTest]
 public sealed class OperationOutcomeTests
 {
     [Theory]

@@ -65,7 +65,11 @@ internal sealed partial class JsonTemplateGenerator : IFieldSource
         }
         catch (JsonException e)
         {
-            throw new FormatException($"Not valid JSON ({e.Message})", e);
+            // A placeholder is a JSON string: written bare ({"x": {{int:1:5}}}) it breaks the document, and the reader's
+            // message only names a position.
+            throw new FormatException(BarePlaceholder().IsMatch(template)
+                ? "Not valid JSON: a placeholder goes inside quotes (\"x\": \"{{int:1:5}}\"), and a string that is the placeholder alone gets its type (a number there)."
+                : $"Not valid JSON ({e.Message})", e);
         }
 
         using (document)
@@ -292,4 +296,8 @@ internal sealed partial class JsonTemplateGenerator : IFieldSource
 
     [GeneratedRegex(@"\{\{([^{}]*)\}\}", RegexOptions.CultureInvariant)]
     private static partial Regex Placeholder();
+
+    // A placeholder where a value belongs, outside a string: after a colon, a bracket or a comma.
+    [GeneratedRegex(@"[:\[,]\s*\{\{[^{}]*\}\}", RegexOptions.CultureInvariant)]
+    private static partial Regex BarePlaceholder();
 }

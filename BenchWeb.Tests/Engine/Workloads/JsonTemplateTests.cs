@@ -131,6 +131,8 @@ public sealed class JsonTemplateTests
     [InlineData(null, "required")]
     [InlineData("   ", "required")]
     [InlineData("{ \"a\": ", "Not valid JSON")]
+    [InlineData("""{ "x": {{int:1:5}} }""", "a placeholder goes inside quotes")]
+    [InlineData("""{ "x": [1, {{seq}}] }""", "a placeholder goes inside quotes")]
     [InlineData("[1, 2]", "Must be a JSON object, not an array")]
     [InlineData("\"text\"", "Must be a JSON object, not a string")]
     [InlineData("""{ "a": "{{uuid}}" }""", "Property 'a': '{{uuid}}' is not a known placeholder")]

@@ -38,6 +38,10 @@ public abstract class TargetModule
     /// <summary>A model or a client-only target rather than a real service (the UI labels it).</summary>
     public virtual bool IsModel => false;
 
+    /// <summary>How a run's page labels a <see cref="IsModel"/> target, and the label's longer title.</summary>
+    public virtual (string Label, string Title) ModelLabel =>
+        ("simulated — a model, not Azure", "The built-in simulated Cosmos DB: a model of the service, not a measurement of Azure");
+
     /// <summary>The most documents one request may carry (<c>Load.BatchSize</c>); 1 when the target writes one per request.</summary>
     public virtual int MaxBatchSize => 1;
 

@@ -17,6 +17,9 @@ internal sealed class NoOpModule : TargetModule
 
     public override bool IsModel => true;
 
+    public override (string Label, string Title) ModelLabel =>
+        ("no service — the client alone", "The no-op target writes nowhere: the run measures what this client alone can send");
+
     public override int MaxBatchSize => Running.RunPlan.MaxTableBatch;
 
     public override bool BatchesSharePartitionKey => true;

@@ -33,6 +33,9 @@ public sealed record RunPlan : IJsonOnDeserialized
         UnmappedMemberHandling = JsonUnmappedMemberHandling.Disallow,
         // A property given twice is a bad document, not "the last one wins" unnoticed.
         AllowDuplicateProperties = false,
+        // A number is written as one: "5" where a number belongs is a bad document (the web defaults read it as 5). "NaN" and
+        // "Infinity" are read, to be refused by the rules of the setting they are given to, on its name.
+        NumberHandling = JsonNumberHandling.AllowNamedFloatingPointLiterals,
     };
 
     public string Name { get; init; } = "Untitled";

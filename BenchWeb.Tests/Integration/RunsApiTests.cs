@@ -207,6 +207,9 @@ public sealed class RunsApiTests
     [InlineData("api/profiles", "{ \"name\": \"n\", \"plan\": { \"stop\": null } }")]
     [InlineData("api/runs", "{ \"plan\": { \"target\": { \"kind\": 99 } } }")]
     [InlineData("api/runs", "{ \"plan\": { \"load\": { \"model\": 7 } } }")]
+    // A number in quotes is no number (the web's defaults read "5" as 5).
+    [InlineData("api/runs", "{ \"plan\": { \"load\": { \"concurrency\": \"5\" }, \"stop\": { \"durationSeconds\": 5 } } }")]
+    [InlineData("api/profiles", "{ \"name\": \"n\", \"plan\": { \"stop\": { \"durationSeconds\": \"60\" } } }")]
     public async Task Post_NullOrUndefinedChoice_Returns400NotA500(string path, string body)
     {
         await using var host = await DashboardHost.StartAsync();

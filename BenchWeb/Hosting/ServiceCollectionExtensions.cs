@@ -89,6 +89,9 @@ public static class ServiceCollectionExtensions
         services.ConfigureHttpJsonOptions(json =>
         {
             json.SerializerOptions.Converters.Add(new JsonStringEnumConverter());
+            // A number is written as one, as in a plan's file ("5" where a number belongs is refused on its field; "NaN" is
+            // read, to be refused by the setting's rules on its name).
+            json.SerializerOptions.NumberHandling = JsonNumberHandling.AllowNamedFloatingPointLiterals;
 
             // A plan in an answer is the plan as stored and exported: its target's own section only.
             json.SerializerOptions.TypeInfoResolver = (json.SerializerOptions.TypeInfoResolver ?? new DefaultJsonTypeInfoResolver())

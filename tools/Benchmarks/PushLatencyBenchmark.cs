@@ -5,9 +5,10 @@ using static Benchmarks.Statistics;
 
 namespace Benchmarks;
 
-/// <summary>6. Push latency: from the engine closing a second to its point on a Chromium page's chart, over a 90 s run
-/// watched from its start by 20 pages at once (each records it for every second that arrives live; <c>BENCH_VIEWERS</c>
-/// sets another number). <c>push-latency-shared</c>: two instances in shared mode, the run on one and every page on the
+/// <summary>6. Push latency: from the engine closing a second to its point on a Chromium page's chart, for 20 pages
+/// (<c>BENCH_VIEWERS</c> sets another number) that are open on a run's page before it starts (a 70 s run queued behind a
+/// 20 s one), then for 20 that open a 90 s run's page together while it runs; each page records every second that arrives
+/// live. <c>push-latency-shared</c>: two instances in shared mode, the run on one and every page on the
 /// other (<see cref="PushInstances"/>).</summary>
 internal sealed class PushLatencyBenchmark(bool shared = false) : IBenchmark
 {
@@ -18,53 +19,77 @@ internal sealed class PushLatencyBenchmark(bool shared = false) : IBenchmark
 
     public async Task RunAsync(BenchmarkHost host)
     {
-        // Long enough for every page to see 60 seconds arrive live after all 20 have opened.
-        const int duration = 90;
         var viewers = PushViewers.Count();
-        Console.WriteLine($"## Push latency (simulator quick start: 10,000 RU/s, concurrency 32, {duration} s; {viewers} Chromium pages on the live page from its start"
-            + (shared ? "; shared mode: the run on one instance, the pages on another)" : ")"));
+        Console.WriteLine($"## Push latency (simulator quick start: 10,000 RU/s, concurrency 32; {viewers} Chromium pages on a run's live page"
+            + (shared ? "; shared mode: the runs on one instance, the pages on another)" : ")"));
         await using var instances = await PushInstances.StartAsync(shared);
         using var playwright = await Playwright.CreateAsync();
         await using var browser = await Chromium.LaunchAsync(playwright);
         await using var context = await DashboardPages.NewSignedInContextAsync(browser, instances.Viewers);
         await using var runnerContext = instances.Shared ? await DashboardPages.NewSignedInContextAsync(browser, instances.Runner) : context;
         var launcher = await runnerContext.NewPageAsync();
-        var runId = await DashboardPages.SaveAndRunNewProfileAsync(launcher, instances.Runner.BaseAddress, "push latency", new Dictionary<string, string>
+
+        // 1. A team waiting for a run: the pages are open on its page while it waits in line behind a 20 s run, so every one
+        // of its seconds reaches 20 open pages. The first page looks at the run ahead while it runs (the instance's first run
+        // page, compiled before the 20 open), then every page opens the waiting run together.
+        var ahead = await LaunchAsync(launcher, instances.Runner, "push latency: the run ahead", 20);
+        var waited = await LaunchAsync(launcher, instances.Runner, "push latency: waited for", 70);
+        await launcher.GotoAsync("about:blank");
+        var first = await context.NewPageAsync();
+        await DashboardPages.GotoAsync(first, RunPage(instances, ahead));
+        await DashboardPages.GotoAsync(first, RunPage(instances, waited));
+        var pages = new List<IPage> { first };
+        pages.AddRange(await OpenTogetherAsync(context, RunPage(instances, waited), viewers - 1));
+        await WatchAsync($"{viewers} pages open before the run starts (70 s, queued behind a 20 s run)", instances, pages, TimeSpan.FromSeconds(20 + 70 + 120));
+        foreach (var page in pages)
         {
-            ["Load.Concurrency"] = "32",
-            ["Stop.DurationSeconds"] = duration.ToString(CultureInfo.InvariantCulture),
-        });
-        // One instance: the page that launched the run is a viewer, on the run's page before the others. Shared: it leaves, and
-        // every viewer is on the other instance, where one page opens the run first as well. (Without it the viewers' instance
-        // served its first run page in the burst of 20: JIT-compiling the page and its reads while the seconds came, a cold
-        // start the launching page had already paid for on one instance.)
-        var pages = new List<IPage>();
+            await page.CloseAsync();
+        }
+
+        // 2. A team opening a run's page while it runs: the first page, then the others together, 90 s run.
+        const int duration = 90;
+        var running = await LaunchAsync(launcher, instances.Runner, "push latency", duration);
         if (instances.Shared)
         {
             await launcher.CloseAsync();
-            var first = await context.NewPageAsync();
-            await DashboardPages.GotoAsync(first, new Uri(instances.Viewers.BaseAddress, $"runs/{runId}"));
-            pages.Add(first);
+            first = await context.NewPageAsync();
+            await DashboardPages.GotoAsync(first, RunPage(instances, running));
         }
         else
         {
-            pages.Add(launcher);
+            first = launcher;
         }
 
-        // The other pages open together, as a team watching one run would.
-        pages.AddRange(await Task.WhenAll(Enumerable.Range(pages.Count, viewers - pages.Count).Select(async _ =>
+        pages = [first, .. await OpenTogetherAsync(context, RunPage(instances, running), viewers - 1)];
+        await WatchAsync($"{viewers} pages opening while the run runs ({duration} s)", instances, pages, TimeSpan.FromSeconds(duration + 120));
+    }
+
+    private static Task<long> LaunchAsync(IPage launcher, DashboardProcess runner, string name, int seconds) =>
+        DashboardPages.SaveAndRunNewProfileAsync(launcher, runner.BaseAddress, name, new Dictionary<string, string>
+        {
+            ["Load.Concurrency"] = "32",
+            ["Stop.DurationSeconds"] = seconds.ToString(CultureInfo.InvariantCulture),
+        });
+
+    private static Uri RunPage(PushInstances instances, long runId) => new(instances.Viewers.BaseAddress, $"runs/{runId}");
+
+    private static Task<IPage[]> OpenTogetherAsync(IBrowserContext context, Uri address, int count) =>
+        Task.WhenAll(Enumerable.Range(0, count).Select(async _ =>
         {
             var viewer = await context.NewPageAsync();
-            await DashboardPages.GotoAsync(viewer, new Uri(instances.Viewers.BaseAddress, $"runs/{runId}"));
+            await DashboardPages.GotoAsync(viewer, address);
             return viewer;
-        })));
+        }));
 
+    /// <summary>Waits for the pages' run to complete, then prints what the pages recorded and where the CPU went meanwhile.</summary>
+    private static async Task WatchAsync(string title, PushInstances instances, List<IPage> pages, TimeSpan timeout)
+    {
         // Where the machine's CPU goes while the pages watch: the dashboard(s), with the run's engine in the runner, and Chromium.
         var watched = System.Diagnostics.Stopwatch.StartNew();
         var runnerCpu = CpuTimes.ProcessCpu(instances.Runner.ProcessId);
         var viewersCpu = CpuTimes.ProcessCpu(instances.Viewers.ProcessId);
         var chromiumCpu = CpuTimes.DescendantsCpu(Environment.ProcessId, "chromium");
-        await DashboardPages.WaitForStatusAsync(pages[0], "Completed", TimeSpan.FromSeconds(duration + 120));
+        await DashboardPages.WaitForStatusAsync(pages[0], "Completed", timeout);
         runnerCpu = CpuTimes.ProcessCpu(instances.Runner.ProcessId) - runnerCpu;
         viewersCpu = CpuTimes.ProcessCpu(instances.Viewers.ProcessId) - viewersCpu;
         chromiumCpu = CpuTimes.DescendantsCpu(Environment.ProcessId, "chromium") - chromiumCpu;
@@ -98,12 +123,12 @@ internal sealed class PushLatencyBenchmark(bool shared = false) : IBenchmark
 
         // Drawn: to the point on the chart, which on one machine includes every page's Chromium renderer sharing its cores.
         // Received: to the second's arrival in the page, what the server, the live feed and the circuit take.
-        Console.WriteLine($"{viewers} pages, seconds pushed live: {latencies.Count} ({perPage.Min()}–{perPage.Max()} a page)");
+        Console.WriteLine($"{title}; seconds pushed live: {latencies.Count} ({perPage.Min()}–{perPage.Max()} a page)");
         Console.WriteLine($"  received: p50 {NearestRank(received, 0.50):N0} ms · p95 {NearestRank(received, 0.95):N0} ms · max {received[^1]:N0} ms (target p95 ≤ 250 ms)");
         // Handed out: to the server handing the second to the page's circuit (the rest of received is the connection and the
         // page's main thread). Redraw: how long one redraw of the page's charts takes.
-        // Once every page is open: the seconds after the last page's first live one. The pages open together (20 renderers, 20
-        // circuits and their first reads at once on this machine), and the seconds that arrive meanwhile wait behind that.
+        // Once every page is open: the seconds after the last page's first live one. Pages that open together (20 renderers,
+        // 20 circuits and their first reads at once on this machine) hold back the seconds that arrive meanwhile.
         var allOpen = live.Max(page => page.Length == 0 ? int.MaxValue : page.Min(s => s.Index));
         var steady = live.SelectMany(page => page).Where(s => s.Index > allOpen).ToList();
         if (steady.Count > 0)

@@ -12,6 +12,8 @@ public sealed class JsonErrorTextTests
     [Theory]
     [InlineData("{\"thresholds\": {\"maxDroppedPercent\": \"abc\"}}", "the value is not a number.")]
     [InlineData("{\"stop\": {\"autoStop\": {\"droppedFractionAbove\": true}}}", "the value is not a number.")]
+    [InlineData("{\"load\": {\"concurrency\": \"5\"}}", "the value is not a whole number from −2,147,483,648 to 2,147,483,647, written in digits (1000000000, not 1e9).")]
+    [InlineData("{\"stop\": {\"durationSeconds\": \"60\"}}", "the value is not a number.")]
     [InlineData("{\"load\": {\"concurrency\": 1.5}}", "the value is not a whole number from −2,147,483,648 to 2,147,483,647, written in digits (1000000000, not 1e9).")]
     [InlineData("{\"load\": {\"concurrency\": 1e9}}", "the value is not a whole number from −2,147,483,648 to 2,147,483,647, written in digits (1000000000, not 1e9).")]
     [InlineData("{\"load\": {\"concurrency\": 2147483648}}", "the value is not a whole number from −2,147,483,648 to 2,147,483,647, written in digits (1000000000, not 1e9).")]

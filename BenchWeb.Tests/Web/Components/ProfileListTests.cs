@@ -3,6 +3,7 @@ using BenchEngine.Sweeps;
 using BenchEngine.Targets;
 using BenchWeb.Components.Pages.Profiles;
 using BenchWeb.Data;
+using BenchWeb.Guard.Security;
 using BenchWeb.Profiles;
 using BenchWeb.Tests.Support;
 using BenchWeb.Tests.Support.Components;
@@ -143,6 +144,44 @@ public sealed class ProfileListTests
         page = context.Render<ProfileList>();
         page.WaitForElement($"tr[data-profile='{plan.Name}']");
         Assert.Equal($"about 8 min 20 s (1,000,000 documents at 2,000/s, its last run's, #{runId})", page.Find($"tr[data-profile='{plan.Name}'] .run-length").TextContent.Trim());
+    }
+
+    [Fact]
+    public async Task AViewer_OpensAProfilesSettings_ReadOnly_WhereARunnerOpensTheEditor()
+    {
+        await using var context = new BenchWebComponentContext();
+        context.StartAt("profiles");
+        var plan = SeededRuns.Plan(TargetKind.CosmosSql, "Direct, 100 × 10,000");
+        long profileId;
+        await using (var db = await context.Databases.CreateDbContextAsync())
+        {
+            var profile = new ProfileEntity { Name = plan.Name, Description = "the team's baseline", PlanJson = plan.ToJson(), CreatedAt = SeededRuns.Start, UpdatedAt = SeededRuns.Start };
+            db.Profiles.Add(profile);
+            await db.SaveChangesAsync();
+            profileId = profile.Id;
+        }
+
+        context.SignInAs(BenchWebRoles.Viewer);
+        var list = context.Render<ProfileList>();
+        list.WaitForElement($"tr[data-profile='{plan.Name}'] a");
+        Assert.Equal($"profiles/{profileId}/settings", list.Find($"tr[data-profile='{plan.Name}'] a").GetAttribute("href"));
+
+        var settings = context.Render<ProfileSettings>(p => p.Add(x => x.Id, profileId));
+        settings.WaitForElement("#profile-settings");
+        Assert.Equal(plan.Name, settings.Find("h1").TextContent.Trim());
+        Assert.Equal("the team's baseline", settings.Find("#profile-description").TextContent.Trim());
+        Assert.Equal("100", settings.Find("#profile-settings tr[data-path='load.concurrency'] td").TextContent.Trim());
+        Assert.Empty(settings.FindAll("#edit-profile"));
+
+        context.SignInAs(BenchWebRoles.Runner);
+        list = context.Render<ProfileList>();
+        list.WaitForElement($"tr[data-profile='{plan.Name}'] a");
+        Assert.Equal($"profiles/{profileId}", list.Find($"tr[data-profile='{plan.Name}'] a").GetAttribute("href"));
+        settings = context.Render<ProfileSettings>(p => p.Add(x => x.Id, profileId));
+        settings.WaitForElement("#edit-profile");
+
+        var missing = context.Render<ProfileSettings>(p => p.Add(x => x.Id, profileId + 1));
+        missing.WaitForElement("#profile-not-found");
     }
 
     [Theory]

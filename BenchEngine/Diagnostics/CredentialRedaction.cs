@@ -5,8 +5,10 @@ namespace BenchEngine.Diagnostics;
 /// <summary>
 /// Takes credentials out of a diagnostics text before it is kept: the values of the secrets the run read (an account key,
 /// a connection string and the key inside it), and whatever has a credential's shape — a SAS signature (<c>sig=</c>), an
-/// account key or password in a connection string (<c>AccountKey=</c>), an <c>Authorization</c> header's value. Each is
-/// replaced by <see cref="Marker"/>; the rest of the text (endpoints, ids, timings) stays.
+/// account key or password in a connection string (<c>AccountKey=</c>), an <c>Authorization</c> header's value, a bearer
+/// token, a JSON web token, an address's user name and password (<c>https://user:secret@host</c>), and the tokens whose
+/// shape is known (the dashboard's own, <c>bw_…</c>; GitHub's, GitLab's, npm's, Slack's). Each is replaced by
+/// <see cref="Marker"/>; the rest of the text (endpoints, ids, timings) stays.
 /// </summary>
 public static partial class CredentialRedaction
 {
@@ -32,6 +34,9 @@ public static partial class CredentialRedaction
 
         text = KeyValue().Replace(text, m => m.Groups["name"].Value + m.Groups["separator"].Value + Marker);
         text = Header().Replace(text, m => m.Groups["name"].Value + m.Groups["separator"].Value + Marker);
+        text = Bearer().Replace(text, m => m.Groups["name"].Value + Marker);
+        text = UserInfo().Replace(text, m => m.Groups["scheme"].Value + Marker + "@");
+        text = Token().Replace(text, Marker);
         return AccountKey().Replace(text, Marker);
     }
 
@@ -56,6 +61,21 @@ public static partial class CredentialRedaction
             {
                 return "Authorization: …";
             }
+        }
+
+        if (Bearer().IsMatch(text))
+        {
+            return "Bearer …";
+        }
+
+        if (UserInfo().Match(text) is { Success: true } userInfo && userInfo.Groups["credential"].Value != Marker)
+        {
+            return $"a user name and password in an address, {userInfo.Groups["scheme"].Value}…@";
+        }
+
+        if (Token().Match(text) is { Success: true } token)
+        {
+            return token.Value.StartsWith("eyJ", StringComparison.Ordinal) ? "a JSON web token" : $"a token, {token.Value[..token.Value.IndexOfAny(['_', '-'])]}…";
         }
 
         return AccountKey().IsMatch(text) ? "an account key" : null;
@@ -90,7 +110,8 @@ public static partial class CredentialRedaction
     }
 
     // name=value in a connection string or a query: an account key, a SAS signature, a password, a shared access key or token.
-    [GeneratedRegex(@"(?<name>\b(?:AccountKey|SharedAccessKey|SharedAccessSignature|sig|password|pwd|token|access_?key|secret)\b)(?<separator>\s*=\s*)(?<value>[^;&\s""',}]+)",
+    // The value ends where a quote ends it, typographic ones too (the audit log quotes names as “…”).
+    [GeneratedRegex(@"(?<name>\b(?:AccountKey|SharedAccessKey|SharedAccessSignature|sig|password|pwd|token|access_?key|secret)\b)(?<separator>\s*=\s*)(?<value>[^;&\s""',}“”‘’]+)",
         RegexOptions.IgnoreCase | RegexOptions.CultureInvariant, matchTimeoutMilliseconds: 1000)]
     private static partial Regex KeyValue();
 
@@ -103,4 +124,20 @@ public static partial class CredentialRedaction
     [GeneratedRegex(@"(?<name>\b(?:x-ms-)?authorization\b[""']?)(?<separator>\s*[:=]\s*[""']?)(?<value>[^""'\r\n,}]+)",
         RegexOptions.IgnoreCase | RegexOptions.CultureInvariant, matchTimeoutMilliseconds: 1000)]
     private static partial Regex Header();
+
+    // A bearer token, as an Authorization header's value is written without the header ("Bearer eyJ…"): at least 16
+    // characters with a digit among them, so that "Bearer authentication" in a note is no token.
+    [GeneratedRegex(@"(?<name>\bBearer\s+)(?<value>(?=[A-Za-z\-._~+/]*[0-9])[A-Za-z0-9\-._~+/]{16,}=*)", RegexOptions.IgnoreCase | RegexOptions.CultureInvariant, matchTimeoutMilliseconds: 1000)]
+    private static partial Regex Bearer();
+
+    // An address's user name and password (https://user:secret@host): the scheme, then user:password before the host.
+    [GeneratedRegex(@"(?<scheme>\b[A-Za-z][A-Za-z0-9+.\-]*://)(?<credential>[^/\s@:""'“”]+:[^/\s@""'“”]*)@", RegexOptions.CultureInvariant, matchTimeoutMilliseconds: 1000)]
+    private static partial Regex UserInfo();
+
+    // Tokens whose shape is known: a JSON web token (three Base64url parts, the first two JSON objects), the dashboard's own
+    // (bw_, bwa_, bwi_ and 32 random bytes in Base64url), GitHub's (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_), GitLab's
+    // (glpat-), npm's (npm_) and Slack's (xoxb-, xoxp-…).
+    [GeneratedRegex(@"\beyJ[A-Za-z0-9_\-]{4,}\.eyJ[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]*|(?<![A-Za-z0-9_\-])(?:bw[ai]?_[A-Za-z0-9_\-]{43}|gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,}|glpat-[A-Za-z0-9_\-]{20,}|npm_[A-Za-z0-9]{36}|xox[abposr]-[A-Za-z0-9\-]{10,})(?![A-Za-z0-9_\-])",
+        RegexOptions.CultureInvariant, matchTimeoutMilliseconds: 1000)]
+    private static partial Regex Token();
 }

@@ -65,6 +65,24 @@ public sealed class FilesApiTests : IDisposable
         Assert.Equal(7, file["rowCount"]!.GetValue<long>());
     }
 
+    [Theory]
+    [InlineData("AccountKey=C2y6yDjf5R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==.csv", "AccountKey=…")]
+    [InlineData("export https://user:tok3n@dev.azure.com.csv", "a user name and password in an address")]
+    public async Task Upload_WhoseNameHoldsACredential_IsRefusedAndKeepsNothing(string name, string what)
+    {
+        await using var host = await DashboardHost.StartAsync();
+        using var http = await host.CreateClientAsync(BenchWebRoles.Runner);
+
+        using var response = await http.PostAsync($"api/files?name={Uri.EscapeDataString(name)}", new StringContent(CsvUploads.Flights(7), Encoding.UTF8, "text/csv"));
+
+        var problem = await AssertProblemAsync(response, HttpStatusCode.BadRequest);
+        var error = problem["errors"]!["file"]![0]!.GetValue<string>();
+        Assert.StartsWith("The file's name looks like it holds a credential (", error, StringComparison.Ordinal);
+        Assert.Contains(what, error, StringComparison.Ordinal);
+        Assert.DoesNotContain("tok3n", error, StringComparison.Ordinal);
+        await AssertNothingStoredAsync(host, http);
+    }
+
     [Fact]
     public async Task Upload_OverTheSizeLimit_Returns413AndKeepsNothing()
     {

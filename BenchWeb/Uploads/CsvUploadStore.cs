@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Globalization;
 using System.Security.Cryptography;
+using BenchEngine.Diagnostics;
 using BenchEngine.Running;
 using BenchEngine.Workloads;
 using BenchWeb.Configuration;
@@ -54,6 +55,15 @@ public sealed partial class CsvUploadStore(
         ArgumentNullException.ThrowIfNull(content);
         ArgumentNullException.ThrowIfNull(actor);
         var uploadedBy = actor.UserId;
+        // The name is shown to every viewer: one that holds a credential is refused before the body is read (the audit log
+        // records the refusal with the credential redacted).
+        if (clientName is not null && CredentialRedaction.FindCredential(clientName) is { } credential)
+        {
+            var why = "The file's name " + char.ToLowerInvariant(PlainText.CredentialMessage(credential)[0]) + PlainText.CredentialMessage(credential)[1..];
+            await RecordRefusalAsync(actor, clientName, null, why, CancellationToken.None);
+            return CsvUploadResult.Refused(why);
+        }
+
         Directory.CreateDirectory(Folder);
         var storedName = Guid.NewGuid().ToString("N") + StoredExtension;
         var partial = Path.Combine(Folder, storedName + PartialExtension);

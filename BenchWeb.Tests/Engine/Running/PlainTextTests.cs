@@ -1,3 +1,4 @@
+using BenchEngine.Diagnostics;
 using BenchEngine.Running;
 using BenchWeb.Tests.Support;
 
@@ -103,6 +104,13 @@ public sealed class PlainTextTests
     [InlineData("note: password = hunter2", "(password=…)")]
     [InlineData("Authorization: Bearer eyJhbGciOi", "(Authorization: …)")]
     [InlineData("key C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw== here", "(an account key)")]
+    [InlineData("tok Bearer eyJhbGciOiJIUzI1NiJ9abc", "(Bearer …)")]
+    [InlineData("ci eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c", "(a JSON web token)")]
+    [InlineData("build https://user:tok3n@dev.azure.com/x", "(a user name and password in an address, https://…@)")]
+    [InlineData("tok bw_9P0qZmFrZS10b2tlbi1mb3ItdGVzdHMtb25seS0xMjM", "(a token, bw…)")]
+    [InlineData("bwa_9P0qZmFrZS10b2tlbi1mb3ItdGVzdHMtb25seS0xMjM", "(a token, bwa…)")]
+    [InlineData("gh ghp_0123456789abcdefghijABCDEFGHIJ012345", "(a token, ghp…)")]
+    [InlineData("glpat-0123456789abcdefghij", "(a token, glpat…)")]
     public void Check_RefusesTextShapedLikeACredential_SayingWhatItLooksLike_NeverQuotingIt(string text, string what)
     {
         var message = PlainText.Check(text, allowLineBreaks: true);
@@ -117,5 +125,15 @@ public sealed class PlainTextTests
     [InlineData("AccountKey=[redacted];EndpointSuffix=core.windows.net")]
     [InlineData("the token expired; rotate the secret")]
     [InlineData("1a2b3c4d5e6f7a8b9c0d1a2b3c4d5e6f7a8b9c0d")]
+    [InlineData("we use Bearer authentication on https://acct.documents.azure.com:443/ and bw_short")]
+    [InlineData("mailto:ops@example.com, user@host, https://[redacted]@dev.azure.com/x")]
     public void Check_AcceptsRedactedCredentialsAndOrdinaryWords(string text) => Assert.Null(PlainText.Check(text));
+
+    [Theory]
+    [InlineData("file #5 “AccountKey=C2y6yDjf5R.csv”", "file #5 “AccountKey=[redacted]”")]
+    [InlineData("Bearer eyJhbGciOiJIUzI1NiJ9abc then", "Bearer [redacted] then")]
+    [InlineData("see https://user:tok3n@dev.azure.com/x", "see https://[redacted]@dev.azure.com/x")]
+    [InlineData("“tok bw_9P0qZmFrZS10b2tlbi1mb3ItdGVzdHMtb25seS0xMjM”", "“tok [redacted]”")]
+    public void Redact_TakesOutEachShape_KeepingWhatIsAroundIt(string text, string redacted) =>
+        Assert.Equal(redacted, CredentialRedaction.Redact(text, []));
 }

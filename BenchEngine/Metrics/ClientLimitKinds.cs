@@ -29,4 +29,10 @@ public enum ClientLimitKinds
     /// the cores and the pool say: a request is sent late only on the client's side (one due while the cap of outstanding
     /// requests is reached is dropped, not delayed).</summary>
     SenderBehind = 32,
+
+    /// <summary>The client stood still: a thread of its own woke at least <see cref="ClientLimits.PauseMs"/> late (the
+    /// second's longest wake-up), so for that long it neither sent nor took an answer (the process stopped, frozen or
+    /// preempted), in a second whose scheduling lag p99 stayed under its bound: one such pause is one wake-up of the
+    /// second's 200, which the percentile does not see.</summary>
+    Paused = 64,
 }

@@ -322,6 +322,7 @@ public static class SummaryCalculator
             Ratio(h?.SchedulingLagP99Ms, limits.SchedulingLagP99Ms),
             Ratio(h?.ThreadPoolQueueMax, limits.ThreadPoolQueue),
             Ratio(h?.GcPauseMs, limits.GcPauseMs),
+            Ratio(h?.SchedulingLagMaxMs, limits.PauseMs),
             // Lateness only where it was judged (seconds before the bound existed read as they always did).
             Ratio(second.Issued > 0 && h?.Limits.HasFlag(ClientLimitKinds.SenderBehind) == true ? second.SentLate * 100.0 / second.Issued : null, limits.SentLatePercent),
         }.Max();

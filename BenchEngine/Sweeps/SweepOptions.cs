@@ -165,18 +165,41 @@ public sealed record SweepOptions
         }
 
         var plans = new List<TChecked>();
+        var byStep = new List<(string, IReadOnlyList<FieldError>)>();
         foreach (var step in steps)
         {
             var field = step.Series is null ? $"Sweep.Values[{Values.ToList().IndexOf(step.Value)}]" : $"Sweep.Values[{Values.ToList().IndexOf(step.Value)}] ({step.Series})";
             var (plan, stepErrors) = checkStep(step.Plan);
-            errors.AddRange(stepErrors.Select(e => new FieldError(field, $"{e.Field}: {e.Message}")));
+            byStep.Add((field, stepErrors));
             if (plan is not null)
             {
                 plans.Add(plan);
             }
         }
 
+        errors.AddRange(KeyStepErrors(byStep));
         return (errors.Count == 0 ? plans : [], errors);
+    }
+
+    /// <summary>The errors of a sweep's steps, each keyed where it is to be fixed: one that every step has (same field, same
+    /// message) is the base plan's, keyed by its own field (<c>Target.Cosmos.Endpoint</c>); one only some steps have comes
+    /// from their values, keyed by the step (<c>Sweep.Values[2]</c>) with its field in front.</summary>
+    /// <param name="steps">Each step's key (<c>Sweep.Values[2]</c>) and its errors, for every step of the sweep.</param>
+    public static IReadOnlyList<FieldError> KeyStepErrors(IReadOnlyList<(string Step, IReadOnlyList<FieldError> Errors)> steps)
+    {
+        ArgumentNullException.ThrowIfNull(steps);
+        var everyStep = steps.Count == 0 ? [] : steps.Skip(1).Aggregate(steps[0].Errors.ToHashSet(), (common, step) =>
+        {
+            common.IntersectWith(step.Errors);
+            return common;
+        });
+        var keyed = steps.Count == 0 ? [] : steps[0].Errors.Where(everyStep.Contains).Distinct().ToList();
+        foreach (var (step, errors) in steps)
+        {
+            keyed.AddRange(errors.Where(e => !everyStep.Contains(e)).Select(e => new FieldError(step, $"{e.Field}: {e.Message}")));
+        }
+
+        return keyed;
     }
 
     private static List<string> Trimmed(IReadOnlyList<string>? values) => values is null ? [] : [.. values.Select(v => v?.Trim()!)];

@@ -142,6 +142,10 @@ public sealed class SweepsApiTests
             Encoding.UTF8, "application/json"));
         using var zeroConcurrency = await PostJsonAsync(http, "api/sweeps", new { plan, sweep = new { setting = "Load.Concurrency", values = new[] { "4", "0" } } });
         using var notItsTarget = await PostJsonAsync(http, "api/sweeps", new { plan, sweep = new { setting = "Load.Concurrency", values = new[] { "4", "8" }, seriesSetting = "Target.Cosmos.GatewayMaxConnections", seriesValues = new[] { "10" } } });
+        // A problem of the base plan, which every step has, is keyed by its own field, not by a step's value.
+        using var offTheList = await http.PostAsync("api/sweeps", new StringContent(
+            """{ "plan": { "name": "off the list", "target": { "kind": "CosmosSql", "cosmos": { "endpoint": "https://evil.example.com/", "keySecret": "K1" } }, "stop": { "durationSeconds": 2 } }, "sweep": { "setting": "Target.Cosmos.Bulk", "values": ["true", "false"] } }""",
+            Encoding.UTF8, "application/json"));
 
         Assert.NotNull((await AssertProblemAsync(unknown, HttpStatusCode.BadRequest))["errors"]!["Sweep.Setting"]);
         Assert.NotNull((await AssertProblemAsync(tooMany, HttpStatusCode.BadRequest))["errors"]!["Sweep.Values"]);
@@ -150,6 +154,9 @@ public sealed class SweepsApiTests
         Assert.Contains("Load.Concurrency", (await AssertProblemAsync(zeroConcurrency, HttpStatusCode.BadRequest))["errors"]!["Sweep.Values[1]"]![0]!.GetValue<string>(), StringComparison.Ordinal);
         Assert.Equal("Gateway max connections (Target.Cosmos.GatewayMaxConnections) is a setting of Cosmos DB (SQL API); this profile's target is Simulated Cosmos DB: choose a setting its runs read.",
             (await AssertProblemAsync(notItsTarget, HttpStatusCode.BadRequest))["errors"]!["Sweep.SeriesSetting"]![0]!.GetValue<string>());
+        var offTheListErrors = (await AssertProblemAsync(offTheList, HttpStatusCode.BadRequest))["errors"]!.AsObject();
+        Assert.Contains("evil.example.com", offTheListErrors["Target.Cosmos.Endpoint"]![0]!.GetValue<string>(), StringComparison.Ordinal);
+        Assert.DoesNotContain(offTheListErrors, e => e.Key.StartsWith("Sweep.Values", StringComparison.Ordinal));
         Assert.Empty((await GetJsonAsync(http, "api/sweeps")).AsArray());
         Assert.Equal(0, (await GetJsonAsync(http, "api/runs"))["total"]!.GetValue<int>());
     }

@@ -53,23 +53,24 @@ public sealed class SweepService(
             throw new RunPlanValidationException(invalid);
         }
 
-        var errors = new List<FieldError>();
+        var byStep = new List<(string, IReadOnlyList<FieldError>)>();
         foreach (var step in sweep.Steps(basePlan))
         {
             var field = $"Sweep.Values[{step.Index % sweep.Values.Count}]";
             if (step.Plan.Load.Agents != 1 && await SpreadStepProblemAsync(step.Plan.Load.Agents, cancellationToken) is { } problem)
             {
-                errors.Add(new FieldError(field, $"Load.Agents: {problem}"));
+                byStep.Add((field, [new FieldError("Load.Agents", problem)]));
                 continue;
             }
 
             try
             {
                 await runs.CheckLaunchAsync(checkedSteps[step.Index], profileId, cancellationToken);
+                byStep.Add((field, []));
             }
             catch (RunPlanValidationException ex)
             {
-                errors.AddRange(ex.Errors.Select(e => new FieldError(field, $"{e.Field}: {e.Message}")));
+                byStep.Add((field, ex.Errors));
             }
             catch (LaunchesPausedException ex)
             {
@@ -78,9 +79,10 @@ public sealed class SweepService(
             }
         }
 
-        if (errors.Count > 0)
+        // A problem every step has (an endpoint off the allow-list) is keyed by its own field; one of some steps by the step.
+        if (SweepOptions.KeyStepErrors(byStep) is { Count: > 0 } errors)
         {
-            var refused = new RunPlanValidationException([.. errors.DistinctBy(e => (e.Field, e.Message))]);
+            var refused = new RunPlanValidationException([.. errors.Distinct()]);
             await RecordRefusalAsync(basePlan, sweep, actor, refused);
             throw refused;
         }

@@ -60,6 +60,41 @@ public class ClientLimitsTests
         Assert.Equal(expected, ClientLimits.Default.Judge(process, busyHost, processorCount: cores));
     }
 
+    [Theory]
+    [InlineData(12, 5, ClientLimitKinds.HostCpu)]
+    [InlineData(31, 7, ClientLimitKinds.HostCpu)]
+    [InlineData(31, 4.9, ClientLimitKinds.None)]
+    public void Judge_AFullMachine_IsTheClientsLimit_WhenItsThreadsAlreadyWaitForACore_HoweverLittleCpuItGets(double process, double lagP99, ClientLimitKinds expected)
+    {
+        // A client pinned to one core beside two CPU hogs gets a third of it (0.12–0.31 core, under the 0.4-core bound) and lost
+        // 80 % of its throughput to a local Redis: its threads waited for the core (lag p99 5–7 ms).
+        var pinned = Healthy with { HostCpuPercent = 100, SchedulingLagP99Ms = lagP99 };
+
+        Assert.Equal(expected, ClientLimits.Default.Judge(process, pinned, processorCount: 1));
+    }
+
+    [Theory]
+    [InlineData(1_002.7, ClientLimitKinds.Paused)]
+    [InlineData(200, ClientLimitKinds.Paused)]
+    [InlineData(199, ClientLimitKinds.None)]
+    public void Judge_AWakeUpAFifthOfASecondLate_IsAClientThatStoodStill(double lagMax, ClientLimitKinds expected)
+    {
+        // A SIGSTOP of one second is one wake-up: far above the p99's bound, but the p99 of the second's 200 does not see it.
+        var stopped = Healthy with { SchedulingLagMaxMs = lagMax };
+
+        Assert.Equal(expected, ClientLimits.Default.Judge(10, stopped));
+    }
+
+    [Fact]
+    public void APause_IsTheClientsLimit_EvenInASecondThatWaitedOnTheService()
+    {
+        var stopped = new ClientHealth { HostCpuPercent = 40, SchedulingLagP99Ms = 0.4, SchedulingLagMaxMs = 1_002.7 };
+        var kinds = ClientLimits.Default.Judge(10, stopped);
+
+        Assert.Equal(ClientLimitKinds.Paused, ClientLimits.WaitingOnTheService(kinds, stopped, latencyP50Ms: null, answered: 0, inFlight: 32));
+        Assert.Equal("the client was paused: stood still for 1,003 ms (its longest wake-up), host CPU 40 %, this process 10 %", ClientLimits.Describe(kinds, 10, stopped));
+    }
+
     [Fact]
     public void Judge_IgnoresABound_WhenItIsSwitchedOff()
     {
@@ -112,7 +147,7 @@ public class ClientLimitsTests
     public void DescribeBounds_ListsTheDefaults_AndSaysWhenNoneIsJudged()
     {
         Assert.Equal(
-            "this process's CPU ≥ 85 %, host CPU ≥ 95 % while this process uses ≥ 0.4 core, scheduling lag p99 ≥ 10 ms, thread-pool queue ≥ 1,000, GC pauses ≥ 100 ms a second, open loop: ≥ 10 % of requests sent late",
+            "this process's CPU ≥ 85 %, host CPU ≥ 95 % while this process uses ≥ 0.4 core or its scheduling lag p99 is ≥ 5 ms, scheduling lag p99 ≥ 10 ms, thread-pool queue ≥ 1,000, GC pauses ≥ 100 ms a second, a wake-up ≥ 200 ms late (the client stood still), open loop: ≥ 10 % of requests sent late",
             ClientLimits.Default.DescribeBounds());
         Assert.Equal("none (client health is not judged)", new ClientLimits
         {
@@ -121,6 +156,7 @@ public class ClientLimitsTests
             SchedulingLagP99Ms = null,
             ThreadPoolQueue = null,
             GcPauseMs = null,
+            PauseMs = null,
             SentLatePercent = null,
         }.DescribeBounds());
     }

@@ -17,8 +17,9 @@ public sealed class SweepPresetTests
     {
         var preset = SweepPresets.Find(id)!;
 
-        // Against the service only the account's endpoint is missing: the user's own, given before running there.
-        Assert.All(preset.Sweep.Validate(preset.Plan, ValidationAudience.Local), e => Assert.Contains("Target.Cosmos.Endpoint:", e.Message, StringComparison.Ordinal));
+        // Against the service only the account's endpoint is missing: the user's own, given before running there (a problem
+        // every step has is keyed by its own field).
+        Assert.All(preset.Sweep.Validate(preset.Plan, ValidationAudience.Local), e => Assert.Equal("Target.Cosmos.Endpoint", e.Field));
         var simulated = SeedPresets.OnSimulator(preset.Plan);
         Assert.Empty(preset.Sweep.Validate(simulated, ValidationAudience.Local));
         var steps = preset.Sweep.Steps(simulated);

@@ -644,14 +644,17 @@ public sealed class BenchmarkRunner(
             var end = DurationSeconds is { } duration && _stopIssuing.IsSet ? (_joinedLateSeconds == 0 ? $"ran for {duration.ToString(SecondsFormat, CultureInfo.CurrentCulture)} s"
                     : Invariant($"ran for {duration.ToString(SecondsFormat, CultureInfo.InvariantCulture)} s: it started {_joinedLateSeconds:N0} s after the run's common start and stopped at its common end"))
                 : "the workload ended (end of file)";
-            return summary.TotalGivenUp > 0
-                ? end + Invariant($"; {summary.TotalOk:N0} landed, {summary.TotalGivenUp:N0} given up after their throttle retries ran out (each may or may not have landed)")
-                : end;
+            // What the stop cut off is said as well: documents given up, requests abandoned at the stop, requests not sent.
+            var cutOff = Shortfall(summary, plan.Load.BatchSize);
+            return cutOff.Count == 0 ? end : end + Invariant($"; {summary.TotalOk:N0} landed, ") + string.Join(", ", cutOff);
         }
+
+        // What became of a document given up: refused by every 429, it did not land; a 5xx may have come after it landed.
+        private const string GivenUpLanding = "after 429s only, none landed; after a 5xx, one may have";
 
         /// <summary>What became of the documents taken that are not known to have landed: "26 failed requests (12 of them
         /// unanswered or answered 408/5xx: each may or may not have landed)", "3 documents given up after their throttle retries
-        /// ran out (each may or may not have landed)", "2 requests abandoned at the stop (each may or may not have landed)",
+        /// ran out (after 429s only, none landed; after a 5xx, one may have)", "2 requests abandoned at the stop (each may or may not have landed)",
         /// "1 request not sent". Failed, abandoned and not sent are requests: with batches, each of up to
         /// <paramref name="batchSize"/> documents. Without <paramref name="landing"/>, only the failed and given up.</summary>
         private static List<string> Shortfall(RunSummary summary, int batchSize, bool landing = true)
@@ -677,7 +680,7 @@ public sealed class BenchmarkRunner(
 
             if (summary.TotalGivenUp > 0)
             {
-                parts.Add(Invariant($"{summary.TotalGivenUp:N0} {(summary.TotalGivenUp == 1 ? "document" : "documents")} given up after their throttle retries ran out (each may or may not have landed)"));
+                parts.Add(Invariant($"{summary.TotalGivenUp:N0} {(summary.TotalGivenUp == 1 ? "document" : "documents")} given up after their throttle retries ran out ({GivenUpLanding})"));
             }
 
             if (!landing)

@@ -91,8 +91,8 @@ public partial class BenchmarkRunnerTests
         Assert.Equal(0, result.Summary.TotalErrors);
         Assert.Equal(RunStatus.Failed, result.Status);
         Assert.DoesNotContain("reached 20 documents", result.StopReason, StringComparison.Ordinal);
-        Assert.Equal("took all 20 documents: 10 landed, 10 documents given up after their throttle retries ran out (each may or may not have landed)", result.StopReason);
-        Assert.Equal("10 documents given up after their throttle retries ran out (each may or may not have landed); 10 landed", result.FailureReason);
+        Assert.Equal("took all 20 documents: 10 landed, 10 documents given up after their throttle retries ran out (after 429s only, none landed; after a 5xx, one may have)", result.StopReason);
+        Assert.Equal("10 documents given up after their throttle retries ran out (after 429s only, none landed; after a 5xx, one may have); 10 landed", result.FailureReason);
         var verdict = ThresholdEvaluator.Evaluate(result.Status, result.Summary, new ThresholdOptions(), null);
         Assert.False(verdict.Passed);
         Assert.Contains(verdict.Checks, c => c is { Name: "given up", Passed: false } && c.Message.Contains("10 documents given up", StringComparison.Ordinal));
@@ -128,8 +128,8 @@ public partial class BenchmarkRunnerTests
 
         Assert.Equal((80L, 10L, 10L), (result.Summary.TotalOk, result.Summary.TotalErrors, result.Summary.TotalGivenUp));
         Assert.Equal(RunStatus.Failed, result.Status);
-        Assert.Equal("took all 100 documents: 80 landed, 10 failed requests, 10 documents given up after their throttle retries ran out (each may or may not have landed)", result.StopReason);
-        Assert.Equal("10 failed requests, 10 documents given up after their throttle retries ran out (each may or may not have landed); 80 landed; the first error: 400 Bad Request", result.FailureReason);
+        Assert.Equal("took all 100 documents: 80 landed, 10 failed requests, 10 documents given up after their throttle retries ran out (after 429s only, none landed; after a 5xx, one may have)", result.StopReason);
+        Assert.Equal("10 failed requests, 10 documents given up after their throttle retries ran out (after 429s only, none landed; after a 5xx, one may have); 80 landed; the first error: 400 Bad Request", result.FailureReason);
         Assert.DoesNotContain("did not land", result.FailureReason, StringComparison.Ordinal);
     }
 

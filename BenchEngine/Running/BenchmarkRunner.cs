@@ -471,6 +471,21 @@ public sealed class BenchmarkRunner(
         /// requests on the way (here, not on the clock's thread: an SDK's diagnostics take a moment to write).</summary>
         private async Task PumpAsync()
         {
+            // Where the clock started, before any second: the seconds this shard joined late are known only once the wait for
+            // the common start ended, which a busy or suspended process may end long after the observer heard of the start.
+            if (observer is not null)
+            {
+                try
+                {
+                    await observer.OnClockStartedAsync(_joinedLateSeconds, CancellationToken.None).ConfigureAwait(false);
+                }
+                catch (Exception ex) when (ex is not OutOfMemoryException)
+                {
+                    _observerFailure = ex;
+                    Stop($"an unexpected {ex.GetType().Name} while its seconds were recorded");
+                }
+            }
+
             await foreach (var (second, slowest) in _handOff.Reader.ReadAllAsync().ConfigureAwait(false))
             {
                 var change = slowest is null || _slowRequests is null ? null : _slowRequests.Add(second.Index, slowest);

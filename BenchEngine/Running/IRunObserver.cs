@@ -10,6 +10,13 @@ public interface IRunObserver
     /// <summary>The run started; the target is open.</summary>
     ValueTask OnStartedAsync(RunStart start, CancellationToken cancellationToken);
 
+    /// <summary>The run's clock started: after any wait for a common start (<see cref="Targets.TargetContext.StartAt"/>), and
+    /// <paramref name="joinedLateSeconds"/> whole seconds after it (0 without one, or on time), so that the run's second i is
+    /// second i + <paramref name="joinedLateSeconds"/> of the common run. Called once, before the first second, from the task
+    /// that delivers the seconds: a wait that ended late (a busy or suspended process) is counted here, not guessed from when
+    /// <see cref="OnStartedAsync"/> ran.</summary>
+    ValueTask OnClockStartedAsync(int joinedLateSeconds, CancellationToken cancellationToken) => ValueTask.CompletedTask;
+
     /// <summary>One second closed. A slow observer delays the next call, never the load.</summary>
     ValueTask OnSecondAsync(SecondSnapshot second, CancellationToken cancellationToken);
 

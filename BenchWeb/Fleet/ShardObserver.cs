@@ -52,11 +52,16 @@ internal sealed partial class ShardObserver(
         {
             LogSaveFailed(logger, ex, run.Id, shard.Index, -1);
         }
+    }
 
-        // The engine starts its clock as soon as this returns, at the common start or, if that has passed, at once (and then
-        // stops at the common end): a shard that started late joins the run at the second it was in. Measured here, not when
-        // a second arrives, which may be late (the seconds reach an observer through a hand-off that never waits for it).
-        _offset = run.StartAt is { } startAt ? Math.Max(0, (int)Math.Round((time.GetUtcNow() - startAt).TotalSeconds)) : 0;
+    /// <summary>A shard that started late (after the common start; it then stops at the common end) joins the run at the
+    /// second it was in: the engine's count, made when its wait for the common start ended. Not measured when the start was
+    /// announced (before that wait, which a busy or suspended process may end seconds late), nor when a second arrives, which
+    /// may be late (the seconds reach an observer through a hand-off that never waits for it).</summary>
+    public ValueTask OnClockStartedAsync(int joinedLateSeconds, CancellationToken cancellationToken)
+    {
+        _offset = Math.Max(0, joinedLateSeconds);
+        return ValueTask.CompletedTask;
     }
 
     public async ValueTask OnSecondAsync(SecondSnapshot second, CancellationToken cancellationToken)
@@ -64,7 +69,7 @@ internal sealed partial class ShardObserver(
         ArgumentNullException.ThrowIfNull(second);
         var closedAt = time.GetUtcNow();
 
-        // Only if the start was never announced: from when the shard's first second began.
+        // Only if the clock's start was never announced: from when the shard's first second began.
         _offset ??= run.StartAt is { } startAt ? Math.Max(0, (int)Math.Round((closedAt - second.Elapsed - startAt).TotalSeconds)) : 0;
         var index = second.Index + _offset.Value;
         var saved = ToEntity(second, index, closedAt);

@@ -115,7 +115,59 @@ public partial class BenchmarkRunnerTests
         Assert.Equal("ran for 8 s", result.StopReason);
     }
 
+    [Fact]
+    public async Task RunAsync_TellsItsObserverTheSecondsItJoinedLate_WhenItsWaitForTheCommonStartEndsAfterIt()
+    {
+        var time = SteppedClock.Create();
+        var (runner, _) = RunnerWith(() => new SlowTarget(TimeSpan.FromMilliseconds(5), time), time);
+        var plan = new RunPlan { Load = new LoadOptions { Concurrency = 2 }, Stop = new StopOptions { DurationSeconds = 8 } };
+        var observer = new SuspendedAfterAnnouncing();
+
+        // Announced 1 s before the common start, then suspended until 3 s after it (time stands still until it announced).
+        var running = Task.Run(() => runner.RunAsync(plan, NoSecrets with { StartAt = time.GetUtcNow() + TimeSpan.FromSeconds(1) }, observer));
+        await observer.Announced.Task.WaitAsync(TimeSpan.FromMinutes(1));
+        time.Advance(TimeSpan.FromSeconds(4));
+        observer.Resume.SetResult();
+        var result = await SteppedClock.RunAsync(time, () => running, TimeSpan.FromMinutes(2));
+
+        Assert.Equal("ran for 5 s: it started 3 s after the run's common start and stopped at its common end", result.StopReason);
+        Assert.Equal([3], observer.JoinedLate);
+        Assert.Equal(result.Seconds.Select(s => s.Index), observer.Seconds);
+    }
+
     private const int ClockConcurrency = 4;
+
+    /// <summary>An observer in a process suspended as soon as it announced the start: it says when it announced, goes on
+    /// when told to, and keeps where the clock started and which seconds it received.</summary>
+    private sealed class SuspendedAfterAnnouncing : IRunObserver
+    {
+        public TaskCompletionSource Announced { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        public TaskCompletionSource Resume { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        public ConcurrentQueue<int> JoinedLate { get; } = new();
+
+        public ConcurrentQueue<int> Seconds { get; } = new();
+
+        public async ValueTask OnStartedAsync(RunStart start, CancellationToken cancellationToken)
+        {
+            Announced.SetResult();
+            await Resume.Task;
+        }
+
+        public ValueTask OnClockStartedAsync(int joinedLateSeconds, CancellationToken cancellationToken)
+        {
+            Assert.Empty(Seconds);
+            JoinedLate.Enqueue(joinedLateSeconds);
+            return ValueTask.CompletedTask;
+        }
+
+        public ValueTask OnSecondAsync(SecondSnapshot second, CancellationToken cancellationToken)
+        {
+            Seconds.Enqueue(second.Index);
+            return ValueTask.CompletedTask;
+        }
+    }
 
     private static async Task<(RunResult Result, BlockingSink Sink, PerSecondCountingTarget Target)> RunWithSinkAsync(int? blockAtSecond)
     {

@@ -32,7 +32,7 @@ public static class ProfilesApi
             .Accepts<CreateProfileRequest>("application/json")
             .WithName("CreateProfile")
             .WithSummary("Create a profile")
-            .WithDescription("Saves a plan under a name. The plan is validated first; each invalid setting is reported under its path, e.g. \"Load.Concurrency\". "
+            .WithDescription("Saves a plan under a name (the plan's own name when the body gives none; \"Untitled\" when neither does). The plan is validated first; each invalid setting is reported under its path, e.g. \"Load.Concurrency\". "
                 + "Plans hold only the names of secrets; store the values in the dashboard or the environment. A CSV workload names an uploaded file "
                 + "(workload.csvFileId, see /api/files), never a server path.");
 

@@ -165,6 +165,8 @@ public sealed class ProfileListTests
         var list = context.Render<ProfileList>();
         list.WaitForElement($"tr[data-profile='{plan.Name}'] a");
         Assert.Equal($"profiles/{profileId}/settings", list.Find($"tr[data-profile='{plan.Name}'] a").GetAttribute("href"));
+        Assert.Equal($"profiles/{profileId}/settings", list.Find($"tr[data-profile='{plan.Name}'] a.view-settings").GetAttribute("href"));
+        Assert.Empty(list.FindAll($"tr[data-profile='{plan.Name}'] button"));
 
         var settings = context.Render<ProfileSettings>(p => p.Add(x => x.Id, profileId));
         settings.WaitForElement("#profile-settings");

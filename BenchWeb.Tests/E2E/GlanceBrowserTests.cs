@@ -308,10 +308,11 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
                 Stop = plan.Stop with { AutoStop = new AutoStopOptions { ThrottledFractionAbove = 0.5 } },
             }, SeededRuns.Seconds(30, 4_256, 6.29)),
         ];
+        var at = new DateTimeOffset(2026, 11, 27, 9, 0, 0, TimeSpan.Zero);
+        var profile = new BenchWeb.Data.ProfileEntity { Name = name, Description = name, PlanJson = plan.ToJson(), CreatedAt = at, UpdatedAt = at };
         await using (var db = await databases.CreateDbContextAsync())
         {
-            var at = new DateTimeOffset(2026, 11, 27, 9, 0, 0, TimeSpan.Zero);
-            db.Profiles.Add(new BenchWeb.Data.ProfileEntity { Name = name, Description = name, PlanJson = plan.ToJson(), CreatedAt = at, UpdatedAt = at });
+            db.Profiles.Add(profile);
             db.UploadedFiles.Add(new BenchWeb.Data.UploadedFileEntity
             {
                 DisplayName = name,
@@ -339,7 +340,7 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
             await db.SaveChangesAsync();
         }
 
-        foreach (var path in new[] { "", "runs", "profiles", "files", "admin/audit", $"runs/{runs[0]}", $"compare?runs={string.Join(',', runs)}" })
+        foreach (var path in new[] { "", "runs", "profiles", $"profiles/{profile.Id}/settings", "files", "admin/audit", $"runs/{runs[0]}", $"compare?runs={string.Join(',', runs)}" })
         {
             await DashboardPages.GotoAsync(Page, App(path));
             await Expect(Page.Locator("main h1")).ToBeVisibleAsync();
@@ -350,6 +351,10 @@ public sealed class GlanceBrowserTests(DashboardBrowserFixture fixture) : IAsync
             }
 
             Assert.True(await Page.EvaluateAsync<bool>("() => document.documentElement.scrollWidth <= window.innerWidth"), $"/{path} scrolls sideways.");
+            if (path.EndsWith("/settings", StringComparison.Ordinal))
+            {
+                await ScreenshotAsync("glance-profile-settings");
+            }
         }
 
         // The comparison's runs, and the settings that differ between them, share the width equally, the long name and all.

@@ -25,8 +25,8 @@ public static class KneeDetector
     /// <summary>A step whose unused share of the provisioned RU/s (<see cref="KneeResult.HeadroomPercent"/>) is at most this
     /// percentage used the service's whole budget: when no step crossed the rule, the provisioned throughput, not the values,
     /// was the limit (<see cref="KneeLimit.ProvisionedThroughput"/>).</summary>
-    /// <remarks>Not 0: the headroom is the run's mean, and a step held at the budget spends a little less than all of it in
-    /// some seconds (its first, a second after a throttle).</remarks>
+    /// <remarks>Not 0: the headroom is the mean of the step's steady seconds, and a step held at the budget spends a little
+    /// less than all of it in some seconds (a second after a throttle).</remarks>
     public const double BudgetReachedHeadroomPercent = 5;
 
     /// <summary>One knee per series (a recommended step for every series with a measured step: the first one when already
@@ -111,7 +111,7 @@ public static class KneeDetector
             : clientOnly
             ? $"{best}, but every step was client-limited ({chosen.ClientLimitReason}): this client, not the service, was the limit, so no step's p99 or throughput is the service's; run the sweep again on a client that is not the limit."
             : budgetStep is not null
-            ? $"{best}; {(budgetStep == chosen ? "its" : $"at {Name(budgetStep, label)} the")} RU/s reached the provisioned {RequestUnits(budgetStep.ProvisionedRequestUnitsPerSecond!.Value)} ({Percent(Math.Max(0, Headroom(budgetStep)!.Value))} headroom): the service's budget is the limit, so higher values buy nothing without more RU/s."
+            ? $"{best}; {(budgetStep == chosen ? "its" : $"at {Name(budgetStep, label)} the")} RU/s reached the provisioned {RequestUnits(budgetStep.ProvisionedRequestUnitsPerSecond!.Value)} ({KneeResult.Headroom(Headroom(budgetStep)!.Value)} headroom): the service's budget is the limit, so higher values buy nothing without more RU/s."
             : clientAfter is not null
             ? $"{best}, before the client, not the service, was the limit at {Name(clientAfter, label)} ({clientAfter.ClientLimitReason}); the service's limit may lie beyond: run the rest again on a client that is not the limit."
             : $"{best}; no step exceeded {Number(rule.P99Multiple)} × the best p99 or {Percent(rule.MaxThrottledPercent)} throttled within the values, so the limit may lie beyond them.";
@@ -155,10 +155,11 @@ public static class KneeDetector
         return candidates.OrderBy(s => s.Index).First(s => OnPlateau(s, floor));
     }
 
-    /// <summary>The provisioned RU/s <paramref name="step"/> left unused, as a percentage of them (below 0 when it used
-    /// more); null when either figure is unknown.</summary>
+    /// <summary>The provisioned RU/s <paramref name="step"/> left unused over the seconds it is judged on (its steady window's,
+    /// as its throughput: <see cref="SweepStepResult.JudgedRequestUnitsPerSecond"/>), as a percentage of them (below 0 when
+    /// it used more); null when either figure is unknown.</summary>
     private static double? Headroom(SweepStepResult step) =>
-        step.ProvisionedRequestUnitsPerSecond is { } provisioned && provisioned > 0 && step.RequestUnitsPerSecond is { } used
+        step.ProvisionedRequestUnitsPerSecond is { } provisioned && provisioned > 0 && step.JudgedRequestUnitsPerSecond is { } used
             ? (1 - (used / provisioned)) * 100
             : null;
 

@@ -1,3 +1,5 @@
+using System.Globalization;
+
 namespace BenchEngine.Sweeps;
 
 /// <summary>The recommended step of one series of a sweep, and why.</summary>
@@ -27,12 +29,17 @@ public sealed record KneeResult
     /// <summary>The rule and the numbers that decided, in a sentence.</summary>
     public string Reason { get; init; } = "";
 
-    /// <summary>The recommended step's throughput, documents/s.</summary>
+    /// <summary>The recommended step's throughput as the knee judged it, documents/s: its steady window's
+    /// (<see cref="SweepStepResult.JudgedThroughput"/>).</summary>
     public double? Throughput { get; init; }
 
-    /// <summary>Provisioned RU/s left unused at the recommended step, as a percentage of the provisioned RU/s; null when
-    /// either is unknown.</summary>
+    /// <summary>Provisioned RU/s left unused at the recommended step over the seconds it was judged on (its steady window's,
+    /// as <see cref="Throughput"/>), as a percentage of the provisioned RU/s; null when either is unknown.</summary>
     public double? HeadroomPercent { get; init; }
+
+    /// <summary>A headroom as every text shows it, the reason and the page alike: up to two decimals, and 0 when the step used more
+    /// than the provisioned RU/s ("3.51 %").</summary>
+    public static string Headroom(double percent) => Math.Max(0, percent).ToString("0.##", CultureInfo.InvariantCulture) + " %";
 
     /// <summary>What the provisioned RU/s of the recommended step costs a month, US dollars (manual throughput, list price);
     /// null when unknown.</summary>

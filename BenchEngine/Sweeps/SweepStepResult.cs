@@ -26,8 +26,13 @@ public sealed record SweepStepResult
 
     public RunStatus Status { get; init; }
 
-    /// <summary>Documents per second: the mean of the run's full seconds.</summary>
+    /// <summary>Documents per second: the mean of the run's full seconds that were the service's (the run's average when it
+    /// had none); what the knee judges when the step has no steady figure (<see cref="JudgedThroughput"/>).</summary>
     public double Throughput { get; init; }
+
+    /// <summary>The run's average throughput: documents ÷ elapsed, as its run page gives it; the basis of
+    /// <see cref="RequestUnitsPerSecond"/>. Null in results stored before it was kept.</summary>
+    public double? AverageThroughput { get; init; }
 
     public double? P50Ms { get; init; }
 
@@ -39,6 +44,7 @@ public sealed record SweepStepResult
     /// <summary>The highest per-second client CPU %; null when it was not measured.</summary>
     public double? MaxClientCpuPercent { get; init; }
 
+    /// <summary>The run's RU ÷ elapsed: on the basis of <see cref="AverageThroughput"/>.</summary>
     public double? RequestUnitsPerSecond { get; init; }
 
     public double? ProvisionedRequestUnitsPerSecond { get; init; }
@@ -46,6 +52,10 @@ public sealed record SweepStepResult
     /// <summary>Documents per second over the steady window's seconds that were the service's; null when the window has
     /// fewer than <see cref="MinJudgedSeconds"/> of them.</summary>
     public double? SteadyThroughput { get; init; }
+
+    /// <summary>RU per second over the steady window's service seconds: on the basis of <see cref="SteadyThroughput"/>; null as
+    /// it is, or when the target has no request units.</summary>
+    public double? SteadyRequestUnitsPerSecond { get; init; }
 
     /// <summary>The p99 over the steady window's seconds that were the service's: the median (nearest rank) of their per-second p99s,
     /// so no single second decides; null when fewer than <see cref="MinJudgedSeconds"/> of them answered.</summary>
@@ -88,6 +98,11 @@ public sealed record SweepStepResult
     [JsonIgnore]
     public double JudgedThroughput => SteadyThroughput ?? Throughput;
 
+    /// <summary>The RU/s the knee judges the headroom on: the steady window's, else the run's, so that a step's headroom and
+    /// its throughput have one basis.</summary>
+    [JsonIgnore]
+    public double? JudgedRequestUnitsPerSecond => SteadyThroughput is not null && SteadyRequestUnitsPerSecond is { } steady ? steady : RequestUnitsPerSecond;
+
     /// <summary>The p99 the knee judges: the steady window's, else the run's.</summary>
     [JsonIgnore]
     public double? JudgedP99Ms => SteadyP99Ms ?? P99Ms;
@@ -127,6 +142,7 @@ public sealed record SweepStepResult
             Value = step.Value,
             Status = status,
             Throughput = summary.MeanPerSecondThroughput > 0 ? summary.MeanPerSecondThroughput : summary.AverageThroughput,
+            AverageThroughput = summary.AverageThroughput,
             P50Ms = summary.Latency.P50Ms,
             P99Ms = summary.Latency.P99Ms,
             ThrottledPercent = summary.ThrottledFraction * 100,
@@ -134,6 +150,7 @@ public sealed record SweepStepResult
             RequestUnitsPerSecond = summary.RequestUnitsPerSecond,
             ProvisionedRequestUnitsPerSecond = summary.ProvisionedRequestUnitsPerSecond,
             SteadyThroughput = judged >= MinJudgedSeconds ? window.MeanThroughput : null,
+            SteadyRequestUnitsPerSecond = judged >= MinJudgedSeconds && summary.RequestUnitsReported ? window.RequestUnitsPerSecond : null,
             SteadyP99Ms = p99s is { Count: >= MinJudgedSeconds } ? SummaryCalculator.NearestRank(p99s, 50) : null,
             SteadyThrottledPercent = judged >= MinJudgedSeconds ? window.ThrottledFraction * 100 : null,
             SteadySecondP99sMs = p99s,

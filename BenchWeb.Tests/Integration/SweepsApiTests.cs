@@ -44,6 +44,9 @@ public sealed class SweepsApiTests
             Assert.Equal("Completed", run["status"]!.GetValue<string>());
             Assert.Equal(int.Parse(step["value"]!.GetValue<string>(), System.Globalization.CultureInfo.InvariantCulture), run["plan"]!["load"]!["concurrency"]!.GetValue<int>());
             Assert.True(step["throughput"]!.GetValue<double>() > 0);
+            // The step's throughput is its run's average, and its RU/s the run's, as the run's own page and API give them.
+            Assert.Equal(run["summary"]!["averageThroughput"]!.GetValue<double>(), step["throughput"]!.GetValue<double>());
+            Assert.Equal(run["summary"]!["requestUnitsPerSecond"]!.GetValue<double>(), step["requestUnitsPerSecond"]!.GetValue<double>());
         }
 
         // The runs list filters by the sweep: exactly its runs, each naming the sweep and its step.
@@ -61,7 +64,7 @@ public sealed class SweepsApiTests
 
         var csv = await http.GetStringAsync($"api/sweeps/{id}/export.csv");
         Assert.Equal(1 + steps.Count, csv.Split('\n', StringSplitOptions.RemoveEmptyEntries).Length);
-        Assert.StartsWith("Step,Series,Value,Status,Throughput (docs/s)", csv, StringComparison.Ordinal);
+        Assert.StartsWith("Step,Series,Value,Status,Average throughput (docs/s)", csv, StringComparison.Ordinal);
         var markdown = await http.GetStringAsync($"api/sweeps/{id}/export.md");
         Assert.Contains("◀ recommended", markdown, StringComparison.Ordinal);
 

@@ -71,7 +71,7 @@ internal static class HeadlessSweep
             runs.Add((step, run, result));
             inSeries.Add(result);
             results.Add(result);
-            await output.WriteLineAsync(string.Create(c, $"  {run.Status} ({run.StopReason}) · {result.Throughput:N1}/s · steady {Figure(result.SteadyThroughput, "N1")}/s · p99 {Figure(result.P99Ms)} ms · steady p99 {Figure(result.SteadyP99Ms)} ms · throttled {result.ThrottledPercent:F2} %"));
+            await output.WriteLineAsync(string.Create(c, $"  {run.Status} ({run.StopReason}) · average {result.AverageThroughput ?? result.Throughput:N1}/s · steady {Figure(result.SteadyThroughput, "N1")}/s · p99 {Figure(result.P99Ms)} ms · steady p99 {Figure(result.SteadyP99Ms)} ms · throttled {result.ThrottledPercent:F2} %"));
             if (result.ClientLimited)
             {
                 await output.WriteLineAsync($"  client-limited, not judged: {result.ClientLimitReason}");
@@ -194,10 +194,10 @@ internal static class HeadlessSweep
         var c = CultureInfo.InvariantCulture;
         var lines = new List<string>
         {
-            string.Create(c, $"{"step",7}  {"series",-10} {SweepOptions.Label(setting),-14} {"status",-10} {"docs/s",10} {"steady",10} {"p50 ms",8} {"p99 ms",8} {"steady99",8} {"thr %",6} {"RU/s",9} {"cpu %",6} {"lim s",5}"),
+            string.Create(c, $"{"step",7}  {"series",-10} {SweepOptions.Label(setting),-14} {"status",-10} {"avg/s",10} {"avg RU/s",9} {"steady/s",10} {"stdy RU/s",9} {"p50 ms",8} {"p99 ms",8} {"steady99",8} {"thr %",6} {"cpu %",6} {"lim s",5}"),
         };
         lines.AddRange(results.OrderBy(r => r.Index).ThenBy(r => r.IsReRun).Select(r => string.Create(c,
-            $"{(r.IsReRun ? $"{r.Index + 1} re" : $"{r.Index + 1}"),7}  {r.Series ?? "",-10} {r.Value,-14} {r.Status,-10} {r.Throughput,10:N1} {Figure(r.SteadyThroughput, "N1"),10} {Figure(r.P50Ms),8} {Figure(r.P99Ms),8} {Figure(r.SteadyP99Ms),8} {r.ThrottledPercent,6:F2} {Figure(r.RequestUnitsPerSecond, "N0"),9} {Figure(r.MaxClientCpuPercent, "F0"),6} {r.ClientLimitedSeconds,5}{(r.ClientLimited ? "  client-limited" : "")}{(recommended.Contains((r.Index, r.IsReRun)) ? "  ◀ recommended" : "")}")));
+            $"{(r.IsReRun ? $"{r.Index + 1} re" : $"{r.Index + 1}"),7}  {r.Series ?? "",-10} {r.Value,-14} {r.Status,-10} {r.AverageThroughput ?? r.Throughput,10:N1} {Figure(r.RequestUnitsPerSecond, "N0"),9} {Figure(r.SteadyThroughput, "N1"),10} {Figure(r.SteadyThroughput is null ? null : r.SteadyRequestUnitsPerSecond, "N0"),9} {Figure(r.P50Ms),8} {Figure(r.P99Ms),8} {Figure(r.SteadyP99Ms),8} {r.ThrottledPercent,6:F2} {Figure(r.MaxClientCpuPercent, "F0"),6} {r.ClientLimitedSeconds,5}{(r.ClientLimited ? "  client-limited" : "")}{(recommended.Contains((r.Index, r.IsReRun)) ? "  ◀ recommended" : "")}")));
         return string.Join(Environment.NewLine, lines);
     }
 

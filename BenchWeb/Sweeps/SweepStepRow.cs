@@ -21,11 +21,16 @@ public sealed record SweepStepRow
 
     public RunStatus Status { get; init; }
 
-    /// <summary>Documents per second: the mean of the run's full seconds.</summary>
+    /// <summary>The run's average throughput: documents ÷ elapsed, the figure its run page and API give
+    /// (<c>averageThroughput</c>); the basis of <see cref="RequestUnitsPerSecond"/>.</summary>
     public double? Throughput { get; init; }
 
-    /// <summary>Documents per second over the steady window's service seconds: what the knee judges.</summary>
+    /// <summary>Documents per second over the steady window's service seconds: what the knee judges; null when the window
+    /// holds fewer than <see cref="SweepStepResult.MinJudgedSeconds"/> of them.</summary>
     public double? SteadyThroughput { get; init; }
+
+    /// <summary>RU per second over the same seconds as <see cref="SteadyThroughput"/>: what the knee's headroom is of.</summary>
+    public double? SteadyRequestUnitsPerSecond { get; init; }
 
     public double? P50Ms { get; init; }
 
@@ -36,6 +41,7 @@ public sealed record SweepStepRow
 
     public double? ThrottledPercent { get; init; }
 
+    /// <summary>The run's RU ÷ elapsed: on the basis of <see cref="Throughput"/>.</summary>
     public double? RequestUnitsPerSecond { get; init; }
 
     public double? MaxClientCpuPercent { get; init; }
@@ -88,8 +94,9 @@ public sealed record SweepStepRow
                 RunId = run.Id,
                 IsReRun = reRun,
                 Status = run.Status,
-                Throughput = summary is null ? null : summary.MeanPerSecondThroughput > 0 ? summary.MeanPerSecondThroughput : summary.AverageThroughput,
+                Throughput = summary?.AverageThroughput,
                 SteadyThroughput = figures?.SteadyThroughput,
+                SteadyRequestUnitsPerSecond = figures?.SteadyThroughput is null ? null : figures.SteadyRequestUnitsPerSecond,
                 P50Ms = summary?.Latency.P50Ms,
                 P99Ms = summary?.Latency.P99Ms,
                 SteadyP99Ms = figures?.SteadyP99Ms,

@@ -6,14 +6,15 @@ using CsvHelper;
 namespace BenchWeb.Sweeps;
 
 /// <summary>A sweep's steps as a table, in CSV and in Markdown, with the columns of the results table: value, status,
-/// throughput, p50, p99, throttled %, RU/s, client CPU and the recommended step's marker; then what the knee judged (the
-/// steady window's throughput and p99), the client-limited seconds and verdict, whether the row is a re-run, its run and
-/// the knee's note in words.</summary>
+/// average throughput (documents ÷ elapsed, as the run's page), p50, p99, throttled %, the RU/s on the average's basis (RU ÷
+/// elapsed), client CPU and the recommended step's marker; then what the knee judged (the steady window's throughput, RU/s
+/// and p99, over the same seconds), the client-limited seconds and verdict, whether the row is a re-run, its run and the
+/// knee's note in words.</summary>
 public static class SweepTable
 {
     public static readonly IReadOnlyList<string> Columns =
-        ["Step", "Series", "Value", "Status", "Throughput (docs/s)", "P50 (ms)", "P99 (ms)", "Throttled (%)", "RU/s", "Client CPU (%)", "Recommended",
-            "Steady throughput (docs/s)", "Steady p99 (ms)", "Client-limited seconds", "Client-limited", "Re-run", "Run", "Note"];
+        ["Step", "Series", "Value", "Status", "Average throughput (docs/s)", "P50 (ms)", "P99 (ms)", "Throttled (%)", "Average RU/s", "Client CPU (%)", "Recommended",
+            "Steady throughput (docs/s)", "Steady RU/s", "Steady p99 (ms)", "Client-limited seconds", "Client-limited", "Re-run", "Run", "Note"];
 
     public static async Task WriteCsvAsync(IReadOnlyList<SweepStepRow> steps, TextWriter writer, CancellationToken cancellationToken)
     {
@@ -40,6 +41,7 @@ public static class SweepTable
             csv.WriteField(step.MaxClientCpuPercent);
             csv.WriteField(step.Recommended ? "yes" : "");
             csv.WriteField(step.SteadyThroughput);
+            csv.WriteField(step.SteadyRequestUnitsPerSecond);
             csv.WriteField(step.SteadyP99Ms);
             csv.WriteField(step.ClientLimitedSeconds);
             csv.WriteField(step.ClientLimited ? "yes" : "");
@@ -73,6 +75,7 @@ public static class SweepTable
                 Format(step.MaxClientCpuPercent, "0"),
                 step.Recommended ? "**◀ recommended**" : "",
                 Format(step.SteadyThroughput, "N0"),
+                Format(step.SteadyRequestUnitsPerSecond, "N0"),
                 Format(step.SteadyP99Ms, "N1"),
                 step.ClientLimitedSeconds.ToString(CultureInfo.InvariantCulture),
                 step.ClientLimited ? "client-limited" : "",

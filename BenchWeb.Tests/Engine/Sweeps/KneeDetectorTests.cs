@@ -385,6 +385,54 @@ public class KneeDetectorTests
     }
 
     [Fact]
+    public void Find_StepThatSpentTheBudgetOverItsSteadySeconds_JudgesItsHeadroomOnThemAsItsThroughput()
+    {
+        // Step 2 warmed up: over its whole run it used 8,400 RU/s (16 % headroom), over its steady seconds, where the knee
+        // judges its 1,660/s, 9,649 RU/s (3.51 %): the budget, not the values, was the limit.
+        SweepStepResult Judged(int index, string value, double run, double steady, double runRu, double steadyRu) => new()
+        {
+            Index = index, Value = value, Status = RunStatus.Completed, Throughput = run, AverageThroughput = run, SteadyThroughput = steady,
+            P99Ms = 5, SteadyP99Ms = 5, RequestUnitsPerSecond = runRu, SteadyRequestUnitsPerSecond = steadyRu, ProvisionedRequestUnitsPerSecond = 10_000,
+        };
+        var steps = new[] { Judged(0, "1", 180, 200, 1_080, 1_200), Judged(1, "4", 1_400, 1_660, 8_400, 9_649) };
+
+        var knee = Assert.Single(KneeDetector.Find(steps, new KneeRule(), "Load.Concurrency"));
+
+        Assert.Equal(1, knee.RecommendedIndex);
+        Assert.Equal(KneeLimit.ProvisionedThroughput, knee.LimitedBy);
+        Assert.Equal(3.51, knee.HeadroomPercent!.Value, 6);
+        Assert.Equal(1_660, knee.Throughput);
+        Assert.Equal(
+            "step 2 (concurrency 4): highest throughput, 1,660/s; its RU/s reached the provisioned 10,000 RU/s (3.51 % headroom): the service's budget is the limit, so higher values buy nothing without more RU/s.",
+            knee.Reason);
+        Assert.Equal("3.51 %", KneeResult.Headroom(knee.HeadroomPercent.Value));
+    }
+
+    /// <summary>A step run of 10 s whose first 2 s warmed up: 5,387 documents, 538.7/s on average (32,320 RU, 3,232 RU/s), 628/s
+    /// over its steady seconds 2–9 (3,768 RU/s there), 606/s the mean of its full seconds.</summary>
+    internal static RunSummary WarmedUp() => new()
+    {
+        Elapsed = TimeSpan.FromSeconds(10),
+        TotalOk = 5_387,
+        AverageThroughput = 538.7,
+        MeanPerSecondThroughput = 606,
+        TotalRequestUnits = 32_320,
+        RequestUnitsPerSecond = 3_232,
+        ProvisionedRequestUnitsPerSecond = 4_000,
+        SteadyState = new SteadyStateWindow { FirstSecond = 2, LastSecond = 9, MeanThroughput = 628, RequestUnitsPerSecond = 3_768 },
+    };
+
+    [Fact]
+    public void From_AStepThatWarmedUp_KeepsItsAverageAndItsSteadyRequestUnitsApart()
+    {
+        var result = SweepStepResult.From(new SweepStep(0, null, "4", new RunPlan()), RunStatus.Completed, WarmedUp());
+
+        Assert.Equal((538.7, 3_232d), (result.AverageThroughput!.Value, result.RequestUnitsPerSecond!.Value));
+        Assert.Equal((628, 3_768d), (result.SteadyThroughput!.Value, result.SteadyRequestUnitsPerSecond!.Value));
+        Assert.Equal(3_768, result.JudgedRequestUnitsPerSecond);
+    }
+
+    [Fact]
     public void Find_HeadroomLeftAtEveryStep_SaysTheLimitMayLieBeyondTheValues()
     {
         var steps = new[] { Step(0, "1", 200, 5, provisioned: 10_000), Step(1, "4", 800, 5, provisioned: 10_000), Step(2, "16", 1_500, 9, provisioned: 10_000) };

@@ -32,7 +32,7 @@ public class SweepTableTests
         Status = RunStatus.Completed,
         SweepId = 1,
         SweepStep = step,
-        SummaryJson = System.Text.Json.JsonSerializer.Serialize(summary ?? new RunSummary { MeanPerSecondThroughput = throughput, ThrottledFraction = 0.005 }, RunPlan.JsonOptions),
+        SummaryJson = System.Text.Json.JsonSerializer.Serialize(summary ?? new RunSummary { MeanPerSecondThroughput = throughput, AverageThroughput = throughput, ThrottledFraction = 0.005 }, RunPlan.JsonOptions),
     };
 
     /// <summary>The results of a sweep of <see cref="ThreeValues"/> whose second step crossed the p99 rule alone and was re-run;
@@ -97,6 +97,28 @@ public class SweepTableTests
     }
 
     [Fact]
+    public async Task From_AStepThatWarmedUp_GivesTheRunsAverageBesideItsRequestUnits_AndTheSteadyRateBesideItsOwn()
+    {
+        var rows = SweepStepRow.From(ThreeValues, [Run(10, 0, 0, BenchWeb.Tests.Engine.Sweeps.KneeDetectorTests.WarmedUp())], []);
+
+        var row = Assert.Single(rows);
+        // The run's page says 538.7/s on average and 3,232 RU/s: so does its step, and 3,232 ≈ 538.7 × 6 RU.
+        Assert.Equal(538.7, row.Throughput);
+        Assert.Equal(3_232, row.RequestUnitsPerSecond);
+        Assert.Equal(628, row.SteadyThroughput);
+        Assert.Equal(3_768, row.SteadyRequestUnitsPerSecond);
+
+        await using var text = new StringWriter(CultureInfo.InvariantCulture);
+        await SweepTable.WriteCsvAsync(rows, text, CancellationToken.None);
+        using var csv = new CsvReader(new StringReader(text.ToString()), CultureInfo.InvariantCulture);
+        await csv.ReadAsync();
+        csv.ReadHeader();
+        await csv.ReadAsync();
+        Assert.Equal(("538.7", "3232", "628", "3768"), (csv.GetField("Average throughput (docs/s)"), csv.GetField("Average RU/s"), csv.GetField("Steady throughput (docs/s)"), csv.GetField("Steady RU/s")));
+        Assert.Contains("| 539 |", SweepTable.ToMarkdown(rows), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task WriteCsv_OneRowPerRunInvariantNumbers_SaysWhichIsAReRunAndWhy()
     {
         var rows = WithReRun();
@@ -120,7 +142,7 @@ public class SweepTableTests
         Assert.Equal(["10", "11", "12", "13"], records.Select(r => r["Run"]));
         Assert.Equal(ReRunNote, records[2]["Note"]);
         Assert.Equal("yes", records[2]["Recommended"]);
-        Assert.Equal("210", records[2]["Throughput (docs/s)"]);
+        Assert.Equal("210", records[2]["Average throughput (docs/s)"]);
     }
 
     [Fact]
@@ -136,7 +158,7 @@ public class SweepTableTests
         var markdown = SweepTable.ToMarkdown(rows).Split(Environment.NewLine, StringSplitOptions.RemoveEmptyEntries);
 
         Assert.Equal(5, markdown.Length);
-        Assert.Equal("| 1 |  | a\\|b | Completed | 9,850 |  | 12.0 |  |  |  |  |  |  | 0 |  |  | #4 |  |", markdown[2]);
+        Assert.Equal("| 1 |  | a\\|b | Completed | 9,850 |  | 12.0 |  |  |  |  |  |  |  | 0 |  |  | #4 |  |", markdown[2]);
         Assert.Contains("| **◀ recommended** |", markdown[3], StringComparison.Ordinal);
         Assert.EndsWith($"| re-run | #6 | {ReRunNote} |", markdown[4], StringComparison.Ordinal);
     }

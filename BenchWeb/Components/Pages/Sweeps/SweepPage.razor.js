@@ -89,7 +89,7 @@ export function draw(root, series, labels) {
     const canvas = name => root.querySelector(`canvas[data-chart="${name}"]`);
     const charts = [
         new window.Chart(canvas('throughput'), byValue('Throughput against the swept value', 'inserts/s',
-            () => [{ label: 'inserts/s', value: step => step.throughput }], series, labels)),
+            () => [{ label: 'inserts/s (steady window)', value: step => step.throughput }], series, labels)),
         new window.Chart(canvas('latency'), hockeyStick(series)),
         new window.Chart(canvas('throttled'), byValue('Throttled share and client CPU', '%',
             () => [

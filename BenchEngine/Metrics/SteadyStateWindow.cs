@@ -1,3 +1,5 @@
+using System.Text.Json.Serialization;
+
 namespace BenchEngine.Metrics;
 
 /// <summary>The steady part of a run: from the first to the last second whose throughput reached
@@ -20,4 +22,26 @@ public sealed record SteadyStateWindow
 
     /// <summary>Client-limited seconds inside the window, left out of its figures.</summary>
     public int SecondsLeftOut { get; init; }
+
+    /// <summary>Why no window was found; null when one was, or in summaries stored before the reason was kept.</summary>
+    public NoSteadyState? Absence { get; init; }
+}
+
+/// <summary>Why a run has no steady-state window (<see cref="SteadyStateWindow.Absence"/>).</summary>
+[JsonConverter(typeof(JsonStringEnumConverter<NoSteadyState>))]
+public enum NoSteadyState
+{
+    /// <summary>The run had fewer full seconds than a window holds (<see cref="SummaryCalculator.MinSteadySeconds"/>).</summary>
+    TooShort,
+
+    /// <summary>No full second landed anything.</summary>
+    NothingLanded,
+
+    /// <summary>The run had full seconds enough, but the client was the limit in so many of them that fewer than
+    /// <see cref="SummaryCalculator.MinSteadySeconds"/> were the service's.</summary>
+    ClientLimited,
+
+    /// <summary>The service's seconds were enough, but fewer of them than a window holds lay between the first and the last
+    /// at half the median rate.</summary>
+    TooFewSteadySeconds,
 }

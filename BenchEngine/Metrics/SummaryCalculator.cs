@@ -194,19 +194,21 @@ public static class SummaryCalculator
     public static SteadyStateWindow FindSteadyState(IReadOnlyList<SecondSnapshot> seconds)
     {
         ArgumentNullException.ThrowIfNull(seconds);
-        // The service's seconds only: a second the client starved says nothing of warm-up or cool-down.
-        var full = ServiceSeconds(seconds.Where(s => s.IsFull).ToList());
-        if (full.Count == 0)
+        var all = seconds.Where(s => s.IsFull).ToList();
+        if (all.Count < MinSteadySeconds)
         {
-            return new SteadyStateWindow();
+            return new SteadyStateWindow { Absence = NoSteadyState.TooShort };
         }
+
+        // The service's seconds only: a second the client starved says nothing of warm-up or cool-down.
+        var full = ServiceSeconds(all);
 
         // Half the median rate of the seconds that landed something: a stall's empty seconds neither lower the bar (a second of
         // 5 as the stall began would pass half of a median near 0) nor make a window of their own.
         var landed = full.Where(s => s.Ok > 0).Select(s => (double)s.Ok).ToList();
         if (landed.Count == 0)
         {
-            return new SteadyStateWindow();
+            return new SteadyStateWindow { Absence = NoSteadyState.NothingLanded };
         }
 
         var threshold = Median(landed) / 2;
@@ -214,7 +216,8 @@ public static class SummaryCalculator
         var last = full.Last(s => s.Ok >= threshold).Index;
         // A steady state takes a few seconds to show: fewer of the service's seconds are none (as a sweep's step needs as many
         // to be judged on them).
-        return full.Count(s => s.Index >= first && s.Index <= last) < MinSteadySeconds ? new SteadyStateWindow() : ForWindow(seconds, first, last);
+        return full.Count(s => s.Index >= first && s.Index <= last) >= MinSteadySeconds ? ForWindow(seconds, first, last)
+            : new SteadyStateWindow { Absence = full.Count < MinSteadySeconds ? NoSteadyState.ClientLimited : NoSteadyState.TooFewSteadySeconds };
     }
 
     /// <summary>The fewest of the service's seconds a steady-state window holds.</summary>

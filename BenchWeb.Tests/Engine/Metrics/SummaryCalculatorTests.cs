@@ -161,6 +161,21 @@ public class SummaryCalculatorTests
     }
 
     [Fact]
+    public void SteadyState_IsNone_SayingWhy_TooShortNothingLandedClientLimitedOrTooFewAtTheRate()
+    {
+        static List<SecondSnapshot> Of(long[] ok, params int[] serviceSeconds) =>
+            [.. ok.Select((v, i) => Second(i, v) with { ClientCpuPercent = serviceSeconds.Length == 0 || serviceSeconds.Contains(i) ? 20 : 100 })];
+        var sixty = Enumerable.Repeat(500L, 60).ToArray();
+
+        Assert.Equal(NoSteadyState.TooShort, SummaryCalculator.FindSteadyState(Of([100, 100])).Absence);
+        Assert.Equal(NoSteadyState.NothingLanded, SummaryCalculator.FindSteadyState(Of([0, 0, 0, 0])).Absence);
+        // A 60 s run on a busy machine: the client was the limit in 58 of its seconds, so 2 were the service's.
+        Assert.Equal(NoSteadyState.ClientLimited, SummaryCalculator.FindSteadyState(Of(sixty, 10, 30)).Absence);
+        Assert.Equal(NoSteadyState.TooFewSteadySeconds, SummaryCalculator.FindSteadyState(Of([900, 1_000, 0, 0, 0])).Absence);
+        Assert.Null(SummaryCalculator.FindSteadyState(Of(sixty, 10, 30, 50)).Absence);
+    }
+
+    [Fact]
     public void Summary_FlagsClientBound_WhenClientCpuReaches85Percent()
     {
         var seconds = new List<SecondSnapshot> { Second(0, 10) with { ClientCpuPercent = 86 } };

@@ -90,6 +90,28 @@ public sealed class RunLiveTests
     }
 
     [Fact]
+    public async Task Window_NoneDetectedInALongRunMostlyClientLimited_SaysThatReasonAndTheBadgeSaysWholeRun()
+    {
+        // A 60 s simulated run on a busy machine: the client was the limit in 59 of its 61 seconds, leaving 2 of the service's.
+        await using var context = new BenchWebComponentContext();
+        var seconds = SeededRuns.Seconds(61, 1_000, 5).Select(s => s with { ClientCpuPercent = s.Index is 10 or 30 ? 40 : 100 }).ToList();
+        var runId = await SeededRuns.AddAsync(context.Databases, SeededRuns.Plan(TargetKind.Simulated, "busy machine"), seconds);
+        RunChartModule.SetUp(context);
+
+        var page = RenderFollowing(context, runId);
+
+        page.WaitForAssertion(() => Assert.NotEmpty(page.FindAll("#run-window")));
+        var reason = "the client was the limit in 59 seconds, leaving fewer than 3 of the service's seconds (a window needs 3)";
+        Assert.Equal($"none: {reason}", page.Find("[data-summary='steady-state']").TextContent);
+        var hint = System.Text.RegularExpressions.Regex.Replace(page.Find("#run-window .hint").TextContent, "\\s+", " ");
+        Assert.True(hint.Contains($"No steady state was detected: {reason}; the default is the whole run.", StringComparison.Ordinal), hint);
+        Assert.DoesNotContain("too short", page.Markup, StringComparison.Ordinal);
+        var badge = page.Find("#window-origin");
+        Assert.Equal(("badge whole-run", "whole run"), (badge.ClassName, badge.TextContent));
+        Assert.Equal(("0", "60"), (page.Find("#window-first").GetAttribute("value"), page.Find("#window-last").GetAttribute("value")));
+    }
+
+    [Fact]
     public async Task Live_SecondFromTheFeed_RendersTheTilesAndHandsItsPointToTheCharts()
     {
         await using var context = new BenchWebComponentContext();

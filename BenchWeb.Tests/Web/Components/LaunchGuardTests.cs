@@ -4,6 +4,7 @@ using BenchWeb.Components.Pages;
 using BenchWeb.Components.Pages.Profiles;
 using BenchWeb.Components.Shared;
 using BenchWeb.Guard.Administration;
+using BenchWeb.Guard.Security;
 using BenchWeb.Launch;
 using BenchWeb.Profiles;
 using BenchWeb.Tests.Support;
@@ -134,6 +135,61 @@ public sealed class LaunchGuardTests
 
         var message = Assert.Single(page.FindAll(".validation-message[data-field='Target.Cosmos.Endpoint']"));
         Assert.Contains(expected, message.TextContent, StringComparison.Ordinal);
+    }
+
+    /// <summary>A profile saved through the API with an endpoint off the allow-list and a key read from an environment variable the
+    /// installation does not list for it: opened in the editor, each setting the launch refuses shows its message beside its input,
+    /// is outlined, and is counted, before anything is changed and after.</summary>
+    [Fact]
+    public async Task ProfileEdit_StoredProfile_ShowsOutlinesAndCountsEverySettingTheLaunchRefuses()
+    {
+        await using var context = new BenchWebComponentContext();
+        var plan = RunPlan.FromJson("""{"target":{"kind":"CosmosSql","cosmos":{"endpoint":"https://evil.example.com/","keySecret":"K1"}},"stop":{"durationSeconds":2}}""");
+        var profile = await context.Services.GetRequiredService<ProfileService>().CreateAsync(plan, null, TestActors.Runner, CancellationToken.None);
+        var refused = await Assert.ThrowsAsync<RunPlanValidationException>(() => context.Services.GetRequiredService<RunService>().StartAsync(plan, profile.Id, null, TestActors.Runner, CancellationToken.None));
+        string[] fields = [.. refused.Errors.Select(e => e.Field).Distinct().Order(StringComparer.Ordinal)];
+        Assert.Equal(["Target.Cosmos.Endpoint", "Target.Cosmos.KeySecret"], fields);
+        context.SignInAs(BenchWebRoles.Runner);
+
+        var page = context.Render<ProfileEdit>(parameters => parameters.Add(p => p.Id, profile.Id));
+        page.WaitForElement("#save-profile");
+
+        Assert.Equal(fields, page.FindAll("[aria-invalid='true']").Select(e => e.Id!).Order(StringComparer.Ordinal).ToArray());
+        Assert.StartsWith("Paste the secret, or name an environment variable listed for", Assert.Single(page.FindAll(".validation-message[data-field='Target.Cosmos.KeySecret']")).TextContent, StringComparison.Ordinal);
+        Assert.Single(page.FindAll(".validation-message[data-field='Target.Cosmos.Endpoint']"));
+        Assert.Contains("2 settings are beyond what this installation allows", page.Find("#launch-error-count").TextContent, StringComparison.Ordinal);
+
+        // Once something changes, the key's refusal is among the settings to fix before saving: still beside it, outlined, counted once.
+        await page.Find("[id='Load.Concurrency']").ChangeAsync("8");
+
+        Assert.Equal(fields, page.FindAll("[aria-invalid='true']").Select(e => e.Id!).Order(StringComparer.Ordinal).ToArray());
+        Assert.Single(page.FindAll(".validation-message[data-field='Target.Cosmos.KeySecret']"));
+        Assert.Contains("1 setting to fix before saving", page.Find("#error-count").TextContent, StringComparison.Ordinal);
+        Assert.Contains("1 setting is beyond what this installation allows", page.Find("#launch-error-count").TextContent, StringComparison.Ordinal);
+    }
+
+    /// <summary>The allow-list's refusal beside the endpoint names the host and a few of the patterns, not all of them (a narrow
+    /// column); the launch's refusal still lists them all.</summary>
+    [Fact]
+    public async Task ProfileEdit_EndpointOffTheAllowList_NamesTheHostAndAFewPatterns_TheLaunchListsThemAll()
+    {
+        await using var context = new BenchWebComponentContext();
+        var patterns = context.Services.GetRequiredService<InstallationSettingsService>().DefaultPatterns;
+        Assert.True(patterns.Count > 5);
+        context.StartAt("profiles/new");
+        var page = context.Render<ProfileEdit>();
+        page.WaitForElement("#save-profile");
+        await page.Find("[id='Target.Kind']").ChangeAsync(nameof(TargetKind.CosmosSql));
+
+        await page.Find("[id='Target.Cosmos.Endpoint']").ChangeAsync("https://evil.example.com/");
+
+        var shown = Assert.Single(page.FindAll(".validation-message[data-field='Target.Cosmos.Endpoint']")).TextContent;
+        Assert.StartsWith("The endpoint host 'evil.example.com' is not on this installation's endpoint allow-list", shown, StringComparison.Ordinal);
+        Assert.Contains($"… {patterns.Count - 3} more", shown, StringComparison.Ordinal);
+        Assert.DoesNotContain(patterns[^1], shown, StringComparison.Ordinal);
+        Assert.True(shown.Length < 250, shown);
+        var full = EndpointAllowList.Check(new Uri("https://evil.example.com/"), patterns, allowLoopback: false)!;
+        Assert.All(patterns, p => Assert.Contains(p, full, StringComparison.Ordinal));
     }
 
     [Fact]

@@ -15,13 +15,15 @@ public sealed record LaunchRules(InstallationLimits Limits, IReadOnlyList<string
     /// stored), by field path (<see cref="Guard.Secrets.SecretStore.EndpointsAsync"/>); a secret named from the environment is bound to
     /// its server by <see cref="Guard.Secrets.SecretStore.CheckSecretNames"/>, and its connection string's endpoint is checked by
     /// the target when it connects.</param>
-    public IReadOnlyList<FieldError> Check(RunPlan plan, IReadOnlyDictionary<string, Uri>? secretEndpoints = null)
+    /// <param name="listPatternsAtMost">How many of the allow-list's patterns a refusal lists (the profile editor's narrow
+    /// fields); null lists them all, as a launch does.</param>
+    public IReadOnlyList<FieldError> Check(RunPlan plan, IReadOnlyDictionary<string, Uri>? secretEndpoints = null, int? listPatternsAtMost = null)
     {
         ArgumentNullException.ThrowIfNull(plan);
         var errors = Limits.Check(plan).ToList();
         var module = plan.Target.Kind.Module;
         var planned = (module as IServiceEndpoints)?.PlannedEndpoint(plan.Target);
-        if (planned is not null && EndpointAllowList.Check(planned.Endpoint, EndpointPatterns, AllowLoopbackEndpoints) is { } refused)
+        if (planned is not null && EndpointAllowList.Check(planned.Endpoint, EndpointPatterns, AllowLoopbackEndpoints, listPatternsAtMost) is { } refused)
         {
             errors.Add(new(planned.Field, refused));
         }
@@ -29,7 +31,7 @@ public sealed record LaunchRules(InstallationLimits Limits, IReadOnlyList<string
         foreach (var (field, endpoint) in secretEndpoints ?? new Dictionary<string, Uri>())
         {
             var label = module.FieldAt(field)?.Label.ToLowerInvariant() ?? "secret";
-            if (EndpointAllowList.Check(endpoint, EndpointPatterns, AllowLoopbackEndpoints) is { } secretRefused)
+            if (EndpointAllowList.Check(endpoint, EndpointPatterns, AllowLoopbackEndpoints, listPatternsAtMost) is { } secretRefused)
             {
                 errors.Add(new(field, $"The stored {label}'s {module.DisplayName} endpoint: {secretRefused}"));
             }

@@ -28,7 +28,12 @@ public sealed class EndpointAllowList(InstallationSettingsService settings, IOpt
     public string? Check(Uri endpoint) => Check(endpoint, settings.Rules.EndpointPatterns, security.Value.AllowLoopbackEndpoints);
 
     /// <summary>Null when <paramref name="endpoint"/> is allowed by these patterns; otherwise why not.</summary>
-    public static string? Check(Uri endpoint, IReadOnlyList<string> patterns, bool allowLoopback)
+    /// <param name="endpoint">The address a run would connect to.</param>
+    /// <param name="patterns">The allow-list's host patterns.</param>
+    /// <param name="allowLoopback">Whether hosts of this machine are allowed.</param>
+    /// <param name="listAtMost">How many of the patterns a refusal lists, then how many more there are (a form's narrow
+    /// column); null lists them all (the API's and the audit log's refusal).</param>
+    public static string? Check(Uri endpoint, IReadOnlyList<string> patterns, bool allowLoopback, int? listAtMost = null)
     {
         ArgumentNullException.ThrowIfNull(endpoint);
         ArgumentNullException.ThrowIfNull(patterns);
@@ -57,8 +62,13 @@ public sealed class EndpointAllowList(InstallationSettingsService settings, IOpt
 
         return patterns.Any(p => Matches(p, host))
             ? null
-            : $"The endpoint host '{host}' is not on this installation's endpoint allow-list ({string.Join(", ", patterns)}); an administrator can add it on the settings page.";
+            : $"The endpoint host '{host}' is not on this installation's endpoint allow-list ({Listed(patterns, listAtMost)}); an administrator can add it on the settings page.";
     }
+
+    private static string Listed(IReadOnlyList<string> patterns, int? atMost) =>
+        atMost is { } most && patterns.Count > most
+            ? $"{string.Join(", ", patterns.Take(Math.Max(0, most)))}, … {patterns.Count - Math.Max(0, most)} more"
+            : string.Join(", ", patterns);
 
     /// <summary>Whether a host matches a pattern. <c>*.</c> stands for exactly one DNS label, as in a TLS wildcard
     /// certificate: <c>*.documents.azure.com</c> matches <c>acme.documents.azure.com</c>, but neither

@@ -36,6 +36,7 @@ public sealed partial class RoleMatrixTests
         ["* /profiles"] = BenchWebRoles.Viewer,
         ["* /profiles/new"] = BenchWebRoles.Runner,
         ["* /profiles/{Id:long}"] = BenchWebRoles.Runner,
+        ["* /profiles/{Id:long}/settings"] = BenchWebRoles.Viewer,
         ["* /runs"] = BenchWebRoles.Viewer,
         ["* /runs/{Id:long}"] = BenchWebRoles.Viewer,
         ["* /runs/import"] = BenchWebRoles.Runner,
